@@ -1,0 +1,214 @@
+"""Safe extraction helpers every parser needs: typed field access, JSON lines, content text."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Final
+
+import orjson
+
+__all__ = [
+    "as_bool",
+    "as_int",
+    "as_list",
+    "as_number",
+    "as_object",
+    "as_string",
+    "as_string_list",
+    "content_text",
+    "dig",
+    "first_line",
+    "parse_json_object",
+    "strip_ansi",
+    "to_json_text",
+    "truncate",
+]
+
+
+def as_string(value: object, fallback: str = "") -> str:
+    """``value`` when it is a str, else ``fallback``."""
+    return value if type(value) is str else fallback
+
+
+def as_number(value: object, fallback: float = 0) -> float:
+    """``value`` when it is a finite int or float (never a bool), else ``fallback``."""
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]
+    if kind is float and math.isfinite(value):  # type: ignore[arg-type]
+        return value  # type: ignore[return-value]
+    return fallback
+
+
+def as_int(value: object, fallback: int = 0) -> int:
+    """``value`` as an int when it is an int or a whole finite float, else ``fallback``."""
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]
+    if kind is float and math.isfinite(value) and value == int(value):  # type: ignore[arg-type]
+        return int(value)  # type: ignore[call-overload]
+    return fallback
+
+
+def as_bool(value: object, fallback: bool = False) -> bool:
+    """``value`` when it is a bool, else ``fallback`` (no truthiness guessing)."""
+    return value if type(value) is bool else fallback  # type: ignore[return-value]
+
+
+def as_object(value: object) -> dict[str, Any]:
+    """``value`` when it is a dict, else a new empty dict."""
+    return value if type(value) is dict else {}  # type: ignore[return-value]
+
+
+def as_list(value: object) -> list[Any]:
+    """``value`` when it is a list, else a new empty list."""
+    return value if type(value) is list else []  # type: ignore[return-value]
+
+
+def as_string_list(value: object) -> list[str]:
+    """The str items of ``value`` when it is a list, else an empty list."""
+    if type(value) is not list:
+        return []
+    return [item for item in value if type(item) is str]  # type: ignore[attr-defined]
+
+
+def dig(value: object, *path: str | int) -> Any:
+    """Follow dict keys and list indexes through ``value``; None where the path breaks.
+
+    ``dig(event, "message", "content", 0, "text")`` never raises, whatever
+    shape ``event`` has.
+    """
+    for step in path:
+        if type(step) is str:
+            if type(value) is not dict:
+                return None
+            value = value.get(step)  # type: ignore[attr-defined]
+        else:
+            if type(value) is not list or not -len(value) <= step < len(value):  # type: ignore[arg-type, operator]
+                return None
+            value = value[step]  # type: ignore[index]
+    return value
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json_object(line: str) -> dict[str, Any] | None:
+    """The JSON object on ``line``, or None when the line is not one.
+
+    Decodes with orjson (integers beyond 64 bits become floats, as in
+    JavaScript); a line orjson refuses but the JSON grammar allows (a lone
+    surrogate escape) gets a second chance with the stdlib decoder. NaN and
+    Infinity are not JSON and are refused.
+    """
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        stripped = line.lstrip()
+        if not stripped.startswith("{"):
+            return None
+        try:
+            value = json.loads(stripped, parse_constant=_reject_constant)
+        except (ValueError, RecursionError):
+            return None
+    return value if type(value) is dict else None
+
+
+_ANSI: Final = re.compile(
+    r"""
+    \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?     # OSC: title, hyperlink, clipboard ... up to BEL or ST
+    | \x1b[P^_X][^\x1b]*(?:\x1b\\)?        # DCS, PM, APC, SOS strings up to ST
+    | (?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?    # CSI: colours, cursor movement, erase
+    | \x1b[ -/]*[0-~]?                     # two-character escapes (charset, keypad, reset)
+    """,
+    re.VERBOSE,
+)
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without terminal escape sequences (CSI, OSC, DCS and the rest)."""
+    if "\x1b" not in text and "\x9b" not in text:
+        return text
+    return _ANSI.sub("", text)
+
+
+def to_json_text(value: object, *, pretty: bool = False) -> str:
+    """``value`` as JSON text; ``pretty`` indents by two spaces like ``JSON.stringify(v, null, 2)``.
+
+    Values JSON cannot hold are written with ``repr`` instead of raising.
+    """
+    option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
+    try:
+        return orjson.dumps(value, option=option).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(
+            value,
+            indent=2 if pretty else None,
+            separators=None if pretty else (",", ":"),
+            ensure_ascii=False,
+            default=repr,
+        )
+
+
+def _block_text(block: object, depth: int) -> str:
+    if type(block) is str:
+        return block
+    if type(block) is not dict:
+        return "" if block is None else to_json_text(block)
+    text = block.get("text")  # type: ignore[attr-defined]
+    if type(text) is str:
+        return text
+    kind = block.get("type")  # type: ignore[attr-defined]
+    if kind == "image":
+        media = dig(block, "source", "media_type")
+        return f"[image: {media}]" if type(media) is str else "[image]"
+    if kind == "tool_reference":
+        name = block.get("tool_name")  # type: ignore[attr-defined]
+        return f"[tool reference: {name}]" if type(name) is str else "[tool reference]"
+    if "content" in block and depth < 8:  # type: ignore[operator]
+        return _content_text(block["content"], "\n", depth + 1)  # type: ignore[index]
+    return to_json_text(block)
+
+
+def _content_text(content: object, separator: str, depth: int) -> str:
+    if type(content) is str:
+        return content
+    if type(content) is list:
+        parts = [_block_text(block, depth) for block in content]  # type: ignore[attr-defined]
+        return separator.join(part for part in parts if part)
+    return _block_text(content, depth)
+
+
+def content_text(content: object, *, separator: str = "\n") -> str:
+    """Flatten message content to text.
+
+    A str is itself; a list of content blocks joins the blocks' text with
+    ``separator`` (text blocks give their text, images a placeholder, nested
+    ``content`` is flattened, anything else its JSON); None is empty.
+    """
+    return _content_text(content, separator, 0)
+
+
+def truncate(text: str, limit: int, *, marker: str = "…") -> str:
+    """The first ``limit`` characters of ``text`` followed by ``marker`` when it is longer."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit, 0)] + marker
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank, stripped; empty when there is none."""
+    # A scan rather than splitlines(): tool output can be megabytes long.
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end == -1:
+            end = size
+        stripped = text[start:end].strip()
+        if stripped:
+            return stripped
+        start = end + 1
+    return ""

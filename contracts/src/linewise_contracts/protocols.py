@@ -1,0 +1,72 @@
+"""The parser protocols a plugin implements, and the names the host looks up."""
+
+from __future__ import annotations
+
+from typing import Final, Protocol, TypedDict, runtime_checkable
+
+from linewise_contracts.entries import TranscriptEntry
+
+__all__ = [
+    "CREATE_STDOUT_PARSER",
+    "ENTRY_POINT_GROUP",
+    "METADATA_NAMES",
+    "PARSE_STDOUT_LINE",
+    "SUMMARIZE_RUN",
+    "ModelOption",
+    "ParseStdoutLine",
+    "StdoutParser",
+    "StdoutParserFactory",
+]
+
+#: The entry point group plugins register in; the entry point name is the adapter type.
+ENTRY_POINT_GROUP: Final = "linewise.parsers"
+
+#: Name of the static parser export: ``parse_stdout_line(line, ts) -> list[entry]``.
+PARSE_STDOUT_LINE: Final = "parse_stdout_line"
+
+#: Name of the stateful parser factory export: ``create_stdout_parser() -> StdoutParser``.
+CREATE_STDOUT_PARSER: Final = "create_stdout_parser"
+
+#: Optional metadata exports: a display label, model options and a routing doc.
+METADATA_NAMES: Final = ("label", "models", "agent_configuration_doc")
+
+#: Optional export: ``summarize_run(lines: Iterable[str]) -> RunSummary``.
+SUMMARIZE_RUN: Final = "summarize_run"
+
+
+class ParseStdoutLine(Protocol):
+    """A static parser: one stdout line in, the entries it stands for out.
+
+    It must be deterministic (same ``(line, ts)``, same entries), free of side
+    effects, and never raise: a line it cannot read becomes
+    ``[{"kind": "stdout", "ts": ts, "text": line}]``.
+    """
+
+    def __call__(self, line: str, ts: str, /) -> list[TranscriptEntry]: ...
+
+
+@runtime_checkable
+class StdoutParser(Protocol):
+    """A stateful parser for formats where one line's meaning depends on earlier lines.
+
+    The host creates one instance per transcript and calls ``reset()`` after
+    the parser raised, so the next line starts from a clean state.
+    """
+
+    def parse_line(self, line: str, ts: str, /) -> list[TranscriptEntry]: ...
+
+    def reset(self) -> None: ...
+
+
+class StdoutParserFactory(Protocol):
+    """``create_stdout_parser()``: returns a fresh :class:`StdoutParser`."""
+
+    def __call__(self) -> StdoutParser: ...
+
+
+class ModelOption(TypedDict):
+    """One entry of a plugin's ``models`` metadata."""
+
+    id: str
+    label: str
+

@@ -1,0 +1,212 @@
+"""Checks that a value is a TranscriptEntry of the contract, with a reason when it is not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, TypeGuard
+
+from linewise_contracts.entries import DIFF_CHANGE_TYPES, TranscriptEntry
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_JSON_NODES",
+    "InvalidEntryError",
+    "entry_problem",
+    "is_valid_entry",
+    "json_problem",
+    "validate_entry",
+]
+
+#: Deepest nesting accepted in a tool call's ``input`` (also stops cycles).
+MAX_JSON_DEPTH: Final = 512
+#: Most values accepted in one tool call's ``input`` (bounds the cost of a check).
+MAX_JSON_NODES: Final = 1_000_000
+
+
+class InvalidEntryError(ValueError):
+    """Raised by :func:`validate_entry`; ``reason`` says what is wrong."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# A field check returns None when the value is fine, else what is wrong with it.
+_Check = Callable[[object], "str | None"]
+
+
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _is_str(value: object) -> str | None:
+    # Exact types, not isinstance: entries must be plain JSON values at run time.
+    return None if type(value) is str else f"must be a str, got {_type_name(value)}"
+
+
+def _is_bool(value: object) -> str | None:
+    return None if type(value) is bool else f"must be a bool, got {_type_name(value)}"
+
+
+def _is_number(value: object) -> str | None:
+    kind = type(value)
+    if kind is int:
+        return None
+    if kind is float:
+        # inf - inf and nan - nan are nan, which is never equal to 0.
+        return None if value - value == 0 else "must be a finite number"  # type: ignore[operator]
+    return f"must be a number, got {_type_name(value)}"
+
+
+def _is_str_list(value: object) -> str | None:
+    if type(value) is not list:
+        return f"must be a list of str, got {_type_name(value)}"
+    for index, item in enumerate(value):
+        if type(item) is not str:
+            return f"[{index}] must be a str, got {_type_name(item)}"
+    return None
+
+
+def _is_change_type(value: object) -> str | None:
+    if type(value) is str and value in DIFF_CHANGE_TYPES:
+        return None
+    return f"must be one of {', '.join(DIFF_CHANGE_TYPES)}, got {_short_repr(value)}"
+
+
+def json_problem(value: object) -> str | None:
+    """Say why ``value`` is not a plain JSON value, or return None when it is.
+
+    Plain means dicts with str keys, lists, str, int, finite float, bool and
+    None, nested at most :data:`MAX_JSON_DEPTH` deep with at most
+    :data:`MAX_JSON_NODES` values (which also stops self-referencing containers).
+    """
+    stack: list[tuple[object, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float:
+            if item - item != 0:  # type: ignore[operator]
+                return "contains a non-finite number"
+            continue
+        if kind is dict:
+            if depth >= MAX_JSON_DEPTH:
+                return f"is nested deeper than {MAX_JSON_DEPTH} levels"
+            for key, child in item.items():  # type: ignore[attr-defined]
+                if type(key) is not str:
+                    return f"has a non-str key {_short_repr(key)}"
+                stack.append((child, depth + 1))
+        elif kind is list:
+            if depth >= MAX_JSON_DEPTH:
+                return f"is nested deeper than {MAX_JSON_DEPTH} levels"
+            stack.extend((child, depth + 1) for child in item)  # type: ignore[attr-defined]
+        else:
+            return f"contains a {kind.__name__}, which is not a JSON value"
+        if nodes + len(stack) > MAX_JSON_NODES:
+            return f"has more than {MAX_JSON_NODES} values"
+    return None
+
+
+_TEXT = (("ts", _is_str), ("text", _is_str))
+
+# kind -> (required fields, optional fields); "kind" itself is checked first.
+_SPECS: Final[dict[str, tuple[tuple[tuple[str, _Check], ...], tuple[tuple[str, _Check], ...]]]] = {
+    "assistant": (_TEXT, (("delta", _is_bool),)),
+    "thinking": (_TEXT, (("delta", _is_bool),)),
+    "user": (_TEXT, ()),
+    "tool_call": (
+        (("ts", _is_str), ("name", _is_str), ("input", json_problem)),
+        (("toolUseId", _is_str), ("invocationId", _is_str), ("actionRequestId", _is_str)),
+    ),
+    "tool_result": (
+        (("ts", _is_str), ("toolUseId", _is_str), ("content", _is_str), ("isError", _is_bool)),
+        (("toolName", _is_str),),
+    ),
+    "init": ((("ts", _is_str), ("model", _is_str), ("sessionId", _is_str)), ()),
+    "result": (
+        (
+            ("ts", _is_str),
+            ("text", _is_str),
+            ("inputTokens", _is_number),
+            ("outputTokens", _is_number),
+            ("cachedTokens", _is_number),
+            ("costUsd", _is_number),
+            ("subtype", _is_str),
+            ("isError", _is_bool),
+            ("errors", _is_str_list),
+        ),
+        (),
+    ),
+    "stderr": (_TEXT, ()),
+    "system": (_TEXT, ()),
+    "stdout": (_TEXT, ()),
+    "diff": ((("ts", _is_str), ("changeType", _is_change_type), ("text", _is_str)), ()),
+}
+
+_ALLOWED: Final[dict[str, frozenset[str]]] = {
+    kind: frozenset(["kind", *(name for name, _ in required), *(name for name, _ in optional)])
+    for kind, (required, optional) in _SPECS.items()
+}
+
+_MISSING: Final = object()
+
+
+def _short_repr(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def entry_problem(entry: object) -> str | None:
+    """Return why ``entry`` is not a valid TranscriptEntry, or None when it is.
+
+    This is the check the host runs on every entry a parser returns, so it is
+    kept cheap: exact type tests, one dict lookup per field, and a walk of a
+    tool call's ``input`` (the only nested value).
+    """
+    if type(entry) is not dict:
+        return f"entry must be a dict, got {_type_name(entry)}"
+    kind = entry.get("kind", _MISSING)
+    spec = _SPECS.get(kind) if type(kind) is str else None  # type: ignore[arg-type]
+    if spec is None:
+        if kind is _MISSING:
+            return "entry has no 'kind'"
+        return f"unknown kind {_short_repr(kind)}"
+    required, optional = spec
+    for name, check in required:
+        value = entry.get(name, _MISSING)
+        if value is _MISSING:
+            return f"{kind}.{name} is missing"
+        problem = check(value)
+        if problem is not None:
+            return f"{kind}.{name} {problem}"
+    present = len(required) + 1
+    if len(entry) != present:
+        for name, check in optional:
+            value = entry.get(name, _MISSING)
+            if value is _MISSING:
+                continue
+            present += 1
+            problem = check(value)
+            if problem is not None:
+                return f"{kind}.{name} {problem}"
+        if len(entry) != present:
+            allowed = _ALLOWED[kind]  # type: ignore[index]
+            extra = sorted(_short_repr(key) for key in entry if key not in allowed)
+            return f"{kind} has unexpected field(s) {', '.join(extra)}"
+    return None
+
+
+def is_valid_entry(entry: object) -> TypeGuard[TranscriptEntry]:
+    """True when ``entry`` is a valid TranscriptEntry."""
+    return entry_problem(entry) is None
+
+
+def validate_entry(entry: object) -> TranscriptEntry:
+    """Return ``entry`` typed as a TranscriptEntry, or raise :class:`InvalidEntryError`."""
+    problem = entry_problem(entry)
+    if problem is not None:
+        raise InvalidEntryError(problem)
+    return entry  # type: ignore[return-value]

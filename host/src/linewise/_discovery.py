@@ -1,0 +1,108 @@
+"""Discovery: the parser plugins installed in this environment, read from entry points without importing them."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+from typing import Final
+
+from linewise_contracts.protocols import ENTRY_POINT_GROUP
+
+__all__ = ["Candidate", "adapter_type_problem", "entry_point_value_problem", "scan"]
+
+_ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_MAX_ADAPTER_TYPE: Final = 64
+_DOTTED: Final = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_VALUE: Final = re.compile(rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?")
+
+
+def adapter_type_problem(name: str) -> str | None:
+    """Why ``name`` is not a valid adapter type (snake_case, at most 64 characters), or None."""
+    if len(name) > _MAX_ADAPTER_TYPE:
+        return f"adapter type is longer than {_MAX_ADAPTER_TYPE} characters"
+    if not _ADAPTER_TYPE.fullmatch(name):
+        return f"adapter type {name!r} is not snake_case (lowercase letters, digits, underscores)"
+    return None
+
+
+def entry_point_value_problem(value: str) -> str | None:
+    """Why ``value`` is not ``module`` or ``module:attr``, or None."""
+    if _VALUE.fullmatch(value):
+        return None
+    return f"entry point value {value!r} is not 'module' or 'module:attribute'"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One entry point in the ``linewise.parsers`` group: a distribution's claim on an adapter type."""
+
+    adapter_type: str
+    value: str
+    distribution: str | None
+    version: str | None
+    summary: str | None
+    requires: tuple[str, ...] | None
+    # Where the distribution sits on sys.path: the first place wins a duplicate claim.
+    path_rank: int
+    entry_point: EntryPoint
+
+    @property
+    def module(self) -> str:
+        """The module part of the entry point value."""
+        return self.value.split(":", 1)[0].strip()
+
+    @property
+    def attribute(self) -> str | None:
+        """The attribute part of the entry point value, if any."""
+        if ":" not in self.value:
+            return None
+        return self.value.split(":", 1)[1].split("[", 1)[0].strip() or None
+
+
+def _path_ranks() -> dict[str, int]:
+    ranks: dict[str, int] = {}
+    for index, entry in enumerate(sys.path):
+        ranks.setdefault(os.path.realpath(entry or os.curdir), index)
+    return ranks
+
+
+def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
+    dist = point.dist
+    name = version = summary = None
+    requires: tuple[str, ...] | None = None
+    rank = len(ranks) + 1
+    if dist is not None:
+        # One read of METADATA gives name, version, summary and Requires-Dist.
+        metadata = dist.metadata
+        name = metadata["Name"]
+        version = metadata["Version"]
+        summary = metadata["Summary"]
+        requires = tuple(metadata.get_all("Requires-Dist") or ())
+        location = dist.locate_file("")
+        rank = ranks.get(os.path.realpath(str(location)), rank)
+    return Candidate(
+        adapter_type=point.name,
+        value=point.value,
+        distribution=name,
+        version=version,
+        summary=summary,
+        requires=requires,
+        path_rank=rank,
+        entry_point=point,
+    )
+
+
+def scan(points: Iterable[EntryPoint] | None = None) -> list[Candidate]:
+    """Every claim in the ``linewise.parsers`` group, read from installed metadata only.
+
+    ``points`` replaces the environment's entry points (for host apps that
+    assemble their own set, and for tests).
+    """
+    if points is None:
+        points = entry_points(group=ENTRY_POINT_GROUP)
+    ranks = _path_ranks()
+    return [_candidate(point, ranks) for point in points]

@@ -1,0 +1,645 @@
+"""The registry: which parser serves each adapter type, loaded on first use, with failed loads remembered."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from importlib.metadata import EntryPoint
+from typing import Any, Literal, TypeAlias
+
+from linewise_contracts import CONTRACT_VERSION
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.protocols import (
+    CREATE_STDOUT_PARSER,
+    PARSE_STDOUT_LINE,
+    SUMMARIZE_RUN,
+    StdoutParser,
+)
+from linewise_contracts.summary import RunSummary
+
+from linewise._discovery import (
+    Candidate,
+    adapter_type_problem,
+    entry_point_value_problem,
+    scan,
+)
+from linewise._gate import GateDecision, check_contract
+from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
+from linewise._hooks import HookRelay
+from linewise.errors import PluginLoadError, UnknownAdapterError
+
+__all__ = [
+    "FailedLoad",
+    "LoadedParser",
+    "ParserInfo",
+    "ParserStatus",
+    "Registry",
+    "get_registry",
+    "reset_registry",
+]
+
+logger = logging.getLogger("linewise")
+
+FailureStage: TypeAlias = Literal["entry point", "contract", "import", "exports"]
+
+
+class ParserStatus(StrEnum):
+    """Where an adapter type's plugin stands in this process."""
+
+    AVAILABLE = "available"  # discovered, allowed, not imported yet
+    LOADED = "loaded"  # imported and serving
+    INCOMPATIBLE = "incompatible"  # refused by the contract gate; generic parser serves
+    FAILED = "failed"  # failed to load; generic parser serves
+    DISABLED = "disabled"  # switched off by LINEWISE_DISABLE / LINEWISE_ONLY or the API
+    SHADOWED = "shadowed"  # another distribution won the same adapter type
+
+
+@dataclass(frozen=True, slots=True)
+class FailedLoad:
+    """Why an adapter type is served by the generic parser instead of its plugin."""
+
+    adapter_type: str
+    distribution: str | None
+    version: str | None
+    stage: FailureStage
+    reason: str
+    hint: str
+    error: BaseException | None = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        """One line naming the plugin, what went wrong and what to do."""
+        who = f"{self.distribution} {self.version}" if self.distribution else "unknown distribution"
+        return f"{self.adapter_type} ({who}): {self.reason}. {self.hint}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParserInfo:
+    """What a host app can know about one discovered parser, without importing it."""
+
+    adapter_type: str
+    status: ParserStatus
+    label: str | None = None
+    distribution: str | None = None
+    version: str | None = None
+    entry_point: str | None = None
+    contract: str | None = None
+    contract_verdict: str | None = None
+    reason: str | None = None
+    hint: str | None = None
+    shadowed_by: str | None = None
+    builtin: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict (camelCase keys, like the entries)."""
+        return {
+            "adapterType": self.adapter_type,
+            "status": self.status.value,
+            "label": self.label,
+            "distribution": self.distribution,
+            "version": self.version,
+            "entryPoint": self.entry_point,
+            "contract": self.contract,
+            "contractVerdict": self.contract_verdict,
+            "reason": self.reason,
+            "hint": self.hint,
+            "shadowedBy": self.shadowed_by,
+            "builtin": self.builtin,
+        }
+
+
+class _StaticParser:
+    """A static ``parse_stdout_line`` in the stateful parser shape."""
+
+    __slots__ = ("parse_line",)
+
+    def __init__(self, parse: Callable[[str, str], list[TranscriptEntry]]) -> None:
+        self.parse_line = parse
+
+    def reset(self) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedParser:
+    """A parser ready to serve an adapter type: the plugin's, or the generic one standing in.
+
+    ``new_parser()`` returns a fresh parser for one transcript (the plugin's
+    stateful factory when it exports one, which wins over its static function).
+    ``fallback_reason`` is set when the generic parser stands in for a plugin.
+    """
+
+    adapter_type: str
+    new_parser: Callable[[], StdoutParser]
+    stateful: bool
+    label: str | None = None
+    models: tuple[Mapping[str, Any], ...] = ()
+    agent_configuration_doc: str | None = None
+    summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
+    fallback_reason: str | None = None
+    target: object = None
+
+    @property
+    def is_fallback(self) -> bool:
+        """True when the generic parser serves this adapter type."""
+        return self.fallback_reason is not None
+
+
+def _generic(adapter_type: str, reason: str | None) -> LoadedParser:
+    return LoadedParser(
+        adapter_type=adapter_type,
+        new_parser=GenericParser,
+        stateful=False,
+        label="Generic (raw stdout)" if reason is None else None,
+        fallback_reason=reason,
+    )
+
+
+def _split_names(value: str | None) -> frozenset[str]:
+    if not value:
+        return frozenset()
+    return frozenset(_normal(part) for part in value.split(",") if part.strip())
+
+
+def _normal(name: str) -> str:
+    # Adapter types and distribution names compared case- and separator-blind.
+    return name.strip().lower().replace("-", "_").replace(".", "_")
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class Registry:
+    """Every parser plugin of an environment, discovered once and imported on first use.
+
+    ``disable`` and ``only`` name adapter types or distributions; they default
+    to the comma-separated ``LINEWISE_DISABLE`` and ``LINEWISE_ONLY``
+    variables. ``strict`` (default ``LINEWISE_STRICT=1``) turns load failures
+    and parser exceptions into exceptions. ``entry_points`` replaces the
+    environment's ``linewise.parsers`` group.
+    """
+
+    def __init__(
+        self,
+        *,
+        disable: Iterable[str] | None = None,
+        only: Iterable[str] | None = None,
+        strict: bool | None = None,
+        entry_points: Iterable[EntryPoint] | None = None,
+        host_contract: str = CONTRACT_VERSION,
+    ) -> None:
+        self._disabled = (
+            _split_names(os.environ.get("LINEWISE_DISABLE"))
+            if disable is None
+            else frozenset(_normal(n) for n in disable)
+        )
+        only_env = os.environ.get("LINEWISE_ONLY") if only is None else None
+        self._only: frozenset[str] | None = (
+            (_split_names(only_env) if only_env and only_env.strip() else None)
+            if only is None
+            else frozenset(_normal(n) for n in only)
+        )
+        self.strict = _env_flag("LINEWISE_STRICT") if strict is None else strict
+        self.host_contract = host_contract
+        self.hooks = HookRelay()
+        self._points = None if entry_points is None else list(entry_points)
+        self._lock = threading.RLock()
+        self._claims: dict[str, list[Candidate]] | None = None
+        self._loaded: dict[str, LoadedParser] = {}
+        self._failed: dict[str, FailedLoad] = {}
+
+    # -- discovery -----------------------------------------------------------
+
+    def _by_type(self) -> dict[str, list[Candidate]]:
+        if self._claims is None:
+            with self._lock:
+                if self._claims is None:
+                    claims: dict[str, list[Candidate]] = {}
+                    for candidate in scan(self._points):
+                        claims.setdefault(candidate.adapter_type, []).append(candidate)
+                    for group in claims.values():
+                        # Deterministic winner: first on sys.path, then by name, then version.
+                        group.sort(
+                            key=lambda c: (c.path_rank, _normal(c.distribution or ""), c.version or "")
+                        )
+                    self._claims = claims
+        return self._claims
+
+    def _is_disabled(self, candidate: Candidate) -> str | None:
+        names = {_normal(candidate.adapter_type)}
+        if candidate.distribution:
+            names.add(_normal(candidate.distribution))
+        if names & self._disabled:
+            return "disabled by LINEWISE_DISABLE (or Registry(disable=...))"
+        if self._only is not None and not names & self._only:
+            return "not in LINEWISE_ONLY (or Registry(only=...))"
+        return None
+
+    def _contenders(self, adapter_type: str) -> tuple[Candidate | None, list[Candidate], str | None]:
+        """The winning claim, the shadowed ones, and why there is no winner."""
+        group = self._by_type().get(adapter_type, [])
+        allowed = [c for c in group if self._is_disabled(c) is None]
+        if not allowed:
+            reason = self._is_disabled(group[0]) if group else None
+            return None, [], reason
+        return allowed[0], allowed[1:], None
+
+    @property
+    def adapter_types(self) -> list[str]:
+        """Every adapter type this registry can serve (discovered ones and the built-in generic)."""
+        return sorted({GENERIC_ADAPTER_TYPE, *self._by_type()})
+
+    # -- enumeration ---------------------------------------------------------
+
+    def parsers(self) -> list[ParserInfo]:
+        """One :class:`ParserInfo` per claim, sorted by adapter type; imports nothing."""
+        infos = [
+            ParserInfo(
+                adapter_type=GENERIC_ADAPTER_TYPE,
+                status=ParserStatus.LOADED,
+                label="Generic (raw stdout)",
+                reason="built in: every line becomes a stdout entry",
+                builtin=True,
+            )
+        ]
+        for adapter_type, group in sorted(self._by_type().items()):
+            winner, shadowed, _ = self._contenders(adapter_type)
+            for candidate in group:
+                infos.append(self._info(candidate, winner, shadowed))
+        return infos
+
+    def info(self, adapter_type: str) -> ParserInfo:
+        """The :class:`ParserInfo` of the claim that serves (or would serve) ``adapter_type``."""
+        if adapter_type == GENERIC_ADAPTER_TYPE:
+            return self.parsers()[0]
+        group = self._by_type().get(adapter_type)
+        if not group:
+            raise UnknownAdapterError(adapter_type, self.adapter_types)
+        winner, shadowed, _ = self._contenders(adapter_type)
+        return self._info(winner or group[0], winner, shadowed)
+
+    def _info(
+        self, candidate: Candidate, winner: Candidate | None, shadowed: list[Candidate]
+    ) -> ParserInfo:
+        decision = check_contract(candidate.requires, self.host_contract)
+        base = ParserInfo(
+            adapter_type=candidate.adapter_type,
+            status=ParserStatus.AVAILABLE,
+            label=candidate.summary,
+            distribution=candidate.distribution,
+            version=candidate.version,
+            entry_point=candidate.value,
+            contract=decision.declared,
+            contract_verdict=decision.verdict,
+            reason=decision.reason if decision.verdict == "undeclared" else None,
+        )
+        disabled = self._is_disabled(candidate)
+        if disabled is not None:
+            return replace(base, status=ParserStatus.DISABLED, reason=disabled)
+        if candidate is not winner:
+            assert winner is not None
+            return replace(
+                base,
+                status=ParserStatus.SHADOWED,
+                shadowed_by=winner.distribution,
+                reason=f"{winner.distribution} also claims {candidate.adapter_type} and wins",
+                hint="set LINEWISE_DISABLE to the winning distribution's name to use this one",
+            )
+        failure = self._failed.get(candidate.adapter_type)
+        if failure is not None:
+            status = (
+                ParserStatus.INCOMPATIBLE if failure.stage == "contract" else ParserStatus.FAILED
+            )
+            return replace(base, status=status, reason=failure.reason, hint=failure.hint)
+        loaded = self._loaded.get(candidate.adapter_type)
+        if loaded is not None:
+            return replace(base, status=ParserStatus.LOADED, label=loaded.label or base.label)
+        problem = self._static_problem(candidate, decision)
+        if problem is not None:
+            stage, reason, hint = problem
+            status = ParserStatus.INCOMPATIBLE if stage == "contract" else ParserStatus.FAILED
+            return replace(base, status=status, reason=reason, hint=hint)
+        if shadowed:
+            others = ", ".join(str(c.distribution) for c in shadowed)
+            return replace(base, reason=f"also claimed by {others} (shadowed)")
+        return base
+
+    def _static_problem(
+        self, candidate: Candidate, decision: GateDecision
+    ) -> tuple[FailureStage, str, str] | None:
+        """What is wrong with a claim that metadata alone reveals."""
+        problem = adapter_type_problem(candidate.adapter_type)
+        if problem is None and candidate.adapter_type == GENERIC_ADAPTER_TYPE:
+            problem = f"adapter type {GENERIC_ADAPTER_TYPE!r} is reserved for the built-in parser"
+        if problem is not None:
+            return ("entry point", problem, "rename the entry point in the plugin's pyproject.toml")
+        problem = entry_point_value_problem(candidate.value)
+        if problem is not None:
+            return ("entry point", problem, "fix the entry point in the plugin's pyproject.toml")
+        if not decision.loads:
+            hint = (
+                f"install a release of {candidate.distribution} that supports contract "
+                f"{self.host_contract}, or a linewise whose contract it supports"
+            )
+            if decision.verdict == "malformed":
+                hint = "fix the linewise-contracts requirement in the plugin's pyproject.toml"
+            return ("contract", decision.reason, hint)
+        return None
+
+    @property
+    def failed_loads(self) -> Mapping[str, FailedLoad]:
+        """Adapter types whose plugin was refused or failed, with why (not retried until reload)."""
+        return dict(self._failed)
+
+    # -- loading -------------------------------------------------------------
+
+    def load(self, adapter_type: str) -> LoadedParser:
+        """The parser for ``adapter_type``, importing its plugin on first use.
+
+        Never raises for a broken plugin (unless strict): the generic parser
+        stands in and the failure is in :attr:`failed_loads`. Raises
+        :class:`UnknownAdapterError` when nothing claims ``adapter_type``.
+        """
+        if adapter_type == GENERIC_ADAPTER_TYPE:
+            return _generic(GENERIC_ADAPTER_TYPE, None)
+        loaded = self._loaded.get(adapter_type)
+        if loaded is not None:
+            return loaded
+        with self._lock:
+            return self._load_locked(adapter_type)
+
+    def _load_locked(self, adapter_type: str) -> LoadedParser:
+        loaded = self._loaded.get(adapter_type)
+        if loaded is not None:
+            return loaded
+        failure = self._failed.get(adapter_type)
+        if failure is not None:
+            return _generic(adapter_type, failure.describe())
+        if adapter_type not in self._by_type():
+            raise UnknownAdapterError(adapter_type, self.adapter_types)
+        winner, shadowed, disabled = self._contenders(adapter_type)
+        if winner is None:
+            return _generic(adapter_type, disabled or "disabled")
+        if shadowed:
+            logger.warning(
+                "%s is claimed by %s and by %s; using %s (first on sys.path)",
+                adapter_type,
+                winner.distribution,
+                ", ".join(str(c.distribution) for c in shadowed),
+                winner.distribution,
+            )
+        decision = check_contract(winner.requires, self.host_contract)
+        problem = self._static_problem(winner, decision)
+        if problem is not None:
+            return self._fail(winner, *problem)
+        if decision.verdict == "undeclared":
+            logger.info(
+                "%s (%s) declares no linewise-contracts range; loading it (grace period)",
+                adapter_type,
+                winner.distribution,
+            )
+        try:
+            target = winner.entry_point.load()
+        except SystemExit as error:
+            return self._fail(
+                winner, "import", f"called sys.exit({error.code!r}) at import", _IMPORT_HINT, error
+            )
+        except ImportError as error:
+            return self._fail(
+                winner,
+                "import",
+                f"import failed: {_describe(error)}",
+                "check that the distribution is completely installed and its dependencies too "
+                f"(pip install --force-reinstall {winner.distribution})",
+                error,
+            )
+        except AttributeError as error:
+            return self._fail(
+                winner,
+                "exports",
+                f"entry point target not found: {error}",
+                "fix the attribute named after ':' in the entry point",
+                error,
+            )
+        except Exception as error:
+            return self._fail(
+                winner,
+                "import",
+                f"raised at import: {_describe(error)}",
+                _IMPORT_HINT,
+                error,
+            )
+        return self._adopt(winner, target)
+
+    def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
+        factory = getattr(target, CREATE_STDOUT_PARSER, None)
+        static = getattr(target, PARSE_STDOUT_LINE, None)
+        problem = _exports_problem(factory, static)
+        if problem is not None:
+            return self._fail(candidate, "exports", *problem)
+        new_parser: Callable[[], StdoutParser]
+        if factory is not None:
+            problem = _instance_problem(factory)
+            if problem is not None:
+                return self._fail(candidate, "exports", *problem)
+            new_parser = factory
+        else:
+            assert static is not None
+            new_parser = _static_factory(static)
+        loaded = LoadedParser(
+            adapter_type=candidate.adapter_type,
+            new_parser=new_parser,
+            stateful=factory is not None,
+            label=_metadata_str(target, "label") or candidate.summary,
+            models=_metadata_models(target),
+            agent_configuration_doc=_metadata_str(target, "agent_configuration_doc"),
+            summarize_run=_optional_callable(target, SUMMARIZE_RUN),
+            target=target,
+        )
+        self._loaded[candidate.adapter_type] = loaded
+        self.hooks.parser_loaded(self.info(candidate.adapter_type))
+        return loaded
+
+    def _fail(
+        self,
+        candidate: Candidate,
+        stage: FailureStage,
+        reason: str,
+        hint: str,
+        error: BaseException | None = None,
+    ) -> LoadedParser:
+        failure = FailedLoad(
+            adapter_type=candidate.adapter_type,
+            distribution=candidate.distribution,
+            version=candidate.version,
+            stage=stage,
+            reason=reason,
+            hint=hint,
+            error=error,
+        )
+        self._failed[candidate.adapter_type] = failure
+        logger.warning("%s; using the generic parser", failure.describe())
+        self.hooks.parser_failed(failure)
+        if self.strict:
+            raise PluginLoadError(failure) from error
+        return _generic(candidate.adapter_type, failure.describe())
+
+    def reload(self, adapter_type: str | None = None) -> None:
+        """Forget loads and failures (of one adapter type, or all) and rescan entry points.
+
+        The next :meth:`load` imports again; a module that imported fine
+        before stays in ``sys.modules`` and is not re-executed.
+        """
+        import importlib
+
+        with self._lock:
+            importlib.invalidate_caches()
+            if adapter_type is None:
+                self._loaded.clear()
+                self._failed.clear()
+            else:
+                self._loaded.pop(adapter_type, None)
+                self._failed.pop(adapter_type, None)
+            self._claims = None
+
+    # -- API equivalents of the environment variables -------------------------
+
+    def disable(self, *names: str) -> None:
+        """Disable adapter types or distributions (like ``LINEWISE_DISABLE``) before they load."""
+        with self._lock:
+            self._disabled = self._disabled | {_normal(n) for n in names}
+            for name in names:
+                self._loaded.pop(name, None)
+
+    def only(self, *names: str) -> None:
+        """Allow only these adapter types or distributions (like ``LINEWISE_ONLY``)."""
+        with self._lock:
+            self._only = frozenset(_normal(n) for n in names)
+            self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+_IMPORT_HINT = (
+    "a parser module must only define functions at import; "
+    "import it in Python to see the traceback"
+)
+
+
+def _static_factory(static: Callable[[str, str], list[TranscriptEntry]]) -> Callable[[], StdoutParser]:
+    def new_parser() -> StdoutParser:
+        return _StaticParser(static)
+
+    return new_parser
+
+
+def _accepts(function: object, arguments: int) -> bool | None:
+    """Whether ``function`` can be called with ``arguments`` positional arguments (None: unknown)."""
+    import inspect
+
+    try:
+        signature = inspect.signature(function)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*range(arguments))
+    except TypeError:
+        return False
+    return True
+
+
+def _exports_problem(factory: object, static: object) -> tuple[str, str] | None:
+    if factory is None and static is None:
+        return (
+            f"exports neither {PARSE_STDOUT_LINE} nor {CREATE_STDOUT_PARSER}",
+            "export at least one of them from the entry point's module or object",
+        )
+    for name, value, arguments in (
+        (CREATE_STDOUT_PARSER, factory, 0),
+        (PARSE_STDOUT_LINE, static, 2),
+    ):
+        if value is None:
+            continue
+        if not callable(value):
+            return (f"{name} is a {type(value).__name__}, not callable", f"make {name} a function")
+        if _accepts(value, arguments) is False:
+            wanted = "()" if arguments == 0 else "(line, ts)"
+            return (f"{name} cannot be called as {name}{wanted}", f"give {name} the signature {wanted}")
+    return None
+
+
+def _instance_problem(factory: Callable[[], object]) -> tuple[str, str, BaseException | None] | None:
+    """Create one parser to check its shape, so a broken factory fails at load, not per line."""
+    try:
+        parser = factory()
+    except Exception as error:
+        return (
+            f"{CREATE_STDOUT_PARSER}() raised {_describe(error)}",
+            f"{CREATE_STDOUT_PARSER}() must return a parser without side effects or errors",
+            error,
+        )
+    for name, arguments in (("parse_line", 2), ("reset", 0)):
+        method = getattr(parser, name, None)
+        if not callable(method):
+            return (
+                f"{CREATE_STDOUT_PARSER}() returned a {type(parser).__name__} without {name}()",
+                "return an object with parse_line(line, ts) and reset()",
+                None,
+            )
+        if _accepts(method, arguments) is False:
+            wanted = "(line, ts)" if arguments else "()"
+            return (
+                f"the parser's {name} cannot be called as {name}{wanted}",
+                f"give {name} the signature {wanted}",
+                None,
+            )
+    return None
+
+
+def _metadata_str(target: object, name: str) -> str | None:
+    value = getattr(target, name, None)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _metadata_models(target: object) -> tuple[Mapping[str, Any], ...]:
+    value = getattr(target, "models", None)
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(
+        item
+        for item in value
+        if isinstance(item, Mapping) and isinstance(item.get("id"), str)
+    )
+
+
+def _optional_callable(target: object, name: str) -> Any:
+    value = getattr(target, name, None)
+    return value if callable(value) else None
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def get_registry() -> Registry:
+    """The process-wide registry (entry points are scanned once per process)."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = Registry()
+    return _default
+
+
+def reset_registry() -> None:
+    """Drop the process-wide registry; the next :func:`get_registry` rescans and rereads the environment."""
+    global _default
+    with _default_lock:
+        _default = None

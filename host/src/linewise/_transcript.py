@@ -1,0 +1,75 @@
+"""Whole transcripts: run log chunks through a session, with deltas merged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from linewise_contracts.entries import TranscriptEntry
+
+from linewise._registry import Registry, get_registry
+from linewise._session import Diagnostics, TranscriptSession, merge_deltas
+
+__all__ = ["Transcript", "build_transcript", "open_session"]
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A finished transcript and how its input was accounted for."""
+
+    adapter_type: str
+    entries: list[TranscriptEntry]
+    diagnostics: Diagnostics
+
+
+def open_session(
+    adapter_type: str, *, registry: Registry | None = None, **options: Any
+) -> TranscriptSession:
+    """A :class:`TranscriptSession` for ``adapter_type`` with a fresh parser instance.
+
+    The plugin is imported on first use; a plugin that is refused or fails to
+    load is replaced by the generic parser (see ``session.diagnostics``).
+    ``options`` are :class:`TranscriptSession` keyword arguments.
+    """
+    registry = registry or get_registry()
+    options.setdefault("strict", registry.strict)
+    options.setdefault("hooks", registry.hooks)
+    return TranscriptSession(registry.load(adapter_type), **options)
+
+
+def build_transcript(
+    chunks: Iterable[Mapping[str, Any]],
+    adapter_type: str,
+    *,
+    registry: Registry | None = None,
+    merge: bool = True,
+    **options: Any,
+) -> Transcript:
+    """Build a transcript from run log chunks ``{"ts", "stream", "chunk"}``.
+
+    ``stream`` is ``stdout``, ``stderr`` or ``system``. Consecutive delta
+    entries of one kind are merged unless ``merge`` is False.
+    """
+    session = open_session(adapter_type, registry=registry, **options)
+    entries: list[TranscriptEntry] = []
+    last_ts: str | None = None
+    for chunk in chunks:
+        stream = chunk.get("stream", "stdout")
+        text = chunk.get("chunk", "")
+        ts = chunk.get("ts")
+        last_ts = ts if isinstance(ts, str) else last_ts
+        if stream == "stdout":
+            entries.extend(session.feed(text, last_ts))
+        elif stream == "stderr":
+            entries.extend(session.feed_stderr(text, last_ts))
+        elif stream == "system":
+            entries.extend(session.feed_system(str(text), last_ts))
+        else:
+            raise ValueError(f"unknown stream {stream!r}; expected stdout, stderr or system")
+    entries.extend(session.close(last_ts))
+    return Transcript(
+        adapter_type=adapter_type,
+        entries=merge_deltas(entries) if merge else entries,
+        diagnostics=session.diagnostics,
+    )

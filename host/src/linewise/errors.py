@@ -1,0 +1,50 @@
+"""Exceptions the host raises where a caller made a mistake or asked for strictness."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from linewise._registry import FailedLoad
+
+__all__ = ["LinewiseError", "ParserLineError", "PluginLoadError", "UnknownAdapterError"]
+
+
+class LinewiseError(Exception):
+    """Base class of every linewise exception."""
+
+
+class UnknownAdapterError(LinewiseError, LookupError):
+    """No installed parser plugin, and no built-in parser, has this adapter type."""
+
+    def __init__(self, adapter_type: str, known: list[str]) -> None:
+        self.adapter_type = adapter_type
+        self.known = known
+        listing = ", ".join(known) if known else "none"
+        super().__init__(
+            f"unknown adapter type {adapter_type!r}; installed: {listing}. "
+            "Run `linewise list` to see every discovered parser."
+        )
+
+
+class PluginLoadError(LinewiseError):
+    """A plugin failed to load while ``LINEWISE_STRICT=1`` asked for exceptions."""
+
+    def __init__(self, failure: FailedLoad) -> None:
+        self.failure = failure
+        super().__init__(failure.describe())
+
+
+class ParserLineError(LinewiseError):
+    """A parser raised on a line while ``LINEWISE_STRICT=1`` asked for exceptions."""
+
+    def __init__(self, adapter_type: str, line_number: int, line: str, error: BaseException) -> None:
+        self.adapter_type = adapter_type
+        self.line_number = line_number
+        self.line = line
+        self.error = error
+        preview = line if len(line) <= 120 else line[:120] + "…"
+        super().__init__(
+            f"{adapter_type} parser raised {type(error).__name__}: {error} "
+            f"on line {line_number}: {preview!r}"
+        )

@@ -1,0 +1,32 @@
+"""Hook specifications a host app implements to observe linewise (``@hookimpl`` functions)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from linewise._registry import FailedLoad, ParserInfo
+
+__all__ = ["hookimpl", "hookspec"]
+
+hookspec = pluggy.HookspecMarker("linewise")
+hookimpl = pluggy.HookimplMarker("linewise")
+
+
+@hookspec
+def linewise_parser_loaded(info: ParserInfo) -> None:
+    """Called once when a parser plugin has been imported and checked."""
+
+
+@hookspec
+def linewise_parser_failed(failure: FailedLoad) -> None:
+    """Called once when a plugin is refused (contract) or fails to load."""
+
+
+@hookspec
+def linewise_line_failed(
+    adapter_type: str, line_number: int, line: str, error: BaseException
+) -> None:
+    """Called when a parser raises on a line; that line went through the generic parser."""

@@ -1,0 +1,116 @@
+"""The safe extraction helpers return typed values or fallbacks, never raise."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from linewise_contracts.extract import (
+    as_bool,
+    as_int,
+    as_list,
+    as_number,
+    as_object,
+    as_string,
+    as_string_list,
+    content_text,
+    dig,
+    first_line,
+    parse_json_object,
+    strip_ansi,
+    to_json_text,
+    truncate,
+)
+
+
+def test_typed_access_returns_the_value_or_the_fallback() -> None:
+    assert as_string("a") == "a"
+    assert as_string(1, "none") == "none"
+    assert as_number(2.5) == 2.5
+    assert as_number(True, -1) == -1  # a bool is not a number
+    assert as_number(math.nan, 0) == 0
+    assert as_number("3", 0) == 0  # no coercion from text
+    assert as_int(3.0) == 3
+    assert as_int(3.5, -1) == -1
+    assert as_bool(True) is True
+    assert as_bool(1) is False
+    assert as_object({"a": 1}) == {"a": 1}
+    assert as_object([1]) == {}
+    assert as_list((1,)) == []
+    assert as_string_list(["a", 1, "b"]) == ["a", "b"]
+
+
+def test_dig_follows_keys_and_indexes_and_stops_where_the_shape_breaks() -> None:
+    event = {"message": {"content": [{"text": "hi"}]}}
+    assert dig(event, "message", "content", 0, "text") == "hi"
+    assert dig(event, "message", "content", -1, "text") == "hi"
+    assert dig(event, "message", "content", 5) is None
+    assert dig(event, "message", "missing", "x") is None
+    assert dig("text", "a") is None
+    assert dig([1], "a") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('{"type":"x"}', {"type": "x"}),
+        ('  {"a":1}  ', {"a": 1}),
+        ("[1,2]", None),
+        ('"text"', None),
+        ("plain text", None),
+        ("{broken", None),
+        ('{"a":NaN}', None),
+        ("", None),
+        # Beyond 64 bits a number becomes a float, as JSON.parse does in the reference.
+        ('{"n":123456789012345678901234567890}', {"n": 1.2345678901234568e29}),
+        ('{"s":"\\ud800"}', {"s": "\ud800"}),
+    ],
+)
+def test_parse_json_object(line: str, expected: object) -> None:
+    assert parse_json_object(line) == expected
+
+
+def test_parse_json_object_survives_deep_nesting() -> None:
+    assert parse_json_object('{"a":' + "[" * 100_000 + "]" * 100_000 + "}") is None
+
+
+@given(st.text(max_size=200))
+def test_parse_json_object_never_raises(line: str) -> None:
+    result = parse_json_object(line)
+    assert result is None or isinstance(result, dict)
+
+
+def test_content_text_flattens_blocks() -> None:
+    assert content_text("plain") == "plain"
+    assert content_text(None) == ""
+    assert content_text([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]) == "a\nb"
+    assert (
+        content_text([{"type": "image", "source": {"type": "base64", "media_type": "image/png"}}])
+        == "[image: image/png]"
+    )
+    assert content_text([{"type": "tool_reference", "tool_name": "Read"}]) == "[tool reference: Read]"
+    assert content_text([{"type": "weird", "n": 1}]) == '{"type":"weird","n":1}'
+    assert content_text([{"type": "x", "content": [{"type": "text", "text": "in"}]}]) == "in"
+    assert content_text(["a", None, "b"], separator="") == "ab"
+
+
+def test_truncate_and_first_line() -> None:
+    assert truncate("abcdef", 3) == "abc…"
+    assert truncate("abc", 3) == "abc"
+    assert first_line("\n  \n  first \nsecond") == "first"
+    assert first_line(" \n\t") == ""
+
+
+def test_strip_ansi_removes_escape_sequences_only() -> None:
+    text = "\x1b[31mred\x1b[0m \x1b]0;title\x07ok \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ done"
+    assert strip_ansi(text) == "red ok link done"
+    assert strip_ansi("no escapes") == "no escapes"
+
+
+def test_to_json_text_matches_json_stringify_layout() -> None:
+    assert to_json_text({"command": "ls -1"}, pretty=True) == '{\n  "command": "ls -1"\n}'
+    assert to_json_text({"a": [1, 2]}) == '{"a":[1,2]}'
+    assert to_json_text({"big": 2**70}) == '{"big":1180591620717411303424}'
+    assert to_json_text({"x": {1, 2}}).startswith('{"x":')

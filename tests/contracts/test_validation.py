@@ -1,0 +1,171 @@
+"""entry_problem: every contract kind accepted, every kind of wrong shape rejected with a reason."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from linewise_contracts import (
+    ENTRY_KINDS,
+    InvalidEntryError,
+    entry_problem,
+    is_valid_entry,
+    validate_entry,
+)
+from linewise_contracts.validation import MAX_JSON_DEPTH
+from support import VALID_ENTRIES as VALID
+
+TS = "2026-03-29T00:00:00.000Z"
+
+
+def test_every_contract_kind_has_a_valid_example() -> None:
+    assert {entry["kind"] for entry in VALID} == set(ENTRY_KINDS)
+    assert len(ENTRY_KINDS) == 11
+
+
+@pytest.mark.parametrize("entry", VALID, ids=lambda e: e["kind"])
+def test_valid_entries_pass(entry: dict[str, Any]) -> None:
+    assert entry_problem(entry) is None
+    assert is_valid_entry(entry)
+    assert validate_entry(entry) is entry
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ("text", "entry must be a dict, got str"),
+        (None, "entry must be a dict, got None"),
+        ([], "entry must be a dict, got list"),
+        ({"ts": TS, "text": "x"}, "entry has no 'kind'"),
+        ({"kind": "banner", "ts": TS, "text": "x"}, "unknown kind 'banner'"),
+        ({"kind": 3, "ts": TS}, "unknown kind 3"),
+        ({"kind": "assistant", "text": "x"}, "assistant.ts is missing"),
+        ({"kind": "assistant", "ts": 5, "text": "x"}, "assistant.ts must be a str, got int"),
+        ({"kind": "assistant", "ts": TS, "text": None}, "assistant.text must be a str, got None"),
+        (
+            {"kind": "assistant", "ts": TS, "text": "x", "delta": 1},
+            "assistant.delta must be a bool, got int",
+        ),
+        (
+            {"kind": "assistant", "ts": TS, "text": "x", "color": "red"},
+            "assistant has unexpected field(s) 'color'",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "input": {}},
+            "tool_call.name is missing",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "name": "x"},
+            "tool_call.input is missing",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "name": "x", "input": {1: "a"}},
+            "tool_call.input has a non-str key 1",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "name": "x", "input": {"a": {1, 2}}},
+            "tool_call.input contains a set, which is not a JSON value",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "name": "x", "input": [math.nan]},
+            "tool_call.input contains a non-finite number",
+        ),
+        (
+            {"kind": "tool_call", "ts": TS, "name": "x", "input": {}, "toolUseId": 7},
+            "tool_call.toolUseId must be a str, got int",
+        ),
+        (
+            {"kind": "tool_result", "ts": TS, "toolUseId": "t", "content": "x"},
+            "tool_result.isError is missing",
+        ),
+        (
+            {"kind": "tool_result", "ts": TS, "toolUseId": "t", "content": ["x"], "isError": False},
+            "tool_result.content must be a str, got list",
+        ),
+        (
+            {"kind": "init", "ts": TS, "model": "m", "session_id": "s"},
+            "init.sessionId is missing",
+        ),
+        (
+            {
+                "kind": "result",
+                "ts": TS,
+                "text": "",
+                "inputTokens": True,
+                "outputTokens": 0,
+                "cachedTokens": 0,
+                "costUsd": 0,
+                "subtype": "",
+                "isError": False,
+                "errors": [],
+            },
+            "result.inputTokens must be a number, got bool",
+        ),
+        (
+            {
+                "kind": "result",
+                "ts": TS,
+                "text": "",
+                "inputTokens": 0,
+                "outputTokens": 0,
+                "cachedTokens": 0,
+                "costUsd": math.inf,
+                "subtype": "",
+                "isError": False,
+                "errors": [],
+            },
+            "result.costUsd must be a finite number",
+        ),
+        (
+            {
+                "kind": "result",
+                "ts": TS,
+                "text": "",
+                "inputTokens": 0,
+                "outputTokens": 0,
+                "cachedTokens": 0,
+                "costUsd": 0,
+                "subtype": "",
+                "isError": False,
+                "errors": ["ok", {"message": "x"}],
+            },
+            "result.errors [1] must be a str, got dict",
+        ),
+        (
+            {"kind": "diff", "ts": TS, "changeType": "modify", "text": "x"},
+            "diff.changeType must be one of add, remove, context, hunk, file_header, "
+            "truncation, got 'modify'",
+        ),
+    ],
+)
+def test_invalid_entries_are_rejected_with_a_reason(entry: object, reason: str) -> None:
+    assert entry_problem(entry) == reason
+    assert not is_valid_entry(entry)
+    with pytest.raises(InvalidEntryError) as caught:
+        validate_entry(entry)
+    assert caught.value.reason == reason
+
+
+def test_subclasses_of_plain_types_are_not_plain_json() -> None:
+    class Text(str):
+        pass
+
+    assert entry_problem({"kind": "stdout", "ts": TS, "text": Text("x")}) == (
+        "stdout.text must be a str, got Text"
+    )
+
+
+def test_self_referencing_input_is_rejected_not_looped_on() -> None:
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    problem = entry_problem({"kind": "tool_call", "ts": TS, "name": "x", "input": loop})
+    assert problem == f"tool_call.input is nested deeper than {MAX_JSON_DEPTH} levels"
+
+
+def test_deep_but_bounded_input_is_accepted() -> None:
+    value: Any = "leaf"
+    for _ in range(MAX_JSON_DEPTH):
+        value = [value]
+    assert entry_problem({"kind": "tool_call", "ts": TS, "name": "x", "input": value}) is None
+    assert entry_problem({"kind": "tool_call", "ts": TS, "name": "x", "input": [value]}) is not None

@@ -1,0 +1,126 @@
+"""Test helpers importable from any test module: the reference corpus and fake distributions."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from dataclasses import dataclass
+from importlib.metadata import Distribution, EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TS = "2026-03-29T00:00:00.000Z"
+
+
+#: One valid example or more of every entry kind.
+VALID_ENTRIES: list[dict[str, Any]] = [
+    {"kind": "assistant", "ts": TS, "text": "hello"},
+    {"kind": "assistant", "ts": TS, "text": "he", "delta": True},
+    {"kind": "thinking", "ts": TS, "text": "hmm"},
+    {"kind": "thinking", "ts": TS, "text": "h", "delta": False},
+    {"kind": "user", "ts": TS, "text": "do it"},
+    {"kind": "tool_call", "ts": TS, "name": "bash", "input": {"command": "ls"}},
+    {
+        "kind": "tool_call",
+        "ts": TS,
+        "name": "bash",
+        "input": [1, 2.5, None, True, {"a": ["b"]}],
+        "toolUseId": "t1",
+        "invocationId": "i1",
+        "actionRequestId": "a1",
+    },
+    {"kind": "tool_call", "ts": TS, "name": "noop", "input": None},
+    {"kind": "tool_result", "ts": TS, "toolUseId": "t1", "content": "ok", "isError": False},
+    {
+        "kind": "tool_result",
+        "ts": TS,
+        "toolUseId": "t1",
+        "toolName": "bash",
+        "content": "",
+        "isError": True,
+    },
+    {"kind": "init", "ts": TS, "model": "claude-sonnet-4-6", "sessionId": "s1"},
+    {
+        "kind": "result",
+        "ts": TS,
+        "text": "done",
+        "inputTokens": 10,
+        "outputTokens": 5,
+        "cachedTokens": 0,
+        "costUsd": 0.00042,
+        "subtype": "success",
+        "isError": False,
+        "errors": [],
+    },
+    {"kind": "stderr", "ts": TS, "text": "warning"},
+    {"kind": "system", "ts": TS, "text": "retrying"},
+    {"kind": "stdout", "ts": TS, "text": "raw"},
+    {"kind": "diff", "ts": TS, "changeType": "add", "text": "+x"},
+    {"kind": "diff", "ts": TS, "changeType": "file_header", "text": "--- a/x"},
+]
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def corpus_path(*parts: str) -> Path:
+    """A path inside ../shared/corpus; skips the calling test when the corpus is absent."""
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"reference corpus not available at {path} (tests using it are skipped)")
+    return path
+
+
+def corpus_json(*parts: str) -> Any:
+    """A JSON file of the corpus, parsed."""
+    return json.loads(corpus_path(*parts).read_text(encoding="utf-8"))
+
+
+@dataclass
+class FakeSite:
+    """A directory holding fake installed distributions (dist-info folders and modules)."""
+
+    root: Path
+
+    def add(
+        self,
+        name: str,
+        *,
+        version: str = "1.0.0",
+        entry_points: dict[str, str] | None = None,
+        requires: list[str] | None = None,
+        modules: dict[str, str] | None = None,
+        summary: str | None = None,
+        raw_entry_points: str | None = None,
+    ) -> Path:
+        """Install a fake distribution: METADATA, entry_points.txt and module sources."""
+        dist_info = self.root / f"{name.replace('-', '_')}-{version}.dist-info"
+        dist_info.mkdir(parents=True)
+        lines = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+        if summary:
+            lines.append(f"Summary: {summary}")
+        lines.extend(f"Requires-Dist: {requirement}" for requirement in requires or [])
+        (dist_info / "METADATA").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        if raw_entry_points is not None:
+            text = raw_entry_points
+        else:
+            text = "[linewise.parsers]\n" + "".join(
+                f"{key} = {value}\n" for key, value in (entry_points or {}).items()
+            )
+        (dist_info / "entry_points.txt").write_text(text, encoding="utf-8")
+        for module, source in (modules or {}).items():
+            path = self.root / (module.replace(".", "/") + ".py")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(source), encoding="utf-8")
+        return dist_info
+
+    def entry_points(self) -> list[EntryPoint]:
+        """Every linewise.parsers entry point of the fake distributions, bound to its dist."""
+        points: list[EntryPoint] = []
+        for dist in Distribution.discover(path=[str(self.root)]):
+            points.extend(ep for ep in dist.entry_points if ep.group == "linewise.parsers")
+        return points
+
+
