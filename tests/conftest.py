@@ -44,4 +44,3 @@ def fake_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeS
         module = sys.modules.get(name)
         if module is not None and str(getattr(module, "__file__", "") or "").startswith(str(root)):
             del sys.modules[name]
-

@@ -122,5 +122,3 @@ class FakeSite:
         for dist in Distribution.discover(path=[str(self.root)]):
             points.extend(ep for ep in dist.entry_points if ep.group == "linewise.parsers")
         return points
-
-

@@ -90,7 +90,9 @@ def test_content_text_flattens_blocks() -> None:
         content_text([{"type": "image", "source": {"type": "base64", "media_type": "image/png"}}])
         == "[image: image/png]"
     )
-    assert content_text([{"type": "tool_reference", "tool_name": "Read"}]) == "[tool reference: Read]"
+    assert (
+        content_text([{"type": "tool_reference", "tool_name": "Read"}]) == "[tool reference: Read]"
+    )
     assert content_text([{"type": "weird", "n": 1}]) == '{"type":"weird","n":1}'
     assert content_text([{"type": "x", "content": [{"type": "text", "text": "in"}]}]) == "in"
     assert content_text(["a", None, "b"], separator="") == "ab"

@@ -14,10 +14,18 @@ from support import VALID_ENTRIES as VALID
 SCHEMA = load_entry_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5)
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5)
+)
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
@@ -49,3 +57,10 @@ def mutated_entries(draw: st.DrawFn) -> dict[str, Any]:
 @given(mutated_entries())
 def test_schema_and_entry_problem_agree(entry: dict[str, Any]) -> None:
     assert VALIDATOR.is_valid(entry) == (entry_problem(entry) is None)
+
+
+@given(mutated_entries())
+def test_fast_acceptance_never_accepts_what_the_full_check_rejects(entry: dict[str, Any]) -> None:
+    from linewise_contracts.validation import _problem
+
+    assert entry_problem(entry) == _problem(entry)

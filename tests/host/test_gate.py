@@ -14,7 +14,8 @@ from linewise._gate import check_contract
         (["linewise-contracts>=1.0,<2"], "1.7.3", "compatible", ">=1.0,<2"),
         (["linewise-contracts~=1.0"], "1.4.0", "compatible", "~=1.0"),
         (["linewise-contracts==1.*"], "1.2.0", "compatible", "==1.*"),
-        (["linewise-contracts (>=1.0,<2)"], "1.0.0", "compatible", "(>=1.0,<2)"),
+        (["linewise-contracts (>=1.0,<2)"], "1.0.0", "compatible", ">=1.0,<2"),
+        (["linewise-contracts<2,>=1.0"], "1.0.0", "compatible", ">=1.0,<2"),
         # Names are compared normalised, as pip does.
         (["Linewise_Contracts>=1"], "1.0.0", "compatible", ">=1"),
         (["linewise.contracts>=1"], "1.0.0", "compatible", ">=1"),

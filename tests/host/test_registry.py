@@ -96,7 +96,9 @@ def test_listing_imports_no_plugin_code(fake_site: FakeSite) -> None:
 def test_plugin_is_imported_on_first_use_only_and_once(fake_site: FakeSite) -> None:
     import builtins
 
-    fake_site.add("count-parser", entry_points={"counted": "counted_mod"}, modules={"counted_mod": COUNTING})
+    fake_site.add(
+        "count-parser", entry_points={"counted": "counted_mod"}, modules={"counted_mod": COUNTING}
+    )
     builtins.__dict__.pop("_linewise_imports", None)
     registry = _registry(fake_site)
     registry.parsers()
@@ -166,7 +168,9 @@ def test_unknown_adapter_type_is_an_error_naming_what_is_installed(fake_site: Fa
 
 
 def test_factory_wins_over_static_with_a_fresh_instance_per_transcript(fake_site: FakeSite) -> None:
-    fake_site.add("state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL})
+    fake_site.add(
+        "state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL}
+    )
     registry = _registry(fake_site)
     assert registry.load("stateful").stateful
     assert _texts(registry, "stateful", "a", "b") == ["1:a", "2:b"]
@@ -212,7 +216,9 @@ def test_undeclared_contract_loads_in_the_grace_period(fake_site: FakeSite) -> N
 
 def test_malformed_contract_requirement_is_refused(fake_site: FakeSite) -> None:
     fake_site.add(
-        "bad-req", entry_points={"badreq": "badreq_mod"}, requires=["linewise-contracts>=>1"],
+        "bad-req",
+        entry_points={"badreq": "badreq_mod"},
+        requires=["linewise-contracts>=>1"],
         modules={"badreq_mod": ECHO},
     )
     registry = _registry(fake_site)
@@ -225,10 +231,22 @@ def test_malformed_contract_requirement_is_refused(fake_site: FakeSite) -> None:
 
 BROKEN = {
     "import_error": ("import definitely_not_installed_module\n", "import", "ModuleNotFoundError"),
-    "raises_at_import": ("raise ValueError('config missing')\n", "import", "raised at import: ValueError: config missing"),
+    "raises_at_import": (
+        "raise ValueError('config missing')\n",
+        "import",
+        "raised at import: ValueError: config missing",
+    ),
     "exits_at_import": ("import sys\nsys.exit(3)\n", "import", "sys.exit(3)"),
-    "exports_nothing": ("X = 1\n", "exports", "exports neither parse_stdout_line nor create_stdout_parser"),
-    "not_callable": ("parse_stdout_line = 'nope'\n", "exports", "parse_stdout_line is a str, not callable"),
+    "exports_nothing": (
+        "X = 1\n",
+        "exports",
+        "exports neither parse_stdout_line nor create_stdout_parser",
+    ),
+    "not_callable": (
+        "parse_stdout_line = 'nope'\n",
+        "exports",
+        "parse_stdout_line is a str, not callable",
+    ),
     "wrong_signature": (
         "def parse_stdout_line(line):\n    return []\n",
         "exports",
@@ -283,7 +301,9 @@ def test_a_failed_load_is_not_retried_until_reload(fake_site: FakeSite) -> None:
     fake_site.add(
         "flaky-parser",
         entry_points={"flaky": "flaky_mod"},
-        modules={"flaky_mod": "import builtins\nbuiltins.__dict__['_flaky'] = builtins.__dict__.get('_flaky', 0) + 1\nraise RuntimeError('boom')\n"},
+        modules={
+            "flaky_mod": "import builtins\nbuiltins.__dict__['_flaky'] = builtins.__dict__.get('_flaky', 0) + 1\nraise RuntimeError('boom')\n"
+        },
     )
     import builtins
 
@@ -309,8 +329,14 @@ def test_a_failed_load_is_not_retried_until_reload(fake_site: FakeSite) -> None:
         ("process", "echo_mod", "reserved for the built-in parser"),
     ],
 )
-def test_bad_entry_points_are_failed_loads(fake_site: FakeSite, name: str, value: str, reason: str) -> None:
-    fake_site.add("weird-parser", raw_entry_points=f"[linewise.parsers]\n{name} = {value}\n", modules={"echo_mod": ECHO})
+def test_bad_entry_points_are_failed_loads(
+    fake_site: FakeSite, name: str, value: str, reason: str
+) -> None:
+    fake_site.add(
+        "weird-parser",
+        raw_entry_points=f"[linewise.parsers]\n{name} = {value}\n",
+        modules={"echo_mod": ECHO},
+    )
     registry = _registry(fake_site)
     info = next(i for i in registry.parsers() if i.adapter_type == name and not i.builtin)
     assert info.status is ParserStatus.FAILED
@@ -321,14 +347,22 @@ def test_bad_entry_points_are_failed_loads(fake_site: FakeSite, name: str, value
 
 
 def test_missing_attribute_in_entry_point(fake_site: FakeSite) -> None:
-    fake_site.add("attr-parser", entry_points={"attr": "echo_mod:nothing_here"}, modules={"echo_mod": ECHO})
+    fake_site.add(
+        "attr-parser", entry_points={"attr": "echo_mod:nothing_here"}, modules={"echo_mod": ECHO}
+    )
     registry = _registry(fake_site)
     registry.load("attr")
     assert registry.failed_loads["attr"].stage == "exports"
 
 
-def test_strict_mode_raises_on_load_failure(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake_site.add("boom-parser", entry_points={"boom": "boom_mod"}, modules={"boom_mod": "raise KeyError('k')\n"})
+def test_strict_mode_raises_on_load_failure(
+    fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_site.add(
+        "boom-parser",
+        entry_points={"boom": "boom_mod"},
+        modules={"boom_mod": "raise KeyError('k')\n"},
+    )
     monkeypatch.setenv("LINEWISE_STRICT", "1")
     registry = _registry(fake_site)
     with pytest.raises(PluginLoadError) as caught:
@@ -345,7 +379,9 @@ def _two_claims(site: FakeSite) -> None:
     site.add(
         "alpha-claude",
         entry_points={"dup": "alpha_mod"},
-        modules={"alpha_mod": "def parse_stdout_line(line, ts):\n    return [{'kind': 'system', 'ts': ts, 'text': 'alpha'}]\n"},
+        modules={
+            "alpha_mod": "def parse_stdout_line(line, ts):\n    return [{'kind': 'system', 'ts': ts, 'text': 'alpha'}]\n"
+        },
     )
 
 
@@ -357,7 +393,10 @@ def test_duplicate_claims_warn_and_pick_a_deterministic_winner(
     infos = [i for i in registry.parsers() if i.adapter_type == "dup"]
     statuses = {i.distribution: i.status for i in infos}
     # Same sys.path entry: the lower distribution name wins.
-    assert statuses == {"alpha-claude": ParserStatus.AVAILABLE, "zeta-claude": ParserStatus.SHADOWED}
+    assert statuses == {
+        "alpha-claude": ParserStatus.AVAILABLE,
+        "zeta-claude": ParserStatus.SHADOWED,
+    }
     shadowed = next(i for i in infos if i.distribution == "zeta-claude")
     assert shadowed.shadowed_by == "alpha-claude"
     with caplog.at_level(logging.WARNING, logger="linewise"):
@@ -365,18 +404,26 @@ def test_duplicate_claims_warn_and_pick_a_deterministic_winner(
     assert "alpha-claude" in caplog.text and "zeta-claude" in caplog.text
 
 
-def test_earlier_sys_path_entry_wins_a_duplicate(fake_site: FakeSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_earlier_sys_path_entry_wins_a_duplicate(
+    fake_site: FakeSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = FakeSite(tmp_path / "first")
     first.root.mkdir()
     monkeypatch.syspath_prepend(str(first.root))
     first.add("zeta-claude", entry_points={"dup": "zeta_mod"}, modules={"zeta_mod": ECHO})
     fake_site.add("alpha-claude", entry_points={"dup": "alpha_mod"}, modules={"alpha_mod": ECHO})
     registry = Registry(entry_points=[*fake_site.entry_points(), *first.entry_points()])
-    winner = next(i for i in registry.parsers() if i.adapter_type == "dup" and i.status is ParserStatus.AVAILABLE)
+    winner = next(
+        i
+        for i in registry.parsers()
+        if i.adapter_type == "dup" and i.status is ParserStatus.AVAILABLE
+    )
     assert winner.distribution == "zeta-claude"
 
 
-def test_disabling_the_winning_distribution_lets_the_other_serve(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disabling_the_winning_distribution_lets_the_other_serve(
+    fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _two_claims(fake_site)
     monkeypatch.setenv("LINEWISE_DISABLE", "alpha-claude")
     registry = _registry(fake_site)
@@ -385,8 +432,14 @@ def test_disabling_the_winning_distribution_lets_the_other_serve(fake_site: Fake
     assert statuses == {"alpha-claude": ParserStatus.DISABLED, "zeta-claude": ParserStatus.LOADED}
 
 
-def test_disable_by_adapter_type_before_import(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake_site.add("bomb-parser", entry_points={"bomb": "bomb_mod"}, modules={"bomb_mod": "raise RuntimeError\n"})
+def test_disable_by_adapter_type_before_import(
+    fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_site.add(
+        "bomb-parser",
+        entry_points={"bomb": "bomb_mod"},
+        modules={"bomb_mod": "raise RuntimeError\n"},
+    )
     fake_site.add("echo-parser", entry_points={"echo": "echo_mod"}, modules={"echo_mod": ECHO})
     monkeypatch.setenv("LINEWISE_DISABLE", " Bomb , other")
     registry = _registry(fake_site)
@@ -400,7 +453,9 @@ def test_disable_by_adapter_type_before_import(fake_site: FakeSite, monkeypatch:
 
 def test_only_allow_list(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
     fake_site.add("echo-parser", entry_points={"echo": "echo_mod"}, modules={"echo_mod": ECHO})
-    fake_site.add("state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL})
+    fake_site.add(
+        "state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL}
+    )
     monkeypatch.setenv("LINEWISE_ONLY", "echo")
     registry = _registry(fake_site)
     infos = _by_type(registry)
@@ -412,7 +467,9 @@ def test_only_allow_list(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -
 
 def test_api_equivalents_of_disable_and_only(fake_site: FakeSite) -> None:
     fake_site.add("echo-parser", entry_points={"echo": "echo_mod"}, modules={"echo_mod": ECHO})
-    fake_site.add("state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL})
+    fake_site.add(
+        "state-parser", entry_points={"stateful": "state_mod"}, modules={"state_mod": STATEFUL}
+    )
     registry = _registry(fake_site, disable=["echo"])
     assert registry.load("echo").is_fallback
     assert not registry.load("stateful").is_fallback
@@ -441,7 +498,9 @@ class Recorder:
         self.events.append(("failed", failure.adapter_type))
 
     @hookimpl
-    def linewise_line_failed(self, adapter_type: str, line_number: int, line: str, error: BaseException) -> None:
+    def linewise_line_failed(
+        self, adapter_type: str, line_number: int, line: str, error: BaseException
+    ) -> None:
         self.events.append(("line", (adapter_type, line_number, line, str(error))))
 
 
@@ -453,11 +512,17 @@ class Raiser:
 
 def test_hooks_observe_loads_failures_and_line_failures(fake_site: FakeSite) -> None:
     fake_site.add("echo-parser", entry_points={"echo": "echo_mod"}, modules={"echo_mod": ECHO})
-    fake_site.add("bomb-parser", entry_points={"bomb": "bomb_mod"}, modules={"bomb_mod": "raise RuntimeError\n"})
+    fake_site.add(
+        "bomb-parser",
+        entry_points={"bomb": "bomb_mod"},
+        modules={"bomb_mod": "raise RuntimeError\n"},
+    )
     fake_site.add(
         "shaky-parser",
         entry_points={"shaky": "shaky_mod"},
-        modules={"shaky_mod": "def parse_stdout_line(line, ts):\n    raise ValueError('bad ' + line)\n"},
+        modules={
+            "shaky_mod": "def parse_stdout_line(line, ts):\n    raise ValueError('bad ' + line)\n"
+        },
     )
     registry = _registry(fake_site)
     recorder = Recorder()

@@ -1,50 +1,99 @@
 """linewise-contracts: the adapter parser contract every linewise plugin implements."""
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from linewise_contracts._version import CONTRACT_VERSION, __version__
-from linewise_contracts.entries import (
-    DIFF_CHANGE_TYPES,
-    ENTRY_KINDS,
-    AssistantEntry,
-    DiffChangeType,
-    DiffEntry,
-    EntryKind,
-    InitEntry,
-    JsonValue,
-    ResultEntry,
-    StderrEntry,
-    StdoutEntry,
-    SystemEntry,
-    ThinkingEntry,
-    ToolCallEntry,
-    ToolResultEntry,
-    TranscriptEntry,
-    UserEntry,
-)
-from linewise_contracts.environment import (
-    CheckLevel,
-    CheckStatus,
-    EnvironmentCheck,
-    overall_status,
-)
-from linewise_contracts.protocols import (
-    CREATE_STDOUT_PARSER,
-    ENTRY_POINT_GROUP,
-    METADATA_NAMES,
-    PARSE_STDOUT_LINE,
-    SUMMARIZE_RUN,
-    ModelOption,
-    ParseStdoutLine,
-    StdoutParser,
-    StdoutParserFactory,
-)
-from linewise_contracts.schema import load_entry_schema
-from linewise_contracts.summary import RunSummary, Usage
-from linewise_contracts.validation import (
-    InvalidEntryError,
-    entry_problem,
-    is_valid_entry,
-    validate_entry,
-)
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import (
+        DIFF_CHANGE_TYPES,
+        ENTRY_KINDS,
+        AssistantEntry,
+        DiffChangeType,
+        DiffEntry,
+        EntryKind,
+        InitEntry,
+        JsonValue,
+        ResultEntry,
+        StderrEntry,
+        StdoutEntry,
+        SystemEntry,
+        ThinkingEntry,
+        ToolCallEntry,
+        ToolResultEntry,
+        TranscriptEntry,
+        UserEntry,
+    )
+    from linewise_contracts.environment import (
+        CheckLevel,
+        CheckStatus,
+        EnvironmentCheck,
+        overall_status,
+    )
+    from linewise_contracts.protocols import (
+        CREATE_STDOUT_PARSER,
+        ENTRY_POINT_GROUP,
+        METADATA_NAMES,
+        PARSE_STDOUT_LINE,
+        SUMMARIZE_RUN,
+        ModelOption,
+        ParseStdoutLine,
+        StdoutParser,
+        StdoutParserFactory,
+    )
+    from linewise_contracts.schema import load_entry_schema
+    from linewise_contracts.summary import RunSummary, Usage
+    from linewise_contracts.validation import (
+        InvalidEntryError,
+        entry_problem,
+        is_valid_entry,
+        validate_entry,
+    )
+
+# Public names and their modules, imported on first access: a host that only
+# needs the contract version or the validator does not pay for the rest.
+_EXPORTS = {
+    "DIFF_CHANGE_TYPES": "linewise_contracts.entries",
+    "ENTRY_KINDS": "linewise_contracts.entries",
+    "AssistantEntry": "linewise_contracts.entries",
+    "DiffChangeType": "linewise_contracts.entries",
+    "DiffEntry": "linewise_contracts.entries",
+    "EntryKind": "linewise_contracts.entries",
+    "InitEntry": "linewise_contracts.entries",
+    "JsonValue": "linewise_contracts.entries",
+    "ResultEntry": "linewise_contracts.entries",
+    "StderrEntry": "linewise_contracts.entries",
+    "StdoutEntry": "linewise_contracts.entries",
+    "SystemEntry": "linewise_contracts.entries",
+    "ThinkingEntry": "linewise_contracts.entries",
+    "ToolCallEntry": "linewise_contracts.entries",
+    "ToolResultEntry": "linewise_contracts.entries",
+    "TranscriptEntry": "linewise_contracts.entries",
+    "UserEntry": "linewise_contracts.entries",
+    "CheckLevel": "linewise_contracts.environment",
+    "CheckStatus": "linewise_contracts.environment",
+    "EnvironmentCheck": "linewise_contracts.environment",
+    "overall_status": "linewise_contracts.environment",
+    "CREATE_STDOUT_PARSER": "linewise_contracts.protocols",
+    "ENTRY_POINT_GROUP": "linewise_contracts.protocols",
+    "METADATA_NAMES": "linewise_contracts.protocols",
+    "PARSE_STDOUT_LINE": "linewise_contracts.protocols",
+    "SUMMARIZE_RUN": "linewise_contracts.protocols",
+    "ModelOption": "linewise_contracts.protocols",
+    "ParseStdoutLine": "linewise_contracts.protocols",
+    "StdoutParser": "linewise_contracts.protocols",
+    "StdoutParserFactory": "linewise_contracts.protocols",
+    "load_entry_schema": "linewise_contracts.schema",
+    "RunSummary": "linewise_contracts.summary",
+    "Usage": "linewise_contracts.summary",
+    "InvalidEntryError": "linewise_contracts.validation",
+    "entry_problem": "linewise_contracts.validation",
+    "is_valid_entry": "linewise_contracts.validation",
+    "validate_entry": "linewise_contracts.validation",
+}
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -87,3 +136,16 @@ __all__ = [
     "overall_status",
     "validate_entry",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linewise_contracts' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

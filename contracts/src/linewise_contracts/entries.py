@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
 
 # Values that survive a JSON round trip unchanged (finite numbers, str keys).
-JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 
 EntryKind: TypeAlias = Literal[
     "assistant",

@@ -34,44 +34,42 @@ def as_string(value: object, fallback: str = "") -> str:
 
 def as_number(value: object, fallback: float = 0) -> float:
     """``value`` when it is a finite int or float (never a bool), else ``fallback``."""
-    kind = type(value)
-    if kind is int:
-        return value  # type: ignore[return-value]
-    if kind is float and math.isfinite(value):  # type: ignore[arg-type]
-        return value  # type: ignore[return-value]
+    if type(value) is int:
+        return value
+    if type(value) is float and math.isfinite(value):
+        return value
     return fallback
 
 
 def as_int(value: object, fallback: int = 0) -> int:
     """``value`` as an int when it is an int or a whole finite float, else ``fallback``."""
-    kind = type(value)
-    if kind is int:
-        return value  # type: ignore[return-value]
-    if kind is float and math.isfinite(value) and value == int(value):  # type: ignore[arg-type]
-        return int(value)  # type: ignore[call-overload]
+    if type(value) is int:
+        return value
+    if type(value) is float and math.isfinite(value) and value.is_integer():
+        return int(value)
     return fallback
 
 
 def as_bool(value: object, fallback: bool = False) -> bool:
     """``value`` when it is a bool, else ``fallback`` (no truthiness guessing)."""
-    return value if type(value) is bool else fallback  # type: ignore[return-value]
+    return value if type(value) is bool else fallback
 
 
 def as_object(value: object) -> dict[str, Any]:
     """``value`` when it is a dict, else a new empty dict."""
-    return value if type(value) is dict else {}  # type: ignore[return-value]
+    return value if type(value) is dict else {}
 
 
 def as_list(value: object) -> list[Any]:
     """``value`` when it is a list, else a new empty list."""
-    return value if type(value) is list else []  # type: ignore[return-value]
+    return value if type(value) is list else []
 
 
 def as_string_list(value: object) -> list[str]:
     """The str items of ``value`` when it is a list, else an empty list."""
     if type(value) is not list:
         return []
-    return [item for item in value if type(item) is str]  # type: ignore[attr-defined]
+    return [item for item in value if type(item) is str]
 
 
 def dig(value: object, *path: str | int) -> Any:
@@ -81,14 +79,12 @@ def dig(value: object, *path: str | int) -> Any:
     shape ``event`` has.
     """
     for step in path:
-        if type(step) is str:
-            if type(value) is not dict:
-                return None
-            value = value.get(step)  # type: ignore[attr-defined]
+        if type(value) is dict:
+            value = value.get(step)
+        elif type(value) is list and type(step) is int and -len(value) <= step < len(value):
+            value = value[step]
         else:
-            if type(value) is not list or not -len(value) <= step < len(value):  # type: ignore[arg-type, operator]
-                return None
-            value = value[step]  # type: ignore[index]
+            return None
     return value
 
 
@@ -156,28 +152,28 @@ def to_json_text(value: object, *, pretty: bool = False) -> str:
 def _block_text(block: object, depth: int) -> str:
     if type(block) is str:
         return block
-    if type(block) is not dict:
+    if not isinstance(block, dict):
         return "" if block is None else to_json_text(block)
-    text = block.get("text")  # type: ignore[attr-defined]
+    text = block.get("text")
     if type(text) is str:
         return text
-    kind = block.get("type")  # type: ignore[attr-defined]
+    kind = block.get("type")
     if kind == "image":
         media = dig(block, "source", "media_type")
         return f"[image: {media}]" if type(media) is str else "[image]"
     if kind == "tool_reference":
-        name = block.get("tool_name")  # type: ignore[attr-defined]
+        name = block.get("tool_name")
         return f"[tool reference: {name}]" if type(name) is str else "[tool reference]"
-    if "content" in block and depth < 8:  # type: ignore[operator]
-        return _content_text(block["content"], "\n", depth + 1)  # type: ignore[index]
+    if "content" in block and depth < 8:
+        return _content_text(block["content"], "\n", depth + 1)
     return to_json_text(block)
 
 
 def _content_text(content: object, separator: str, depth: int) -> str:
     if type(content) is str:
         return content
-    if type(content) is list:
-        parts = [_block_text(block, depth) for block in content]  # type: ignore[attr-defined]
+    if isinstance(content, list):
+        parts = [_block_text(block, depth) for block in content]
         return separator.join(part for part in parts if part)
     return _block_text(content, depth)
 

@@ -69,4 +69,3 @@ class ModelOption(TypedDict):
 
     id: str
     label: str
-

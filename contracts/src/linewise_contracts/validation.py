@@ -159,17 +159,107 @@ def _short_repr(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# Fast acceptance of the common, valid shapes: a few exact type tests per entry.
+# Anything they do not accept goes through the table above, which either
+# accepts it too or says precisely what is wrong.
+
+
+def _scalar(value: object) -> bool:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    return kind is float and value - value == 0  # type: ignore[operator]
+
+
+def _flat_json(value: object) -> bool:
+    """True for a scalar, or a dict or list of scalars (most tool inputs)."""
+    if type(value) is dict:
+        return all(type(key) is str and _scalar(item) for key, item in value.items())
+    if type(value) is list:
+        return all(_scalar(item) for item in value)
+    return _scalar(value)
+
+
+def _plain_text_ok(entry: dict[str, object]) -> bool:
+    return len(entry) == 3 and type(entry.get("ts")) is str and type(entry.get("text")) is str
+
+
+def _delta_text_ok(entry: dict[str, object]) -> bool:
+    size = len(entry)
+    return (
+        type(entry.get("ts")) is str
+        and type(entry.get("text")) is str
+        and (size == 3 or (size == 4 and type(entry.get("delta")) is bool))
+    )
+
+
+def _tool_call_ok(entry: dict[str, object]) -> bool:
+    if type(entry.get("ts")) is not str or type(entry.get("name")) is not str:
+        return False
+    size = 4
+    for key in ("toolUseId", "invocationId", "actionRequestId"):
+        value = entry.get(key)
+        if value is not None:
+            if type(value) is not str:
+                return False
+            size += 1
+    return len(entry) == size and "input" in entry and _flat_json(entry["input"])
+
+
+def _tool_result_ok(entry: dict[str, object]) -> bool:
+    size = len(entry)
+    return (
+        type(entry.get("ts")) is str
+        and type(entry.get("toolUseId")) is str
+        and type(entry.get("content")) is str
+        and type(entry.get("isError")) is bool
+        and (size == 5 or (size == 6 and type(entry.get("toolName")) is str))
+    )
+
+
+def _init_ok(entry: dict[str, object]) -> bool:
+    return (
+        len(entry) == 4
+        and type(entry.get("ts")) is str
+        and type(entry.get("model")) is str
+        and type(entry.get("sessionId")) is str
+    )
+
+
+_FAST: Final[dict[str, Callable[[dict[str, object]], bool]]] = {
+    "assistant": _delta_text_ok,
+    "thinking": _delta_text_ok,
+    "user": _plain_text_ok,
+    "system": _plain_text_ok,
+    "stdout": _plain_text_ok,
+    "stderr": _plain_text_ok,
+    "tool_call": _tool_call_ok,
+    "tool_result": _tool_result_ok,
+    "init": _init_ok,
+}
+
+
 def entry_problem(entry: object) -> str | None:
     """Return why ``entry`` is not a valid TranscriptEntry, or None when it is.
 
-    This is the check the host runs on every entry a parser returns, so it is
-    kept cheap: exact type tests, one dict lookup per field, and a walk of a
-    tool call's ``input`` (the only nested value).
+    This is the check the host runs on every entry a parser returns, so the
+    common valid shapes are accepted by a few exact type tests; everything
+    else gets the full field-by-field check with its reason.
     """
+    if type(entry) is dict:
+        kind = entry.get("kind")
+        if type(kind) is str:
+            fast = _FAST.get(kind)
+            if fast is not None and fast(entry):
+                return None
+    return _problem(entry)
+
+
+def _problem(entry: object) -> str | None:
     if type(entry) is not dict:
         return f"entry must be a dict, got {_type_name(entry)}"
     kind = entry.get("kind", _MISSING)
-    spec = _SPECS.get(kind) if type(kind) is str else None  # type: ignore[arg-type]
+    spec = _SPECS.get(kind) if type(kind) is str else None
     if spec is None:
         if kind is _MISSING:
             return "entry has no 'kind'"
@@ -193,7 +283,7 @@ def entry_problem(entry: object) -> str | None:
             if problem is not None:
                 return f"{kind}.{name} {problem}"
         if len(entry) != present:
-            allowed = _ALLOWED[kind]  # type: ignore[index]
+            allowed = _ALLOWED[kind]
             extra = sorted(_short_repr(key) for key in entry if key not in allowed)
             return f"{kind} has unexpected field(s) {', '.join(extra)}"
     return None

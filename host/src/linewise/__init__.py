@@ -1,24 +1,62 @@
-"""linewise: structured transcripts from AI coding-agent CLIs, through installable parser plugins."""
+"""linewise: structured transcripts from AI coding-agent CLIs, through parser plugins."""
 
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._registry import (
-    FailedLoad,
-    LoadedParser,
-    ParserInfo,
-    ParserStatus,
-    Registry,
-    get_registry,
-    reset_registry,
-)
-from linewise._session import Diagnostics, LineError, TranscriptSession, merge_deltas, utc_now
-from linewise._transcript import Transcript, build_transcript, open_session
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from linewise._version import __version__
-from linewise.errors import (
-    LinewiseError,
-    ParserLineError,
-    PluginLoadError,
-    UnknownAdapterError,
-)
+
+if TYPE_CHECKING:
+    from linewise._generic import GENERIC_ADAPTER_TYPE
+    from linewise._registry import (
+        FailedLoad,
+        LoadedParser,
+        ParserInfo,
+        ParserStatus,
+        Registry,
+        get_registry,
+        reset_registry,
+    )
+    from linewise._session import (
+        Diagnostics,
+        LineError,
+        TranscriptSession,
+        merge_deltas,
+        utc_now,
+    )
+    from linewise._transcript import Transcript, build_transcript, open_session
+    from linewise.errors import (
+        LinewiseError,
+        ParserLineError,
+        PluginLoadError,
+        UnknownAdapterError,
+    )
+
+# Public names and the private module each lives in, imported on first access
+# so that `import linewise` (and `linewise list`) stays cheap.
+_EXPORTS = {
+    "GENERIC_ADAPTER_TYPE": "linewise._generic",
+    "FailedLoad": "linewise._registry",
+    "LoadedParser": "linewise._registry",
+    "ParserInfo": "linewise._registry",
+    "ParserStatus": "linewise._registry",
+    "Registry": "linewise._registry",
+    "get_registry": "linewise._registry",
+    "reset_registry": "linewise._registry",
+    "Diagnostics": "linewise._session",
+    "LineError": "linewise._session",
+    "TranscriptSession": "linewise._session",
+    "merge_deltas": "linewise._session",
+    "utc_now": "linewise._session",
+    "Transcript": "linewise._transcript",
+    "build_transcript": "linewise._transcript",
+    "open_session": "linewise._transcript",
+    "LinewiseError": "linewise.errors",
+    "ParserLineError": "linewise.errors",
+    "PluginLoadError": "linewise.errors",
+    "UnknownAdapterError": "linewise.errors",
+}
 
 __all__ = [
     "GENERIC_ADAPTER_TYPE",
@@ -46,6 +84,21 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linewise' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
 def list_parsers() -> list[ParserInfo]:
     """Every discovered parser of this environment with its status; imports no plugin."""
+    from linewise._registry import get_registry
+
     return get_registry().parsers()

@@ -1,4 +1,4 @@
-"""Discovery: the parser plugins installed in this environment, read from entry points without importing them."""
+"""Discovery: the installed parser plugins, read from entry points without importing them."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def entry_point_value_problem(value: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One entry point in the ``linewise.parsers`` group: a distribution's claim on an adapter type."""
+    """One ``linewise.parsers`` entry point: a distribution's claim on an adapter type."""
 
     adapter_type: str
     value: str

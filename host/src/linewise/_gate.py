@@ -88,12 +88,25 @@ def check_contract(requires: Iterable[str] | None, host_contract: str) -> GateDe
     )
 
 
+_OPERATOR_ORDER: Final = {"~": 0, "=": 0, ">": 1, "<": 2, "!": 3}
+
+
 def _range_text(requirement: str) -> str:
-    """The version range as the author wrote it: ``>=1.0,<2`` from ``linewise-contracts>=1.0,<2``."""
+    """The version range, lower bounds first: ``>=1.0,<2`` from ``linewise-contracts<2,>=1.0``.
+
+    Build backends reorder specifiers when they write METADATA; this puts them
+    back in the order people write ranges in.
+    """
     text = requirement.split(";", 1)[0]
     match = _NAME.match(text)
     rest = text[match.end() :].strip() if match else text.strip()
-    return rest or "any version"
+    if rest.startswith("(") and rest.endswith(")"):
+        rest = rest[1:-1].strip()
+    parts = sorted(
+        (part.strip() for part in rest.split(",") if part.strip()),
+        key=lambda part: _OPERATOR_ORDER.get(part[:1], 4),
+    )
+    return ",".join(parts) or "any version"
 
 
 def _is_ours(requirement: str) -> bool:

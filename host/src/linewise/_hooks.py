@@ -1,4 +1,4 @@
-"""The host's own extension points, served by pluggy and created only when a host app registers a hook."""
+"""The host's own extension points, served by pluggy once a host app registers a hook."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The registry: which parser serves each adapter type, loaded on first use, with failed loads remembered."""
+"""The registry: which parser serves each adapter type, loaded on first use; failures kept."""
 
 from __future__ import annotations
 
@@ -9,17 +9,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib.metadata import EntryPoint
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from linewise_contracts import CONTRACT_VERSION
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts._version import CONTRACT_VERSION
 from linewise_contracts.protocols import (
     CREATE_STDOUT_PARSER,
     PARSE_STDOUT_LINE,
     SUMMARIZE_RUN,
-    StdoutParser,
 )
-from linewise_contracts.summary import RunSummary
 
 from linewise._discovery import (
     Candidate,
@@ -31,6 +28,11 @@ from linewise._gate import GateDecision, check_contract
 from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
 from linewise._hooks import HookRelay
 from linewise.errors import PluginLoadError, UnknownAdapterError
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import TranscriptEntry
+    from linewise_contracts.protocols import StdoutParser
+    from linewise_contracts.summary import RunSummary
 
 __all__ = [
     "FailedLoad",
@@ -224,7 +226,11 @@ class Registry:
                     for group in claims.values():
                         # Deterministic winner: first on sys.path, then by name, then version.
                         group.sort(
-                            key=lambda c: (c.path_rank, _normal(c.distribution or ""), c.version or "")
+                            key=lambda c: (
+                                c.path_rank,
+                                _normal(c.distribution or ""),
+                                c.version or "",
+                            )
                         )
                     self._claims = claims
         return self._claims
@@ -239,7 +245,9 @@ class Registry:
             return "not in LINEWISE_ONLY (or Registry(only=...))"
         return None
 
-    def _contenders(self, adapter_type: str) -> tuple[Candidate | None, list[Candidate], str | None]:
+    def _contenders(
+        self, adapter_type: str
+    ) -> tuple[Candidate | None, list[Candidate], str | None]:
         """The winning claim, the shadowed ones, and why there is no winner."""
         group = self._by_type().get(adapter_type, [])
         allowed = [c for c in group if self._is_disabled(c) is None]
@@ -443,9 +451,9 @@ class Registry:
             return self._fail(candidate, "exports", *problem)
         new_parser: Callable[[], StdoutParser]
         if factory is not None:
-            problem = _instance_problem(factory)
-            if problem is not None:
-                return self._fail(candidate, "exports", *problem)
+            broken = _instance_problem(factory)
+            if broken is not None:
+                return self._fail(candidate, "exports", *broken)
             new_parser = factory
         else:
             assert static is not None
@@ -528,12 +536,13 @@ def _describe(error: BaseException) -> str:
 
 
 _IMPORT_HINT = (
-    "a parser module must only define functions at import; "
-    "import it in Python to see the traceback"
+    "a parser module must only define functions at import; import it in Python to see the traceback"
 )
 
 
-def _static_factory(static: Callable[[str, str], list[TranscriptEntry]]) -> Callable[[], StdoutParser]:
+def _static_factory(
+    static: Callable[[str, str], list[TranscriptEntry]],
+) -> Callable[[], StdoutParser]:
     def new_parser() -> StdoutParser:
         return _StaticParser(static)
 
@@ -541,7 +550,7 @@ def _static_factory(static: Callable[[str, str], list[TranscriptEntry]]) -> Call
 
 
 def _accepts(function: object, arguments: int) -> bool | None:
-    """Whether ``function`` can be called with ``arguments`` positional arguments (None: unknown)."""
+    """Whether ``function`` accepts ``arguments`` positional arguments (None: cannot tell)."""
     import inspect
 
     try:
@@ -571,11 +580,16 @@ def _exports_problem(factory: object, static: object) -> tuple[str, str] | None:
             return (f"{name} is a {type(value).__name__}, not callable", f"make {name} a function")
         if _accepts(value, arguments) is False:
             wanted = "()" if arguments == 0 else "(line, ts)"
-            return (f"{name} cannot be called as {name}{wanted}", f"give {name} the signature {wanted}")
+            return (
+                f"{name} cannot be called as {name}{wanted}",
+                f"give {name} the signature {wanted}",
+            )
     return None
 
 
-def _instance_problem(factory: Callable[[], object]) -> tuple[str, str, BaseException | None] | None:
+def _instance_problem(
+    factory: Callable[[], object],
+) -> tuple[str, str, BaseException | None] | None:
     """Create one parser to check its shape, so a broken factory fails at load, not per line."""
     try:
         parser = factory()
@@ -613,9 +627,7 @@ def _metadata_models(target: object) -> tuple[Mapping[str, Any], ...]:
     if not isinstance(value, list | tuple):
         return ()
     return tuple(
-        item
-        for item in value
-        if isinstance(item, Mapping) and isinstance(item.get("id"), str)
+        item for item in value if isinstance(item, Mapping) and isinstance(item.get("id"), str)
     )
 
 
@@ -639,7 +651,7 @@ def get_registry() -> Registry:
 
 
 def reset_registry() -> None:
-    """Drop the process-wide registry; the next :func:`get_registry` rescans and rereads the environment."""
+    """Drop the process-wide registry; the next :func:`get_registry` rescans the environment."""
     global _default
     with _default_lock:
         _default = None

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import IO, Any, Final, Protocol
 
 import orjson
-
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.extract import to_json_text
 
@@ -35,7 +34,7 @@ _RESULT_LINES: Final = 12
 
 
 def use_color(stream: IO[Any], choice: str = "auto") -> bool:
-    """Whether to colour ``stream``: ``always``, ``never``, or ``auto`` (a terminal, and no NO_COLOR)."""
+    """Whether to colour ``stream``: ``always``, ``never``, or ``auto`` (a tty, no NO_COLOR)."""
     if choice == "always":
         return True
     if choice == "never" or os.environ.get("NO_COLOR"):
@@ -167,7 +166,7 @@ class TextRenderer:
         status = "error" if error else "ok"
         name = entry.get("toolName")
         head = f"{status}{' · ' + name if name else ''}  [{entry['toolUseId']}]"
-        content = self._shorten_lines(entry["content"])
+        content = self._shorten_lines(entry["content"].rstrip())
         text = neutralize(head)
         if content:
             text += "\n" + content

@@ -32,7 +32,7 @@ def _stand_in(code: int) -> str:
 
 _TABLE: Final[dict[int, str]] = {
     code: _stand_in(code)
-    for code in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+    for code in [*range(0x20), 0x7F, *range(0x80, 0xA0)]
     if code not in (0x09, 0x0A)
 }
 # Bidirectional overrides and isolates can make displayed text differ from the
@@ -41,11 +41,9 @@ _TABLE.update(
     {code: f"<U+{code:04X}>" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 )
 # Lone surrogates (from a decoder's surrogateescape) cannot be written to a UTF-8 stream.
-_TABLE.update({code: "\ufffd" for code in range(0xD800, 0xE000)})
+_TABLE.update(dict.fromkeys(range(55296, 57344), "�"))
 
-_UNSAFE: Final = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+_UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def neutralize(text: str) -> str:

@@ -6,7 +6,7 @@ import codecs
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.validation import entry_problem
@@ -208,6 +208,8 @@ class TranscriptSession:
             text = self._stdout_decoder.decode(b"", final=True) + chunk
         else:
             text = self._stdout_decoder.decode(chunk)
+        if not self._started and text:
+            text = self._start(text)
         return self._split(text, self._ts(ts))
 
     def feed_line(self, line: str, ts: str | None = None) -> list[TranscriptEntry]:
@@ -215,6 +217,8 @@ class TranscriptSession:
         self._check_open()
         if "\n" in line:
             raise ValueError("feed_line() takes one line; use feed() for text with newlines")
+        if not self._started and line:
+            line = self._start(line)
         out: list[TranscriptEntry] = []
         self._line(line, self._ts(ts), out)
         return out
@@ -275,6 +279,11 @@ class TranscriptSession:
         self._last_ts = stamp
         return stamp
 
+    def _start(self, text: str) -> str:
+        # A UTF-8 byte order mark can only open the stream; it is not content.
+        self._started = True
+        return text[1:] if text[0] == "\ufeff" else text
+
     def _new_parser(self) -> Any:
         try:
             return self._loaded.new_parser()
@@ -282,30 +291,33 @@ class TranscriptSession:
             if self._strict:
                 raise
             self.diagnostics.fallback_reason = (
-                f"{self.adapter_type} parser could not be created: "
-                f"{type(error).__name__}: {error}"
+                f"{self.adapter_type} parser could not be created: {type(error).__name__}: {error}"
             )
             return GenericParser()
 
     def _split(self, text: str, ts: str) -> list[TranscriptEntry]:
         out: list[TranscriptEntry] = []
-        find = text.find
-        start = 0
-        while (newline := find("\n", start)) != -1:
-            piece = text[start:newline]
-            start = newline + 1
+        if not text:
+            return out
+        # One C-level split per chunk; only the lines are looped over in Python.
+        pieces = text.split("\n")
+        rest = pieces.pop()
+        if pieces:
+            first = pieces[0]
             if self._discarding:
-                self.diagnostics.truncated_chars += len(piece)
+                # The end of a line already cut and shown: not a line of its own.
+                self.diagnostics.truncated_chars += len(first)
                 self._discarding = False
-                continue
-            if self._pending:
-                self._pending.append(piece)
-                piece = "".join(self._pending)
+                del pieces[0]
+            elif self._pending:
+                self._pending.append(first)
+                pieces[0] = "".join(self._pending)
                 self._pending.clear()
                 self._pending_chars = 0
-            self._line(piece, ts, out)
-        if start < len(text):
-            rest = text[start:]
+            line = self._line
+            for piece in pieces:
+                line(piece, ts, out)
+        if rest:
             if self._discarding:
                 self.diagnostics.truncated_chars += len(rest)
             else:
@@ -313,18 +325,15 @@ class TranscriptSession:
                 self._pending_chars += len(rest)
                 if self._pending_chars > self._max_line:
                     # Cut now rather than wait for a newline that may never come.
-                    line = "".join(self._pending)
+                    whole = "".join(self._pending)
                     self._pending.clear()
                     self._pending_chars = 0
-                    self._line(line, ts, out)
+                    self._line(whole, ts, out)
                     self._discarding = True
         return out
 
     def _line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> None:
         line = raw.strip()
-        if not self._started and line:
-            self._started = True
-            line = line.lstrip("\ufeff")  # a UTF-8 byte order mark opening the stream
         diagnostics = self.diagnostics
         if not line:
             diagnostics.blank_lines += 1
@@ -339,7 +348,9 @@ class TranscriptSession:
             out.extend(self._parser_raised(line, ts, error))
             return
         if type(result) is not list:
-            out.extend(self._fallback(line, ts, f"parser returned {type(result).__name__}, not a list"))
+            out.extend(
+                self._fallback(line, ts, f"parser returned {type(result).__name__}, not a list")
+            )
             return
         if not result:
             diagnostics.lines_without_entries += 1
@@ -348,11 +359,12 @@ class TranscriptSession:
             out.extend(self._filter(line, ts, result))
             return
         budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
+        problem = entry_problem
         for entry in result:
-            if entry_problem(entry) is not None:
+            if problem(entry) is not None:
                 out.extend(self._filter(line, ts, result))
                 return
-            budget -= len(entry.get("text") or entry.get("content") or "")  # type: ignore[arg-type]
+            budget -= len(entry.get("text") or entry.get("content") or "")
         if budget < 0:
             out.extend(self._filter(line, ts, result))
             return
@@ -383,7 +395,9 @@ class TranscriptSession:
         budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
         for index, entry in enumerate(result):
             if index >= self._max_entries:
-                self._drop(f"more than {self._max_entries} entries from one line", len(result) - index)
+                self._drop(
+                    f"more than {self._max_entries} entries from one line", len(result) - index
+                )
                 break
             problem = entry_problem(entry)
             if problem is not None:
@@ -444,20 +458,18 @@ def merge_deltas(entries: Iterable[TranscriptEntry]) -> list[TranscriptEntry]:
     """
     merged: list[TranscriptEntry] = []
     parts: list[str] = []
-    for entry in entries:
-        if (
-            entry.get("delta") is True
-            and merged
-            and merged[-1].get("delta") is True
-            and merged[-1]["kind"] == entry["kind"]
-        ):
-            parts.append(entry["text"])  # type: ignore[typeddict-item]
-            continue
-        if len(parts) > 1:
-            merged[-1] = {**merged[-1], "text": "".join(parts)}  # type: ignore[typeddict-item]
-        parts = [entry["text"]] if entry.get("delta") is True else []  # type: ignore[typeddict-item]
-        merged.append(entry)
-    if len(parts) > 1:
-        merged[-1] = {**merged[-1], "text": "".join(parts)}  # type: ignore[typeddict-item]
-    return merged
 
+    def flush() -> None:
+        if len(parts) > 1:
+            merged[-1] = cast("TranscriptEntry", {**merged[-1], "text": "".join(parts)})
+
+    for entry in entries:
+        fragment = entry.get("delta") is True
+        if fragment and parts and merged[-1]["kind"] == entry["kind"]:
+            parts.append(cast("str", entry.get("text", "")))
+            continue
+        flush()
+        parts = [cast("str", entry.get("text", ""))] if fragment else []
+        merged.append(entry)
+    flush()
+    return merged

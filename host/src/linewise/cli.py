@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
+
+from linewise_contracts._version import CONTRACT_VERSION
 
 from linewise._registry import ParserInfo, ParserStatus, Registry, get_registry
-from linewise._render import JsonlRenderer, Renderer, TextRenderer, entry_json, use_color
 from linewise._sanitize import neutralize
-from linewise._session import DEFAULT_MAX_LINE_CHARS, TranscriptSession
 from linewise._version import __version__
 from linewise.errors import LinewiseError, UnknownAdapterError
+
+if TYPE_CHECKING:
+    from linewise._render import Renderer
+    from linewise._session import TranscriptSession
 
 __all__ = ["main"]
 
@@ -24,6 +29,7 @@ EXIT_FAILURE = 1  # the input could not be read
 EXIT_USAGE = 2  # bad options or an unknown adapter type
 
 _READ_SIZE = 64 * 1024
+_DEFAULT_MAX_LINE_CHARS = 8 * 1024 * 1024  # linewise._session.DEFAULT_MAX_LINE_CHARS
 logger = logging.getLogger("linewise")
 
 
@@ -48,6 +54,12 @@ def _fail(message: str, code: int) -> NoReturn:
 # -- list ----------------------------------------------------------------------
 
 
+def _use_color(stream: IO[str], choice: str) -> bool:
+    from linewise._render import use_color
+
+    return use_color(stream, choice)
+
+
 def _contract_cell(info: ParserInfo) -> str:
     if info.builtin:
         return "built in"
@@ -63,18 +75,14 @@ def _cmd_list(args: argparse.Namespace, registry: Registry) -> int:
     infos = registry.parsers()
     out = sys.stdout
     if args.json:
-        from linewise_contracts import CONTRACT_VERSION
-
         payload = {
             "linewise": __version__,
             "contract": CONTRACT_VERSION,
             "parsers": [info.to_json() for info in infos],
         }
-        out.write(entry_json(payload).decode() + "\n")
+        out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return EXIT_OK
-    from linewise_contracts import CONTRACT_VERSION
-
-    color = use_color(out, args.color)
+    color = _use_color(out, args.color)
     rows = [("ADAPTER TYPE", "STATUS", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]
     for info in infos:
         dist = f"{info.distribution} {info.version}" if info.distribution else "-"
@@ -98,9 +106,9 @@ def _cmd_list(args: argparse.Namespace, registry: Registry) -> int:
         if color and index:
             padded[1] = f"\x1b[{palette[row[1]]}m{padded[1]}\x1b[0m"
         out.write("  ".join([*padded, cells[4]]).rstrip() + "\n")
-        info = infos[index - 1] if index else None
-        if info is not None and info.hint and info.status is not ParserStatus.AVAILABLE:
-            out.write(" " * (sum(widths) + 8) + f"hint: {neutralize(info.hint)}\n")
+        shown = infos[index - 1] if index else None
+        if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
+            out.write(" " * (sum(widths) + 8) + f"hint: {neutralize(shown.hint)}\n")
     return EXIT_OK
 
 
@@ -108,7 +116,9 @@ def _cmd_list(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def _chunks(stream: IO[bytes]) -> Iterator[bytes]:
-    while chunk := stream.read1(_READ_SIZE) if hasattr(stream, "read1") else stream.read(_READ_SIZE):
+    while (
+        chunk := stream.read1(_READ_SIZE) if hasattr(stream, "read1") else stream.read(_READ_SIZE)
+    ):
         yield chunk
 
 
@@ -118,12 +128,17 @@ def _file_ts(path: str) -> str:
 
 
 def _cmd_render(args: argparse.Namespace, registry: Registry) -> int:
+    from linewise._render import JsonlRenderer, TextRenderer, use_color
+    from linewise._session import TranscriptSession
+
     try:
         parser = registry.load(args.adapter)
     except UnknownAdapterError as error:
         _fail(str(error), EXIT_USAGE)
     if parser.is_fallback:
-        logger.warning("rendering %s with the generic parser: %s", args.adapter, parser.fallback_reason)
+        logger.warning(
+            "rendering %s with the generic parser: %s", args.adapter, parser.fallback_reason
+        )
     if args.path == "-":
         source: IO[bytes] = sys.stdin.buffer
         fixed_ts = args.ts
@@ -175,7 +190,7 @@ def _report(session: TranscriptSession) -> None:
             f"{neutralize(error.message)}\n"
         )
     for reason, count in sorted(diagnostics.drop_reasons.items(), key=lambda item: -item[1]):
-        err.write(f"linewise: dropped {count} × {neutralize(reason)}\n")
+        err.write(f"linewise: dropped {count} entries: {neutralize(reason)}\n")
 
 
 # -- entry point ---------------------------------------------------------------
@@ -198,7 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Structured transcripts from AI coding-agent CLI output.",
     )
     parser.add_argument("--version", action="version", version=f"linewise {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="also log informational messages")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="also log informational messages"
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     listing = commands.add_parser("list", help="list the installed parser plugins and their status")
@@ -219,7 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     render.add_argument("-f", "--format", choices=("text", "jsonl"), default="text")
     render.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    render.add_argument("--full", action="store_true", help="do not shorten tool inputs and results")
+    render.add_argument(
+        "--full", action="store_true", help="do not shorten tool inputs and results"
+    )
     render.add_argument(
         "--ts",
         metavar="TIMESTAMP",
@@ -228,11 +247,13 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--max-line-chars",
         type=_positive,
-        default=DEFAULT_MAX_LINE_CHARS,
+        default=_DEFAULT_MAX_LINE_CHARS,
         metavar="N",
-        help=f"cut lines longer than N characters (default {DEFAULT_MAX_LINE_CHARS})",
+        help=f"cut lines longer than N characters (default {_DEFAULT_MAX_LINE_CHARS})",
     )
-    render.add_argument("-q", "--quiet", action="store_true", help="no diagnostics summary on stderr")
+    render.add_argument(
+        "-q", "--quiet", action="store_true", help="no diagnostics summary on stderr"
+    )
     return parser
 
 

@@ -38,7 +38,9 @@ class PluginLoadError(LinewiseError):
 class ParserLineError(LinewiseError):
     """A parser raised on a line while ``LINEWISE_STRICT=1`` asked for exceptions."""
 
-    def __init__(self, adapter_type: str, line_number: int, line: str, error: BaseException) -> None:
+    def __init__(
+        self, adapter_type: str, line_number: int, line: str, error: BaseException
+    ) -> None:
         self.adapter_type = adapter_type
         self.line_number = line_number
         self.line = line

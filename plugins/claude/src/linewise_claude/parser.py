@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     as_int,
     as_list,
@@ -28,6 +27,9 @@ _SYSTEM_TEXT_LIMIT: Final = 2000
 # de-duplication: bounded so a very long run cannot grow them without limit.
 _REMEMBERED: Final = 4096
 
+_NOTHING: Final[frozenset[str]] = frozenset()
+# A tuple, not a set: a block's "type" may be any JSON value, even an unhashable one.
+_TOOL_USE_BLOCKS: Final = ("tool_use", "server_tool_use", "mcp_tool_use")
 _OMITTED_THINKING: Final = "(thinking omitted: the API returned only its signature)"
 _REDACTED_THINKING: Final = "(redacted thinking)"
 
@@ -142,29 +144,31 @@ def _rate_limit_text(event: dict[str, Any]) -> str:
 # -- messages --------------------------------------------------------------------
 
 
+def _content(event: dict[str, Any]) -> object:
+    message = event.get("message")
+    return message.get("content") if type(message) is dict else None
+
+
 def _assistant_entries(
-    event: dict[str, Any], ts: str, skip: frozenset[str], names: OrderedDict[str, str] | None
+    event: dict[str, Any], ts: str, skip: frozenset[str], names: dict[str, str] | None
 ) -> list[TranscriptEntry]:
-    entries: list[TranscriptEntry] = []
-    content = dig(event, "message", "content")
+    content = _content(event)
     if type(content) is str:
         return [{"kind": "assistant", "ts": ts, "text": content}] if content else []
-    for block in as_list(content):
-        kind = as_string(dig(block, "type"))
+    entries: list[TranscriptEntry] = []
+    if type(content) is not list:
+        return entries
+    for block in content:
+        if type(block) is not dict:
+            continue
+        kind = block.get("type")
         if kind == "text":
-            text = as_string(block.get("text"))
-            if text and "text" not in skip:
+            text = block.get("text")
+            if type(text) is str and text and "text" not in skip:
                 entries.append({"kind": "assistant", "ts": ts, "text": text})
-        elif kind == "thinking":
-            if "thinking" in skip:
-                continue
-            text = as_string(block.get("thinking"))
-            entries.append({"kind": "thinking", "ts": ts, "text": text or _OMITTED_THINKING})
-        elif kind == "redacted_thinking":
-            entries.append({"kind": "thinking", "ts": ts, "text": _REDACTED_THINKING})
-        elif kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+        elif kind in _TOOL_USE_BLOCKS:
             name = as_string(block.get("name"), "tool")
-            call: TranscriptEntry = {
+            call: ToolCallEntry = {
                 "kind": "tool_call",
                 "ts": ts,
                 "name": name,
@@ -176,25 +180,32 @@ def _assistant_entries(
                 if names is not None:
                     _remember(names, ident, name)
             entries.append(call)
+        elif kind == "thinking":
+            if "thinking" not in skip:
+                text = as_string(block.get("thinking"))
+                entries.append({"kind": "thinking", "ts": ts, "text": text or _OMITTED_THINKING})
+        elif kind == "redacted_thinking":
+            entries.append({"kind": "thinking", "ts": ts, "text": _REDACTED_THINKING})
+        elif type(kind) is not str or not kind:
+            continue
         elif kind.endswith("_tool_result"):
             # Server-side tools (web search, code execution, MCP) report inline.
             entries.append(_tool_result(block, ts, names))
         elif kind == "image":
             entries.append({"kind": "assistant", "ts": ts, "text": content_text([block])})
-        elif kind:
+        else:
             entries.append(_system(ts, f"assistant {kind} block: {to_json_text(block)}"))
     return entries
 
 
-def _tool_result(
-    block: dict[str, Any], ts: str, names: OrderedDict[str, str] | None
-) -> TranscriptEntry:
+def _tool_result(block: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
     ident = as_string(block.get("tool_use_id"))
-    result: TranscriptEntry = {
+    content = block.get("content")
+    result: ToolResultEntry = {
         "kind": "tool_result",
         "ts": ts,
         "toolUseId": ident,
-        "content": content_text(block.get("content")),
+        "content": content if type(content) is str else content_text(content),
         "isError": block.get("is_error") is True,
     }
     if names is not None and ident in names:
@@ -203,24 +214,29 @@ def _tool_result(
 
 
 def _user_entries(
-    event: dict[str, Any], ts: str, names: OrderedDict[str, str] | None
+    event: dict[str, Any], ts: str, names: dict[str, str] | None
 ) -> list[TranscriptEntry]:
-    content = dig(event, "message", "content")
+    content = _content(event)
     if type(content) is str:
         return [{"kind": "user", "ts": ts, "text": content}] if content.strip() else []
     entries: list[TranscriptEntry] = []
-    for block in as_list(content):
-        kind = as_string(dig(block, "type"))
+    if type(content) is not list:
+        return entries
+    for block in content:
+        if type(block) is str:
+            if block.strip():
+                entries.append({"kind": "user", "ts": ts, "text": block})
+            continue
+        if type(block) is not dict:
+            continue
+        kind = block.get("type")
         if kind == "tool_result":
             entries.append(_tool_result(block, ts, names))
         elif kind == "text":
             text = as_string(block.get("text"))
             if text.strip():
                 entries.append({"kind": "user", "ts": ts, "text": text})
-        elif type(block) is str:
-            if block.strip():
-                entries.append({"kind": "user", "ts": ts, "text": block})
-        elif kind:
+        elif type(kind) is str and kind:
             entries.append({"kind": "user", "ts": ts, "text": content_text([block])})
     return entries
 
@@ -257,19 +273,19 @@ def _stream_delta(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return []  # tool input, signature and citation deltas: the final message carries them
 
 
-def _remember(store: OrderedDict[str, Any], key: str, value: Any) -> None:
+def _remember(store: dict[str, Any], key: str, value: Any) -> None:
+    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
     store[key] = value
-    store.move_to_end(key)
     if len(store) > _REMEMBERED:
-        store.popitem(last=False)
+        del store[next(iter(store))]
 
 
 def _entries(
     event: dict[str, Any],
     line: str,
     ts: str,
-    skip: frozenset[str] = frozenset(),
-    names: OrderedDict[str, str] | None = None,
+    skip: frozenset[str] = _NOTHING,
+    names: dict[str, str] | None = None,
 ) -> list[TranscriptEntry]:
     kind = event.get("type")
     if kind == "assistant":
@@ -323,9 +339,9 @@ class ClaudeStdoutParser:
     __slots__ = ("_current", "_names", "_streamed")
 
     def __init__(self) -> None:
-        self._names: OrderedDict[str, str] = OrderedDict()
+        self._names: dict[str, str] = {}
         # message id -> block kinds ("text", "thinking") already streamed as deltas
-        self._streamed: OrderedDict[str, frozenset[str]] = OrderedDict()
+        self._streamed: dict[str, frozenset[str]] = {}
         self._current: str | None = None  # id of the message being streamed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
@@ -333,14 +349,18 @@ class ClaudeStdoutParser:
         if event is None:
             return _stdout(line, ts)
         kind = event.get("type")
+        if kind == "user":
+            return _user_entries(event, ts, self._names)
+        if kind == "assistant":
+            skip = _NOTHING
+            if self._streamed:
+                ident = dig(event, "message", "id")
+                if type(ident) is str:
+                    skip = self._streamed.get(ident, skip)
+            return _assistant_entries(event, ts, skip, self._names)
         if kind == "stream_event":
             return self._stream_event(event, ts)
-        skip: frozenset[str] = frozenset()
-        if kind == "assistant":
-            ident = dig(event, "message", "id")
-            if type(ident) is str:
-                skip = self._streamed.get(ident, skip)
-        return _entries(event, line, ts, skip, self._names)
+        return _entries(event, line, ts, _NOTHING, self._names)
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))

@@ -125,18 +125,20 @@ def _message_usage(message: Mapping[str, Any]) -> Usage:
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
-    """Summarise a whole Claude stream-json run (several concatenated sessions add up).
+    """Summarise a whole Claude stream-json run; concatenated sessions add up.
 
-    Usage and cost come from the ``result`` events (``modelUsage`` totals when
-    present, else the ``usage`` block). A run cut off before its result is
-    summarised from its assistant messages (usage counted once per message
-    id) and reported with ``complete=False``.
+    Usage and cost of a finished session come from its ``result`` event
+    (``modelUsage`` totals when present, else the ``usage`` block). A session
+    cut off before its result is counted from its assistant messages (usage
+    once per message id; no cost is known) and makes the run incomplete.
     """
     session_id: str | None = None
     model: str | None = None
     results: list[dict[str, Any]] = []
     last_text: str | None = None
-    message_usage: dict[str, Usage] = {}
+    # Usage of the session still open (no result yet), by message id.
+    open_usage: dict[str, Usage] = {}
+    open_activity = False
     # Non-JSON lines (an error the CLI printed) are checked for session errors.
     other_text: deque[str] = deque(maxlen=20)
     for line in lines:
@@ -151,56 +153,57 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
             session_id = ident
         if kind == "system" and event.get("subtype") == "init":
             model = as_string(event.get("model")) or model
+            open_activity = True
         elif kind == "assistant":
+            open_activity = True
             message = as_object(event.get("message"))
             model = model or as_string(message.get("model")) or None
             message_id = as_string(message.get("id"))
             if message_id and "usage" in message:
-                message_usage[message_id] = _message_usage(message)
+                open_usage[message_id] = _message_usage(message)
             for block in as_list(message.get("content")):
                 if dig(block, "type") == "text" and as_string(block.get("text")).strip():
                     last_text = block["text"]
         elif kind == "result":
             results.append(event)
+            open_usage.clear()
+            open_activity = False
 
     last = results[-1] if results else None
     errors: list[str] = []
     for result in results:
         if result.get("is_error") is True or as_string(result.get("subtype")).startswith("error"):
             errors.extend(_texts(result) or [as_string(result.get("subtype"), "error")])
-    if results:
-        usage = Usage()
-        for result in results:
-            usage += _result_usage(result)
-        costs = [as_number(r.get("total_cost_usd"), -1) for r in results]
-        cost: float | None = sum(c for c in costs if c >= 0) if any(c >= 0 for c in costs) else None
-        basis = "per_run"
-    else:
-        usage = Usage()
-        for part in message_usage.values():
-            usage += part
-        cost = None
-        basis = "assistant_messages"
+    usage = Usage()
+    for result in results:
+        usage += _result_usage(result)
+    for part in open_usage.values():
+        usage += part
+    costs = [as_number(r.get("total_cost_usd"), -1) for r in results]
+    known = [cost for cost in costs if cost >= 0]
+    basis = "per_run" if results else "assistant_messages"
+    if results and open_usage:
+        basis = "per_run+assistant_messages"
     details: dict[str, JsonValue] = {
         "usageBasis": basis,
-        "sessions": len(results),
+        "sessions": len(results) + (1 if open_activity else 0),
+        "unfinishedSession": open_activity,
         "maxTurns": is_max_turns_result(last),
         "refusal": is_refusal_result(last),
     }
-    turns = sum(as_int(r.get("num_turns")) for r in results) if results else None
-    final = as_string(last.get("result")) if last is not None else None
+    final = as_string(last.get("result")) if last is not None and not open_activity else ""
     outcome = as_string(last.get("subtype")) if last is not None else ""
     return RunSummary(
         session_id=session_id,
         model=model,
         usage=usage,
-        cost_usd=cost,
-        final_text=final if final else last_text,
+        cost_usd=sum(known) if known else None,
+        final_text=final or last_text,
         outcome=outcome or None,
         is_error=bool(last is not None and (last.get("is_error") is True)),
         errors=tuple(errors),
         unknown_session=is_unknown_session_error(last, *other_text),
-        turns=turns,
-        complete=last is not None,
+        turns=sum(as_int(r.get("num_turns")) for r in results) if results else None,
+        complete=last is not None and not open_activity,
         details=details,
     )

@@ -1,0 +1,146 @@
+"""The Claude run summary and classifiers, against the reference and real runs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from linewise_claude import (
+    is_max_turns_result,
+    is_refusal_result,
+    is_unknown_session_error,
+    model_usage_totals,
+    summarize_run,
+)
+from linewise_contracts import Usage
+from support import corpus_json, corpus_path
+
+
+def _server_cases(fn: str) -> list[dict[str, Any]]:
+    cases = corpus_json("paperclip", "claude-local", "expected.json")["server_parse"]
+    return [case for case in cases if case["fn"] == fn]
+
+
+def _usage(usage: dict[str, int]) -> Usage:
+    return Usage(
+        input_tokens=usage["inputTokens"],
+        output_tokens=usage["outputTokens"],
+        cached_tokens=usage["cachedInputTokens"],
+    )
+
+
+def test_summary_matches_the_reference_stream_parse() -> None:
+    cases = _server_cases("parseClaudeStreamJson")
+    assert len(cases) == 2
+    for case in cases:
+        summary = summarize_run(case["args"][0].splitlines())
+        expected = case["output"]
+        assert summary.session_id == expected["sessionId"]
+        assert summary.cost_usd == pytest.approx(expected["costUsd"])
+        assert summary.usage == _usage(expected["usage"])
+        assert summary.details["usageBasis"] == expected["usageBasis"]
+        assert summary.final_text == expected["summary"]
+        assert summary.complete and summary.outcome == "success" and not summary.is_error
+
+
+@pytest.mark.parametrize(
+    ("fn", "classifier"),
+    [
+        ("isClaudeUnknownSessionError", is_unknown_session_error),
+        ("isClaudeMaxTurnsResult", is_max_turns_result),
+        ("isClaudeRefusalResult", is_refusal_result),
+    ],
+)
+def test_classifiers_match_the_reference(fn: str, classifier: Any) -> None:
+    cases = _server_cases(fn)
+    assert cases
+    for case in cases:
+        assert classifier(*case["args"]) is case["output"], case["test"]
+
+
+def test_model_usage_totals_match_the_reference() -> None:
+    for case in _server_cases("claudeModelUsageTotals"):
+        got = model_usage_totals(*case["args"])
+        assert (got and _usage(case["output"])) == (
+            _usage(case["output"]) if case["output"] else None
+        )
+        if case["output"] is None:
+            assert got is None
+        else:
+            assert got == _usage(case["output"])
+
+
+def test_unknown_session_is_detected_from_stderr_text_in_the_stream() -> None:
+    lines = [
+        "Error: No conversation found with session id 9f1c",
+        json.dumps(
+            {"type": "result", "subtype": "error_during_execution", "is_error": True, "result": ""}
+        ),
+    ]
+    summary = summarize_run(lines)
+    assert summary.unknown_session and summary.is_error
+    assert summary.errors == ("error_during_execution",)
+
+
+def _real(name: str) -> list[str]:
+    return corpus_path("real-logs", "claude", name).read_text(encoding="utf-8").splitlines()
+
+
+def test_max_turns_run() -> None:
+    summary = summarize_run(_real("perfectsnake-run1-max-turns.jsonl"))
+    assert summary.outcome == "error_max_turns"
+    assert summary.details["maxTurns"] is True
+    assert summary.session_id == "15259d3e-8e8c-4603-b270-61d43f59e83b"
+    assert summary.model and summary.model.startswith("claude-")
+    assert summary.cost_usd == pytest.approx(1.08851525)
+    # modelUsage totals: both models, cache writes counted as input.
+    assert summary.usage == Usage(
+        input_tokens=10523 + 63819 + 29 + 34790,
+        output_tokens=4389 + 8555,
+        cached_tokens=713055 + 947021,
+    )
+    assert summary.turns == 26 and summary.complete
+    assert summary.errors == ("error_max_turns",)
+
+
+def test_concatenated_sessions_add_up() -> None:
+    lines = _real("githubgg-ralph-loop-concat-7sessions.jsonl")
+    results = [json.loads(line) for line in lines if line.startswith('{"type":"result"')]
+    inits = [json.loads(line) for line in lines if '"subtype":"init"' in line[:60]]
+    summary = summarize_run(lines)
+    assert len(results) > 1
+    assert summary.cost_usd == pytest.approx(sum(r["total_cost_usd"] for r in results))
+    # The log ends inside a session that never reported its result.
+    assert summary.session_id == inits[-1]["session_id"] != results[-1]["session_id"]
+    assert not summary.complete and summary.details["unfinishedSession"] is True
+    assert summary.details["usageBasis"] == "per_run+assistant_messages"
+
+
+def test_a_run_cut_off_is_summarised_from_its_messages() -> None:
+    summary = summarize_run(_real("trackgentic-mp9ygklz-incomplete-no-result.jsonl"))
+    assert not summary.complete
+    assert summary.cost_usd is None and summary.outcome is None
+    assert summary.details["usageBasis"] == "assistant_messages"
+    assert summary.model == "glm-5.1"
+    assert summary.session_id == "3a285616-d007-4c40-899e-509ff856ac38"
+
+
+def test_usage_of_a_cut_off_run_counts_each_message_once() -> None:
+    lines = _real("perfectsnake-run1-max-turns.jsonl")
+    cut = [line for line in lines if not line.startswith('{"type":"result"')]
+    messages: dict[str, dict[str, int]] = {}
+    for line in cut:
+        event = json.loads(line)
+        if event["type"] == "assistant":
+            messages[event["message"]["id"]] = event["message"]["usage"]
+    summary = summarize_run(cut)
+    assert not summary.complete
+    assert summary.usage.output_tokens == sum(u["output_tokens"] for u in messages.values())
+    assert summary.usage.cached_tokens == sum(
+        u["cache_read_input_tokens"] for u in messages.values()
+    )
+    assert summary.usage.input_tokens == sum(
+        u["input_tokens"] + u["cache_creation_input_tokens"] for u in messages.values()
+    )
+    assert len(messages) < sum(1 for line in cut if line.startswith('{"type":"assistant"'))
