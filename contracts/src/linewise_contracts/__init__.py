@@ -34,10 +34,12 @@ if TYPE_CHECKING:
         overall_status,
     )
     from linewise_contracts.protocols import (
+        CHECK_ENVIRONMENT,
         CREATE_STDOUT_PARSER,
         ENTRY_POINT_GROUP,
         METADATA_NAMES,
         PARSE_STDOUT_LINE,
+        SNIFF,
         SUMMARIZE_RUN,
         ModelOption,
         ParseStdoutLine,
@@ -82,6 +84,8 @@ _EXPORTS = {
     "METADATA_NAMES": "linewise_contracts.protocols",
     "PARSE_STDOUT_LINE": "linewise_contracts.protocols",
     "SUMMARIZE_RUN": "linewise_contracts.protocols",
+    "SNIFF": "linewise_contracts.protocols",
+    "CHECK_ENVIRONMENT": "linewise_contracts.protocols",
     "ModelOption": "linewise_contracts.protocols",
     "ParseStdoutLine": "linewise_contracts.protocols",
     "StdoutParser": "linewise_contracts.protocols",
@@ -96,6 +100,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "CHECK_ENVIRONMENT",
     "CONTRACT_VERSION",
     "CREATE_STDOUT_PARSER",
     "DIFF_CHANGE_TYPES",
@@ -103,6 +108,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
+    "SNIFF",
     "SUMMARIZE_RUN",
     "AssistantEntry",
     "CheckLevel",

@@ -7,10 +7,12 @@ from typing import Final, Protocol, TypedDict, runtime_checkable
 from linewise_contracts.entries import TranscriptEntry
 
 __all__ = [
+    "CHECK_ENVIRONMENT",
     "CREATE_STDOUT_PARSER",
     "ENTRY_POINT_GROUP",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
+    "SNIFF",
     "SUMMARIZE_RUN",
     "ModelOption",
     "ParseStdoutLine",
@@ -32,6 +34,14 @@ METADATA_NAMES: Final = ("label", "models", "agent_configuration_doc")
 
 #: Optional export: ``summarize_run(lines: Iterable[str]) -> RunSummary``.
 SUMMARIZE_RUN: Final = "summarize_run"
+
+#: Optional export: ``sniff(lines: Sequence[str]) -> float``, how sure (0 to 1) the
+#: plugin is that its CLI wrote these first non-blank lines of a log; 0 when not.
+SNIFF: Final = "sniff"
+
+#: Optional export: ``check_environment(environ: Mapping[str, str] | None = None)
+#: -> list[EnvironmentCheck]``, whether the agent CLI can run on this machine.
+CHECK_ENVIRONMENT: Final = "check_environment"
 
 
 class ParseStdoutLine(Protocol):
