@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from linewise._version import __version__
 
 if TYPE_CHECKING:
+    from linewise._detect import Detection, detect_adapter
     from linewise._generic import GENERIC_ADAPTER_TYPE
     from linewise._registry import (
         FailedLoad,
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 # so that `import linewise` (and `linewise list`) stays cheap.
 _EXPORTS = {
     "GENERIC_ADAPTER_TYPE": "linewise._generic",
+    "Detection": "linewise._detect",
+    "detect_adapter": "linewise._detect",
     "FailedLoad": "linewise._registry",
     "LoadedParser": "linewise._registry",
     "ParserInfo": "linewise._registry",
@@ -60,6 +63,7 @@ _EXPORTS = {
 
 __all__ = [
     "GENERIC_ADAPTER_TYPE",
+    "Detection",
     "Diagnostics",
     "FailedLoad",
     "LineError",
@@ -75,6 +79,7 @@ __all__ = [
     "UnknownAdapterError",
     "__version__",
     "build_transcript",
+    "detect_adapter",
     "get_registry",
     "list_parsers",
     "merge_deltas",

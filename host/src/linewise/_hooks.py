@@ -66,6 +66,28 @@ class HookRelay:
                     "linewise hook %s of %s raised; ignored", hook_name, implementation.plugin_name
                 )
 
+    def collect(self, hook_name: str, **kwargs: Any) -> list[tuple[str, Any]]:
+        """Call every implementation of ``hook_name``; ``(plugin name, result)`` for each
+        that returned something other than None. One that raises is logged and skipped."""
+        if not self.active:
+            return []
+        assert self._manager is not None
+        results: list[tuple[str, Any]] = []
+        for implementation in getattr(self._manager.hook, hook_name).get_hookimpls():
+            try:
+                value = implementation.function(*(kwargs[name] for name in implementation.argnames))
+            except Exception:
+                logger.warning(
+                    "linewise hook %s of %s raised; ignored",
+                    hook_name,
+                    implementation.plugin_name,
+                    exc_info=True,
+                )
+                continue
+            if value is not None:
+                results.append((implementation.plugin_name, value))
+        return results
+
     def parser_loaded(self, info: ParserInfo) -> None:
         """A plugin was imported and passed the export checks."""
         self._notify("linewise_parser_loaded", info=info)

@@ -38,6 +38,12 @@ def open_session(
     return TranscriptSession(registry.load(adapter_type), **options)
 
 
+def _as_text(chunk: object) -> str:
+    if isinstance(chunk, bytes | bytearray):
+        return bytes(chunk).decode("utf-8", errors="replace")
+    return str(chunk)
+
+
 def build_transcript(
     chunks: Iterable[Mapping[str, Any]],
     adapter_type: str,
@@ -49,8 +55,17 @@ def build_transcript(
     """Build a transcript from run log chunks ``{"ts", "stream", "chunk"}``.
 
     ``stream`` is ``stdout``, ``stderr`` or ``system``. Consecutive delta
-    entries of one kind are merged unless ``merge`` is False.
+    entries of one kind are merged unless ``merge`` is False. ``adapter_type``
+    may be ``"auto"``: the first stdout lines pick it (see ``detect_adapter``).
     """
+    if adapter_type == "auto":
+        chunks = list(chunks)
+        from linewise._detect import detect_adapter, first_lines
+
+        stdout = "".join(
+            _as_text(chunk.get("chunk", "")) for chunk in chunks if chunk.get("stream") == "stdout"
+        )
+        adapter_type = detect_adapter(first_lines(stdout), registry=registry).adapter_type
     session = open_session(adapter_type, registry=registry, **options)
     entries: list[TranscriptEntry] = []
     last_ts: str | None = None

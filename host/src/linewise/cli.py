@@ -29,6 +29,7 @@ EXIT_FAILURE = 1  # the input could not be read
 EXIT_USAGE = 2  # bad options or an unknown adapter type
 
 _READ_SIZE = 64 * 1024
+_PEEK_LIMIT = 1024 * 1024  # at most this much is read before detecting the format
 _DEFAULT_MAX_LINE_CHARS = 8 * 1024 * 1024  # linewise._session.DEFAULT_MAX_LINE_CHARS
 logger = logging.getLogger("linewise")
 
@@ -127,27 +128,78 @@ def _file_ts(path: str) -> str:
     return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _open_source(args: argparse.Namespace) -> tuple[IO[bytes], str | None]:
+    if args.path == "-":
+        return sys.stdin.buffer, args.ts
+    try:
+        source = open(args.path, "rb")  # noqa: SIM115 - the caller closes it
+        return source, args.ts or _file_ts(args.path)
+    except OSError as error:
+        _fail(f"cannot read {args.path}: {error.strerror or error}", EXIT_FAILURE)
+
+
+def _peek(source: IO[bytes]) -> tuple[list[bytes], list[str]]:
+    """Read just enough of the log to detect its format; the bytes are replayed after."""
+    import codecs
+
+    from linewise._detect import SNIFF_LINES, first_lines
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    chunks: list[bytes] = []
+    text = ""
+    size = 0
+    ended = True
+    for chunk in _chunks(source):
+        chunks.append(chunk)
+        size += len(chunk)
+        text += decoder.decode(chunk)
+        if text.count("\n") > SNIFF_LINES * 2 or size >= _PEEK_LIMIT:
+            ended = False
+            break
+    if not ended:
+        # More follows: a trailing partial line is not shown to the detectors.
+        text = text[: text.rfind("\n") + 1]
+    return chunks, first_lines(text)
+
+
+def _detect(
+    args: argparse.Namespace, registry: Registry, source: IO[bytes]
+) -> tuple[str, list[bytes]]:
+    from linewise._detect import detect_adapter
+
+    chunks, lines = _peek(source)
+    detection = detect_adapter(lines, registry=registry)
+    if detection.detected:
+        if not args.quiet:
+            sys.stderr.write(
+                f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
+            )
+    else:
+        logger.warning(
+            "could not detect the log's format, using the generic parser: %s", detection.reason
+        )
+    return detection.adapter_type, chunks
+
+
 def _cmd_render(args: argparse.Namespace, registry: Registry) -> int:
+    from itertools import chain
+
     from linewise._render import JsonlRenderer, TextRenderer, use_color
     from linewise._session import TranscriptSession
 
-    try:
-        parser = registry.load(args.adapter)
-    except UnknownAdapterError as error:
-        _fail(str(error), EXIT_USAGE)
-    if parser.is_fallback:
-        logger.warning(
-            "rendering %s with the generic parser: %s", args.adapter, parser.fallback_reason
-        )
-    if args.path == "-":
-        source: IO[bytes] = sys.stdin.buffer
-        fixed_ts = args.ts
-    else:
+    adapter = args.adapter
+    if adapter != "auto" and adapter not in registry.adapter_types:
+        _fail(str(UnknownAdapterError(adapter, registry.adapter_types)), EXIT_USAGE)
+    source, fixed_ts = _open_source(args)
+    replay: list[bytes] = []
+    if adapter == "auto":
         try:
-            source = open(args.path, "rb")  # noqa: SIM115 - closed in the finally below
-            fixed_ts = args.ts or _file_ts(args.path)
+            adapter, replay = _detect(args, registry, source)
         except OSError as error:
             _fail(f"cannot read {args.path}: {error.strerror or error}", EXIT_FAILURE)
+    parser = registry.load(adapter)
+    if parser.is_fallback and adapter != "process":
+        logger.warning("rendering %s with the generic parser: %s", adapter, parser.fallback_reason)
     session = TranscriptSession(
         parser,
         strict=registry.strict,
@@ -160,7 +212,7 @@ def _cmd_render(args: argparse.Namespace, registry: Registry) -> int:
     else:
         renderer = TextRenderer(sys.stdout, color=use_color(sys.stdout, args.color), full=args.full)
     try:
-        for chunk in _chunks(source):
+        for chunk in chain(replay, _chunks(source)):
             for entry in session.feed(chunk, fixed_ts):
                 renderer.write(entry)
         for entry in session.close(fixed_ts):
@@ -230,9 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "-a",
         "--adapter",
-        required=True,
+        default="auto",
         metavar="TYPE",
-        help="adapter type of the CLI that wrote the log (see `linewise list`); process = generic",
+        help="adapter type of the CLI that wrote the log (see `linewise list`); "
+        "auto (the default) detects it from the first lines; process = generic",
     )
     render.add_argument("-f", "--format", choices=("text", "jsonl"), default="text")
     render.add_argument("--color", choices=("auto", "always", "never"), default="auto")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pluggy
@@ -30,3 +31,13 @@ def linewise_line_failed(
     adapter_type: str, line_number: int, line: str, error: BaseException
 ) -> None:
     """Called when a parser raises on a line; that line went through the generic parser."""
+
+
+@hookspec
+def linewise_sniff(lines: Sequence[str]) -> tuple[str, float] | None:
+    """Say which adapter type wrote these first non-blank lines of a log, and how surely.
+
+    Return ``(adapter_type, confidence)`` with confidence from 0 to 1, or None.
+    Every installed plugin's ``sniff`` export is served through this hook; a
+    host app can add detectors for formats no plugin knows.
+    """

@@ -1,6 +1,7 @@
 """linewise-claude: the Claude Code stream-json parser plugin (adapter type ``claude_local``)."""
 
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_claude.sniff import sniff
 from linewise_claude.summary import (
     is_max_turns_result,
     is_refusal_result,
@@ -20,6 +21,7 @@ __all__ = [
     "model_usage_totals",
     "models",
     "parse_stdout_line",
+    "sniff",
     "summarize_run",
 ]
 

@@ -1,0 +1,119 @@
+"""Auto-detection: which installed parser wrote a log, from its first lines, with a reason."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from linewise_contracts.protocols import SNIFF
+
+from linewise._generic import GENERIC_ADAPTER_TYPE
+from linewise._registry import Registry, get_registry
+from linewise.hookspecs import hookimpl
+
+__all__ = ["CONFIDENT", "MARGIN", "SNIFF_LINES", "Detection", "detect_adapter", "first_lines"]
+
+#: How many non-blank lines of a log the detectors see.
+SNIFF_LINES: Final = 40
+#: A detector's score from which it counts as confident.
+CONFIDENT: Final = 0.8
+#: How far the best score must lead the next one; closer is ambiguous.
+MARGIN: Final = 0.2
+
+_SNIFFER_PREFIX: Final = "linewise-sniff:"
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """The adapter type chosen for a log (the generic one when nothing is sure) and why."""
+
+    adapter_type: str
+    detected: bool
+    reason: str
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+class _PluginSniffer:
+    """Serves one plugin's ``sniff`` export through the ``linewise_sniff`` hook."""
+
+    def __init__(self, adapter_type: str, sniff: Callable[[Sequence[str]], float]) -> None:
+        self.adapter_type = adapter_type
+        self._sniff = sniff
+
+    @hookimpl
+    def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, float]:
+        return self.adapter_type, self._sniff(lines)
+
+
+def _register_sniffers(registry: Registry) -> None:
+    manager = registry.hooks.manager
+    for adapter_type in registry.adapter_types:
+        name = _SNIFFER_PREFIX + adapter_type
+        if adapter_type == GENERIC_ADAPTER_TYPE or manager.has_plugin(name):
+            continue
+        loaded = registry.load(adapter_type)
+        sniff = getattr(loaded.target, SNIFF, None)
+        if loaded.is_fallback or not callable(sniff):
+            continue
+        manager.register(_PluginSniffer(adapter_type, sniff), name)
+
+
+def first_lines(text: str, limit: int = SNIFF_LINES) -> list[str]:
+    """The first ``limit`` non-blank lines of ``text``, stripped, as sessions see them."""
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        line = raw.strip().lstrip("\ufeff")
+        if line:
+            lines.append(line)
+            if len(lines) >= limit:
+                break
+    return lines
+
+
+def _scores(results: Iterable[tuple[str, object]]) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for _, result in results:
+        if not (isinstance(result, tuple) and len(result) == 2):
+            continue
+        adapter_type, score = result
+        if not isinstance(adapter_type, str) or not isinstance(score, int | float):
+            continue
+        if isinstance(score, bool) or not math.isfinite(score):
+            continue
+        score = min(max(float(score), 0.0), 1.0)
+        scores[adapter_type] = max(score, scores.get(adapter_type, 0.0))
+    return scores
+
+
+def detect_adapter(lines: Sequence[str], *, registry: Registry | None = None) -> Detection:
+    """Pick the adapter type that wrote ``lines`` (the first non-blank lines of a log).
+
+    Every installed plugin that exports ``sniff`` (and every host-app
+    ``linewise_sniff`` hook) scores the lines from 0 to 1. The best score wins
+    when it is at least :data:`CONFIDENT` and leads the next by :data:`MARGIN`;
+    otherwise the generic parser is chosen, and the reason says why.
+    """
+    registry = registry or get_registry()
+    sample = [line for line in lines if line.strip()][:SNIFF_LINES]
+    if not sample:
+        return Detection(GENERIC_ADAPTER_TYPE, False, "the log has no lines to detect from")
+    _register_sniffers(registry)
+    scores = _scores(registry.hooks.collect("linewise_sniff", lines=sample))
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    shown = ", ".join(f"{name} {score:.2f}" for name, score in ranked[:3] if score > 0)
+    seen = f"the first {_lines(len(sample))}"
+    if not ranked or ranked[0][1] < CONFIDENT:
+        why = f"no parser recognised {seen}" + (f" (best: {shown})" if shown else "")
+        return Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
+    best, score = ranked[0]
+    if len(ranked) > 1 and score - ranked[1][1] < MARGIN:
+        why = f"ambiguous: several parsers recognise {seen} ({shown})"
+        return Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
+    runner_up = f"; next: {ranked[1][0]} {ranked[1][1]:.2f}" if len(ranked) > 1 else ""
+    return Detection(best, True, f"recognised {seen} (score {score:.2f}{runner_up})", scores)
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"

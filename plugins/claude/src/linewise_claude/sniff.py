@@ -1,0 +1,87 @@
+"""How surely the first lines of a log are Claude Code stream-json."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from linewise_contracts.extract import parse_json_object
+
+__all__ = ["sniff"]
+
+# Event types Claude's stream-json uses; a JSON line of any other type (Cursor's
+# "tool_call" or "thinking", Codex's "thread.started", Gemini's "init" ...) means
+# another CLI wrote the log.
+_CLAUDE_TYPES: Final = frozenset(
+    {
+        "system",
+        "assistant",
+        "user",
+        "result",
+        "stream_event",
+        "rate_limit_event",
+        "control_request",
+        "control_response",
+        "control_cancel_request",
+        "keep_alive",
+    }
+)
+_CLAUDE_ONLY_SUBTYPES: Final = frozenset(
+    {
+        "api_retry",
+        "compact_boundary",
+        "hook_started",
+        "hook_response",
+        "task_started",
+        "task_progress",
+        "task_updated",
+        "task_notification",
+        "thinking_tokens",
+        "status",
+        "notification",
+    }
+)
+
+
+def _distinctive(event: dict[str, Any]) -> bool:
+    """Fields only Claude Code writes (Cursor's look-alike events lack them)."""
+    kind = event.get("type")
+    if "parent_tool_use_id" in event or kind in ("stream_event", "rate_limit_event"):
+        return True
+    if kind == "system":
+        if event.get("subtype") in _CLAUDE_ONLY_SUBTYPES:
+            return True
+        return "claude_code_version" in event or isinstance(event.get("tools"), list)
+    if kind == "result":
+        return "modelUsage" in event or "total_cost_usd" in event
+    if kind == "assistant":
+        message = event.get("message")
+        return isinstance(message, dict) and str(message.get("id", "")).startswith("msg_")
+    return False
+
+
+def sniff(lines: Sequence[str]) -> float:
+    """0 to 1: how surely Claude Code ``--output-format stream-json`` wrote ``lines``.
+
+    Every JSON line must be a Claude event type, and at least one must carry a
+    field only Claude writes; plain text lines (a banner, a stray warning) are
+    tolerated when JSON events dominate.
+    """
+    events = 0
+    distinctive = 0
+    other = 0
+    for line in lines:
+        event = parse_json_object(line)
+        if event is None:
+            other += 1
+            continue
+        if event.get("type") not in _CLAUDE_TYPES:
+            return 0.0
+        events += 1
+        distinctive += _distinctive(event)
+    if not events or other > events:
+        return 0.0
+    if distinctive:
+        return 0.95 if other == 0 else 0.85
+    # Only generic system/assistant/user/result lines: Cursor's stream looks alike.
+    return 0.4
