@@ -1,0 +1,76 @@
+"""What every subcommand shares: exit codes, logging to stderr, errors, reading input."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import IO, NoReturn
+
+from linewise._sanitize import neutralize
+
+__all__ = [
+    "EXIT_FAILURE",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "configure_logging",
+    "fail",
+    "file_ts",
+    "logger",
+    "positive_int",
+    "read_chunks",
+]
+
+EXIT_OK = 0
+EXIT_FAILURE = 1  # the input could not be read, or a strict-mode failure
+EXIT_USAGE = 2  # bad options or an unknown adapter type
+
+READ_SIZE = 64 * 1024
+logger = logging.getLogger("linewise")
+
+
+class _Formatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return f"linewise: {record.levelname.lower()}: {neutralize(record.getMessage())}"
+
+
+def configure_logging(verbose: bool) -> None:
+    """Warnings (and with -v, information) to stderr, neutralised, prefixed ``linewise:``."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Formatter())
+    logger.handlers[:] = [handler]
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)
+    logger.propagate = False
+
+
+def fail(message: str, code: int) -> NoReturn:
+    """Print an error to stderr and exit with ``code``."""
+    sys.stderr.write(f"linewise: error: {neutralize(message)}\n")
+    raise SystemExit(code)
+
+
+def read_chunks(stream: IO[bytes]) -> Iterator[bytes]:
+    """The stream's bytes as they arrive (``read1``: no waiting for a full buffer)."""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read
+    while chunk := read(READ_SIZE):
+        yield chunk
+
+
+def file_ts(path: str) -> str:
+    """A file's modification time as the contract's ``ts``."""
+    stamp = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+    return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value

@@ -1,0 +1,84 @@
+"""``linewise list``: every discovered parser with its contract and status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from linewise_contracts._version import CONTRACT_VERSION
+
+from linewise._registry import ParserInfo, ParserStatus, Registry
+from linewise._sanitize import neutralize
+from linewise._version import __version__
+from linewise.cli.common import EXIT_OK
+
+__all__ = ["register"]
+
+_PALETTE = {
+    "loaded": "32",
+    "available": "32",
+    "incompatible": "33",
+    "failed": "31",
+    "disabled": "90",
+    "shadowed": "90",
+}
+
+
+def register(commands: Any) -> None:
+    """Add the ``list`` subcommand."""
+    listing = commands.add_parser("list", help="list the installed parser plugins and their status")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    listing.add_argument(
+        "--load", action="store_true", help="import every plugin to report load failures too"
+    )
+    listing.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    listing.set_defaults(handler=run)
+
+
+def _contract_cell(info: ParserInfo) -> str:
+    if info.builtin:
+        return "built in"
+    if info.contract_verdict == "undeclared":
+        return "none (grace period)"
+    return info.contract or "?"
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """Print the table (or JSON) of parsers."""
+    if args.load:
+        for adapter_type in registry.adapter_types:
+            registry.load(adapter_type)
+    infos = registry.parsers()
+    out = sys.stdout
+    if args.json:
+        payload = {
+            "linewise": __version__,
+            "contract": CONTRACT_VERSION,
+            "parsers": [info.to_json() for info in infos],
+        }
+        out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    from linewise._render import use_color
+
+    color = use_color(out, args.color)
+    rows = [("ADAPTER TYPE", "STATUS", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]
+    for info in infos:
+        dist = f"{info.distribution} {info.version}" if info.distribution else "-"
+        note = info.label or ""
+        if info.status not in (ParserStatus.AVAILABLE, ParserStatus.LOADED) or not note:
+            note = info.reason or note
+        rows.append((info.adapter_type, info.status.value, dist, _contract_cell(info), note))
+    widths = [max(len(neutralize(row[i])) for row in rows) for i in range(4)]
+    out.write(f"linewise {__version__} · contract {CONTRACT_VERSION}\n")
+    for index, row in enumerate(rows):
+        cells = [neutralize(cell) for cell in row]
+        padded = [cells[i].ljust(widths[i]) for i in range(4)]
+        if color and index:
+            padded[1] = f"\x1b[{_PALETTE[row[1]]}m{padded[1]}\x1b[0m"
+        out.write("  ".join([*padded, cells[4]]).rstrip() + "\n")
+        shown = infos[index - 1] if index else None
+        if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
+            out.write(" " * (sum(widths) + 8) + f"hint: {neutralize(shown.hint)}\n")
+    return EXIT_OK
