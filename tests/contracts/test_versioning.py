@@ -1,9 +1,9 @@
-"""The contract gate's decision table: load, grace period, refuse, malformed."""
+"""The contract version rules (the host gate): load, grace period, refuse, malformed."""
 
 from __future__ import annotations
 
 import pytest
-from linewise._gate import check_contract
+from linewise_contracts.versioning import check_contract
 
 
 @pytest.mark.parametrize(
