@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final, Protocol, TypedDict, runtime_checkable
 
 from linewise_contracts.entries import TranscriptEntry
@@ -18,6 +19,8 @@ __all__ = [
     "ParseStdoutLine",
     "StdoutParser",
     "StdoutParserFactory",
+    "adapter_type_problem",
+    "entry_point_value_problem",
 ]
 
 #: The entry point group plugins register in; the entry point name is the adapter type.
@@ -42,6 +45,28 @@ SNIFF: Final = "sniff"
 #: Optional export: ``check_environment(environ: Mapping[str, str] | None = None)
 #: -> list[EnvironmentCheck]``, whether the agent CLI can run on this machine.
 CHECK_ENVIRONMENT: Final = "check_environment"
+
+
+_ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_MAX_ADAPTER_TYPE: Final = 64
+_DOTTED: Final = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_VALUE: Final = re.compile(rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?")
+
+
+def adapter_type_problem(name: str) -> str | None:
+    """Why ``name`` is not a valid adapter type (snake_case, at most 64 characters), or None."""
+    if len(name) > _MAX_ADAPTER_TYPE:
+        return f"adapter type is longer than {_MAX_ADAPTER_TYPE} characters"
+    if not _ADAPTER_TYPE.fullmatch(name):
+        return f"adapter type {name!r} is not snake_case (lowercase letters, digits, underscores)"
+    return None
+
+
+def entry_point_value_problem(value: str) -> str | None:
+    """Why ``value`` is not ``module`` or ``module:attr``, or None."""
+    if _VALUE.fullmatch(value):
+        return None
+    return f"entry point value {value!r} is not 'module' or 'module:attribute'"
 
 
 class ParseStdoutLine(Protocol):

@@ -3,37 +3,18 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Final
 
-from linewise_contracts.protocols import ENTRY_POINT_GROUP
+from linewise_contracts.protocols import (
+    ENTRY_POINT_GROUP,
+    adapter_type_problem,
+    entry_point_value_problem,
+)
 
 __all__ = ["Candidate", "adapter_type_problem", "entry_point_value_problem", "scan"]
-
-_ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
-_MAX_ADAPTER_TYPE: Final = 64
-_DOTTED: Final = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
-_VALUE: Final = re.compile(rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?")
-
-
-def adapter_type_problem(name: str) -> str | None:
-    """Why ``name`` is not a valid adapter type (snake_case, at most 64 characters), or None."""
-    if len(name) > _MAX_ADAPTER_TYPE:
-        return f"adapter type is longer than {_MAX_ADAPTER_TYPE} characters"
-    if not _ADAPTER_TYPE.fullmatch(name):
-        return f"adapter type {name!r} is not snake_case (lowercase letters, digits, underscores)"
-    return None
-
-
-def entry_point_value_problem(value: str) -> str | None:
-    """Why ``value`` is not ``module`` or ``module:attr``, or None."""
-    if _VALUE.fullmatch(value):
-        return None
-    return f"entry point value {value!r} is not 'module' or 'module:attribute'"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from linewise_contracts._version import CONTRACT_VERSION
+from linewise_contracts.exports import describe_error, exports_problem, parser_problem
 from linewise_contracts.protocols import (
     CREATE_STDOUT_PARSER,
     PARSE_STDOUT_LINE,
@@ -420,7 +421,7 @@ class Registry:
             return self._fail(
                 winner,
                 "import",
-                f"import failed: {_describe(error)}",
+                f"import failed: {describe_error(error)}",
                 "check that the distribution is completely installed and its dependencies too "
                 f"(pip install --force-reinstall {winner.distribution})",
                 error,
@@ -437,7 +438,7 @@ class Registry:
             return self._fail(
                 winner,
                 "import",
-                f"raised at import: {_describe(error)}",
+                f"raised at import: {describe_error(error)}",
                 _IMPORT_HINT,
                 error,
             )
@@ -446,12 +447,12 @@ class Registry:
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
         factory = getattr(target, CREATE_STDOUT_PARSER, None)
         static = getattr(target, PARSE_STDOUT_LINE, None)
-        problem = _exports_problem(factory, static)
+        problem = exports_problem(factory, static)
         if problem is not None:
             return self._fail(candidate, "exports", *problem)
         new_parser: Callable[[], StdoutParser]
         if factory is not None:
-            broken = _instance_problem(factory)
+            broken = parser_problem(factory)
             if broken is not None:
                 return self._fail(candidate, "exports", *broken)
             new_parser = factory
@@ -530,11 +531,6 @@ class Registry:
             self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
 
 
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
 _IMPORT_HINT = (
     "a parser module must only define functions at import; import it in Python to see the traceback"
 )
@@ -547,74 +543,6 @@ def _static_factory(
         return _StaticParser(static)
 
     return new_parser
-
-
-def _accepts(function: object, arguments: int) -> bool | None:
-    """Whether ``function`` accepts ``arguments`` positional arguments (None: cannot tell)."""
-    import inspect
-
-    try:
-        signature = inspect.signature(function)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    try:
-        signature.bind(*range(arguments))
-    except TypeError:
-        return False
-    return True
-
-
-def _exports_problem(factory: object, static: object) -> tuple[str, str] | None:
-    if factory is None and static is None:
-        return (
-            f"exports neither {PARSE_STDOUT_LINE} nor {CREATE_STDOUT_PARSER}",
-            "export at least one of them from the entry point's module or object",
-        )
-    for name, value, arguments in (
-        (CREATE_STDOUT_PARSER, factory, 0),
-        (PARSE_STDOUT_LINE, static, 2),
-    ):
-        if value is None:
-            continue
-        if not callable(value):
-            return (f"{name} is a {type(value).__name__}, not callable", f"make {name} a function")
-        if _accepts(value, arguments) is False:
-            wanted = "()" if arguments == 0 else "(line, ts)"
-            return (
-                f"{name} cannot be called as {name}{wanted}",
-                f"give {name} the signature {wanted}",
-            )
-    return None
-
-
-def _instance_problem(
-    factory: Callable[[], object],
-) -> tuple[str, str, BaseException | None] | None:
-    """Create one parser to check its shape, so a broken factory fails at load, not per line."""
-    try:
-        parser = factory()
-    except Exception as error:
-        return (
-            f"{CREATE_STDOUT_PARSER}() raised {_describe(error)}",
-            f"{CREATE_STDOUT_PARSER}() must return a parser without side effects or errors",
-            error,
-        )
-    for name, arguments in (("parse_line", 2), ("reset", 0)):
-        method = getattr(parser, name, None)
-        if not callable(method):
-            return (
-                f"{CREATE_STDOUT_PARSER}() returned a {type(parser).__name__} without {name}()",
-                "return an object with parse_line(line, ts) and reset()",
-                None,
-            )
-        if _accepts(method, arguments) is False:
-            wanted = "(line, ts)" if arguments else "()"
-            return (
-                f"the parser's {name} cannot be called as {name}{wanted}",
-                f"give {name} the signature {wanted}",
-                None,
-            )
-    return None
 
 
 def _metadata_str(target: object, name: str) -> str | None:
