@@ -94,6 +94,7 @@ class FakeSite:
         modules: dict[str, str] | None = None,
         summary: str | None = None,
         raw_entry_points: str | None = None,
+        files: dict[str, str] | None = None,
     ) -> Path:
         """Install a fake distribution: METADATA, entry_points.txt and module sources."""
         dist_info = self.root / f"{name.replace('-', '_')}-{version}.dist-info"
@@ -114,6 +115,10 @@ class FakeSite:
             path = self.root / (module.replace(".", "/") + ".py")
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(textwrap.dedent(source), encoding="utf-8")
+        for relative, text in (files or {}).items():
+            path = self.root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
         return dist_info
 
     def entry_points(self) -> list[EntryPoint]:

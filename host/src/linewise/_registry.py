@@ -324,9 +324,6 @@ class Registry:
                 ParserStatus.INCOMPATIBLE if failure.stage == "contract" else ParserStatus.FAILED
             )
             return replace(base, status=status, reason=failure.reason, hint=failure.hint)
-        loaded = self._loaded.get(candidate.adapter_type)
-        if loaded is not None:
-            return replace(base, status=ParserStatus.LOADED, label=loaded.label or base.label)
         problem = self._static_problem(candidate, decision)
         if problem is not None:
             stage, reason, hint = problem
@@ -334,7 +331,10 @@ class Registry:
             return replace(base, status=status, reason=reason, hint=hint)
         if shadowed:
             others = ", ".join(str(c.distribution) for c in shadowed)
-            return replace(base, reason=f"also claimed by {others} (shadowed)")
+            base = replace(base, reason=f"also claimed by {others} (shadowed)")
+        loaded = self._loaded.get(candidate.adapter_type)
+        if loaded is not None:
+            return replace(base, status=ParserStatus.LOADED, label=loaded.label or base.label)
         return base
 
     def _static_problem(
