@@ -92,7 +92,9 @@ ZOO = [
     ),
     Specimen(
         "zoo_throws_on_some",
-        _parser(f"    if 'boom' in line:\n        raise ValueError('cannot parse boom')\n    return {ECHO}"),
+        _parser(
+            f"    if 'boom' in line:\n        raise ValueError('cannot parse boom')\n    return {ECHO}"
+        ),
         "loaded",
         "",
         "parse.valid",
@@ -132,7 +134,9 @@ ZOO = [
     ),
     Specimen(
         "zoo_hangs",
-        _parser(f"    if 'slow' in line:\n        time.sleep(1.5)\n    return {ECHO}", "import time"),
+        _parser(
+            f"    if 'slow' in line:\n        time.sleep(1.5)\n    return {ECHO}", "import time"
+        ),
         "loaded",
         "",
         "parse.valid",
@@ -193,7 +197,9 @@ def zoo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(site.root)}
 
 
-def _run(env: dict[str, str], *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    env: dict[str, str], *args: str, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [LINEWISE, *args],
         input=stdin.decode() if stdin else None,
@@ -214,7 +220,18 @@ def listing(zoo: dict[str, str]) -> dict[tuple[str, str | None], dict[str, Any]]
 
 @pytest.mark.parametrize("specimen", ZOO, ids=lambda s: s.adapter_type)
 def test_the_host_serves_every_line(zoo: dict[str, str], specimen: Specimen) -> None:
-    done = _run(zoo, "render", "-", "-a", specimen.adapter_type, "-f", "jsonl", "--ts", "T", stdin="\n".join(LINES).encode())
+    done = _run(
+        zoo,
+        "render",
+        "-",
+        "-a",
+        specimen.adapter_type,
+        "-f",
+        "jsonl",
+        "--ts",
+        "T",
+        stdin="\n".join(LINES).encode(),
+    )
     assert done.returncode == 0, done.stderr
     entries = [json.loads(line) for line in done.stdout.splitlines()]
     texts = " ".join(str(entry.get("text", "")) for entry in entries)
@@ -225,14 +242,18 @@ def test_the_host_serves_every_line(zoo: dict[str, str], specimen: Specimen) -> 
 
 
 @pytest.mark.parametrize("specimen", ZOO, ids=lambda s: s.adapter_type)
-def test_list_says_what_is_wrong(listing: dict[tuple[str, str | None], dict[str, Any]], specimen: Specimen) -> None:
+def test_list_says_what_is_wrong(
+    listing: dict[tuple[str, str | None], dict[str, Any]], specimen: Specimen
+) -> None:
     distribution = specimen.distribution or specimen.adapter_type.replace("_", "-")
     info = listing[(specimen.adapter_type, distribution)]
     assert info["status"] == specimen.list_status
     assert specimen.list_reason in (info["reason"] or "")
 
 
-def test_the_shadowed_distribution_is_named(listing: dict[tuple[str, str | None], dict[str, Any]]) -> None:
+def test_the_shadowed_distribution_is_named(
+    listing: dict[tuple[str, str | None], dict[str, Any]],
+) -> None:
     info = listing[("claude_local", "linewise-claude")]
     assert info["status"] == "shadowed"
     assert info["shadowedBy"] == "zoo-claude-clone"
