@@ -207,7 +207,7 @@ def _worker(
             "entry_points": [[n, v] for n, v in target.entry_points if n in target.adapter_types],
             "examples": examples,
             "line_timeout": line_timeout,
-            "memory_limit_mb": 2048,
+            "memory_limit_mb": 1024,
             "budget_line_seconds": 0.0005,
             "budget_large_seconds": 2.0,
         }

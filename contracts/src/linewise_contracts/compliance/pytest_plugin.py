@@ -11,7 +11,8 @@ a target is named, on the command line or in the ini file::
     linewise_check = ["my_agent"]
     linewise_examples = "500"
 
-Each check becomes one test per adapter type (``linewise[my_agent:parse.valid]``):
+Each check becomes one test per adapter type (``linewise[my_agent:my_agent:parse.valid]``,
+named target, adapter type, check):
 a failed check fails the test with its reason, a warning is a pytest warning,
 a skipped check is skipped. The ``linewise_check`` fixture runs the checks
 from a test of your own and returns the report.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -124,12 +126,14 @@ def pytest_collection_modifyitems(
             resolved = resolve_target(target)
         except TargetError as error:
             raise pytest.UsageError(f"--linewise-check {target}: {error}") from None
+        # Named after the target as typed (a path's last part), so several targets never clash.
+        prefix = Path(target).name if resolved.kind == "path" else target
         for check in TITLES:
             scopes: list[str | None] = (
                 [None] if check in _DISTRIBUTION_CHECKS else list(resolved.adapter_types)
             )
             for adapter_type in scopes:
-                label = f"{adapter_type}:{check}" if adapter_type else check
+                label = ":".join(part for part in (prefix, adapter_type, check) if part)
                 items.append(
                     ComplianceItem.from_parent(
                         session,
