@@ -1,0 +1,98 @@
+"""Environment checks: can Cursor Agent (local) or a Cursor Cloud agent run from here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from typing import Final
+
+from linewise_contracts.environment import EnvironmentCheck
+
+__all__ = ["check_cloud_environment", "check_environment"]
+
+# The installer names the binary `cursor-agent`; newer releases add the shorter `agent`.
+_COMMANDS: Final = ("cursor-agent", "agent")
+_INSTALL_HINT: Final = (
+    "Install it with `curl https://cursor.com/install -fsS | bash` and put ~/.local/bin on PATH."
+)
+
+
+def _api_key(environ: Mapping[str, str]) -> bool:
+    return bool(environ.get("CURSOR_API_KEY", "").strip())
+
+
+def check_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
+    """Whether ``cursor-agent`` can run with ``environ`` (the process environment by default).
+
+    The CLI missing from PATH is an error; no ``CURSOR_API_KEY`` is only a
+    warning, because a ``cursor-agent login`` session works as well.
+    """
+    env = os.environ if environ is None else environ
+    search = env.get("PATH", "")
+    checks: list[EnvironmentCheck] = []
+    found = next(
+        ((name, path) for name in _COMMANDS if (path := shutil.which(name, path=search))), None
+    )
+    if found:
+        name, path = found
+        checks.append(
+            EnvironmentCheck(
+                code="cursor_command_found",
+                level="info",
+                message=f"Cursor Agent CLI found: `{name}`.",
+                detail=path,
+            )
+        )
+    else:
+        checks.append(
+            EnvironmentCheck(
+                code="cursor_command_missing",
+                level="error",
+                message="The Cursor Agent CLI (`cursor-agent` or `agent`) is not on PATH.",
+                hint=_INSTALL_HINT,
+            )
+        )
+    if _api_key(env):
+        checks.append(
+            EnvironmentCheck(
+                code="cursor_api_key_present",
+                level="info",
+                message="CURSOR_API_KEY is set: Cursor authenticates with the API key.",
+            )
+        )
+    else:
+        checks.append(
+            EnvironmentCheck(
+                code="cursor_api_key_missing",
+                level="warn",
+                message="CURSOR_API_KEY is not set: runs need a `cursor-agent login` session.",
+                hint="Run `cursor-agent login` once, or set CURSOR_API_KEY for headless machines.",
+            )
+        )
+    return checks
+
+
+def check_cloud_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
+    """Whether a Cursor Cloud agent can be started with ``environ``.
+
+    Cloud agents run on Cursor's machines, so no local CLI is needed; the API
+    key is the only way to authenticate, so its absence is an error.
+    """
+    env = os.environ if environ is None else environ
+    if _api_key(env):
+        return [
+            EnvironmentCheck(
+                code="cursor_cloud_api_key_present",
+                level="info",
+                message="CURSOR_API_KEY is set for Cursor Cloud agents.",
+            )
+        ]
+    return [
+        EnvironmentCheck(
+            code="cursor_cloud_api_key_missing",
+            level="error",
+            message="CURSOR_API_KEY is required: Cursor Cloud agents authenticate only with it.",
+            hint="Create a key in the Cursor dashboard (Integrations) and set CURSOR_API_KEY.",
+        )
+    ]

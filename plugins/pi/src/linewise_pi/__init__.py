@@ -1,0 +1,55 @@
+"""linewise-pi: the Pi coding agent JSON event parser plugin (adapter type ``pi_local``)."""
+
+from linewise_pi.environment import check_environment
+from linewise_pi.parser import PiStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_pi.sniff import sniff
+from linewise_pi.summary import is_unknown_session_error, summarize_run
+
+__all__ = [
+    "PiStdoutParser",
+    "agent_configuration_doc",
+    "check_environment",
+    "create_stdout_parser",
+    "is_unknown_session_error",
+    "label",
+    "models",
+    "parse_stdout_line",
+    "sniff",
+    "summarize_run",
+]
+
+label = "Pi (local)"
+
+# `--model` values in Pi's provider/id form; `pi --list-models` shows what is configured.
+models = [
+    {"id": "anthropic/claude-sonnet-4-5", "label": "Claude Sonnet 4.5 (Anthropic)"},
+    {"id": "anthropic/claude-opus-4-5", "label": "Claude Opus 4.5 (Anthropic)"},
+    {"id": "openai/gpt-5.1-codex", "label": "GPT-5.1 Codex (OpenAI)"},
+    {"id": "openai/gpt-5.1", "label": "GPT-5.1 (OpenAI)"},
+    {"id": "google/gemini-2.5-pro", "label": "Gemini 2.5 Pro (Google)"},
+    {"id": "xai/grok-4", "label": "Grok 4 (xAI)"},
+]
+
+agent_configuration_doc = """\
+# pi_local
+
+Adapter: pi_local. Parses the JSON event stream of the Pi coding agent:
+`pi --mode json -p "..."` (a session header, then agent, turn, message and tool events)
+and the event lines of `pi --mode rpc`.
+
+Use when:
+- The agent is Pi (badlogic's pi-coding-agent) run headless on this machine.
+- You need Pi's streamed text and thinking, tool executions paired with their results,
+  retries, context compaction, and usage and cost summed over every model call.
+- You need to know whether `--session` failed because Pi could not find the session.
+
+Don't use when:
+- The log is Pi's interactive terminal output or `-p` without `--mode json` (plain text):
+  use the generic `process` parser.
+- The agent is another CLI (Claude Code, Codex, Cursor, Gemini ...): use its own adapter type.
+
+Output: init (session id from the header), system (agent start, model changes, retries,
+compaction), user, assistant and thinking (streamed as deltas), tool_call / tool_result with
+toolName, stderr for errors, result at agent_end (final text, tokens, cost, stop reason),
+stdout for lines that are not Pi events.
+"""

@@ -1,0 +1,77 @@
+"""Environment checks: can the Pi coding agent run from here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from typing import Final
+
+from linewise_contracts.environment import EnvironmentCheck
+
+__all__ = ["PROVIDER_KEYS", "check_environment"]
+
+#: API key variables of the model providers Pi reads from the environment.
+PROVIDER_KEYS: Final = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_OAUTH_TOKEN",
+    "OPENAI_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "GROQ_API_KEY",
+    "XAI_API_KEY",
+    "CEREBRAS_API_KEY",
+    "MISTRAL_API_KEY",
+    "ZAI_API_KEY",
+    "AI_GATEWAY_API_KEY",
+)
+
+
+def check_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
+    """Whether ``pi`` can run with ``environ`` (the process environment by default).
+
+    The CLI missing from PATH is an error; no provider API key is only a
+    warning, because Pi can also use a subscription login (``/login``) or
+    providers configured in its models.json.
+    """
+    env = os.environ if environ is None else environ
+    checks: list[EnvironmentCheck] = []
+    path = shutil.which("pi", path=env.get("PATH", ""))
+    if path:
+        checks.append(
+            EnvironmentCheck(
+                code="pi_command_found", level="info", message="Pi CLI found: `pi`.", detail=path
+            )
+        )
+    else:
+        checks.append(
+            EnvironmentCheck(
+                code="pi_command_missing",
+                level="error",
+                message="The Pi coding agent CLI (`pi`) is not on PATH.",
+                hint="Install it with `npm install -g @mariozechner/pi-coding-agent`.",
+            )
+        )
+    # Names only: a check's message must never carry a secret's value.
+    present = [name for name in PROVIDER_KEYS if env.get(name, "").strip()]
+    if present:
+        checks.append(
+            EnvironmentCheck(
+                code="pi_api_key_present",
+                level="info",
+                message="Model provider credentials are set for Pi.",
+                detail=", ".join(present),
+            )
+        )
+    else:
+        checks.append(
+            EnvironmentCheck(
+                code="pi_api_key_missing",
+                level="warn",
+                message="No model provider API key is set: Pi needs a `/login` or models.json.",
+                hint="Set the key of the provider you use (for example ANTHROPIC_API_KEY or "
+                "OPENAI_API_KEY), or run `pi` once and `/login` to a subscription.",
+            )
+        )
+    return checks
