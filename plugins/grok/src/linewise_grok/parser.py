@@ -1,0 +1,403 @@
+"""Grok Build ``--output-format streaming-json`` lines to TranscriptEntries, and sniffing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.extract import (
+    as_list,
+    as_number,
+    as_object,
+    as_string,
+    dig,
+    parse_json_object,
+    to_json_text,
+    truncate,
+)
+
+__all__ = ["GrokStdoutParser", "create_stdout_parser", "parse_stdout_line", "sniff"]
+
+# Tool names remembered for pairing results: bounded so a very long run cannot grow it.
+_REMEMBERED: Final = 4096
+# The final response's text is kept for the ``result`` entry; a runaway answer is cut.
+_RESULT_TEXT_LIMIT: Final = 100_000
+_SYSTEM_TEXT_LIMIT: Final = 2000
+_SENTENCE_CLOSERS: Final = frozenset(".?!:;")
+# ``tool_call_update`` statuses that carry an outcome; null/pending/in_progress do not.
+_FINISHED: Final = ("completed", "failed")
+# Error fields the CLI uses, in the order the reference reads them.
+_ERROR_FIELDS: Final = ("message", "detail", "code")
+
+
+def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+
+def _system(ts: str, text: str) -> TranscriptEntry:
+    return {"kind": "system", "ts": ts, "text": truncate(text, _SYSTEM_TEXT_LIMIT)}
+
+
+class _TurnBoundary:
+    """Puts back the newline Grok drops between reasoning turns in ``streaming-json``.
+
+    The non-streaming ``json`` output separates turns with ``\\n``; the streaming
+    one glues them (``"`"`` then ``"The"`` reads "`The"). A chunk that starts a
+    capitalised word right after a sentence closer, or after a backtick that
+    closes a code span, starts a new line. Same rule as the reference.
+    """
+
+    __slots__ = ("_in_code", "_last")
+
+    def __init__(self) -> None:
+        self._last = ""
+        self._in_code = False
+
+    def apply(self, chunk: str) -> str:
+        out = chunk
+        last = self._last
+        if (
+            last
+            and not last[-1].isspace()
+            and len(chunk) >= 2
+            and "A" <= chunk[0] <= "Z"
+            and (last[-1] in _SENTENCE_CLOSERS or (last[-1] == "`" and not self._in_code))
+        ):
+            out = "\n" + chunk
+        self._last = chunk
+        if chunk.count("`") % 2:
+            self._in_code = not self._in_code
+        return out
+
+
+def error_text(event: dict[str, Any]) -> str:
+    """The message of an ``error`` event, whichever field carries it ("" when none does)."""
+    for key in ("data", "message"):
+        text = event.get(key)
+        if type(text) is str and text:
+            return text
+    error = event.get("error")
+    if type(error) is str:
+        return error
+    nested = as_object(error)
+    for key in _ERROR_FIELDS:
+        text = nested.get(key)
+        if type(text) is str and text:
+            return text
+    return ""
+
+
+def _end_text(event: dict[str, Any]) -> str:
+    stop = as_string(event.get("stopReason")).strip()
+    session = as_string(event.get("sessionId")).strip()
+    parts = [f"stop_reason={stop}" if stop else "", f"session={session}" if session else ""]
+    return " ".join(part for part in parts if part) or "run completed"
+
+
+def _is_error_stop(stop_reason: str) -> bool:
+    return stop_reason.replace("_", "").lower() == "refusal"
+
+
+def _result_entry(event: dict[str, Any], ts: str, text: str) -> TranscriptEntry:
+    usage = as_object(event.get("usage"))
+    stop = as_string(event.get("stopReason"))
+    return {
+        "kind": "result",
+        "ts": ts,
+        "text": text,
+        "inputTokens": as_number(usage.get("input_tokens")),
+        "outputTokens": as_number(usage.get("output_tokens")),
+        "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
+        "costUsd": as_number(event.get("total_cost_usd")),
+        "subtype": stop,
+        "isError": _is_error_stop(stop),
+        "errors": [],
+    }
+
+
+def _content_part_text(part: object) -> str:
+    """One ACP content element of a tool update as text (text, diff or terminal)."""
+    kind = dig(part, "type")
+    if kind == "content":
+        inner = dig(part, "content")
+        text = dig(inner, "text")
+        return text if type(text) is str else to_json_text(inner)
+    if kind == "diff":
+        path = as_string(dig(part, "path"), "?")
+        old, new = as_string(dig(part, "oldText")), as_string(dig(part, "newText"))
+        lines = [f"--- {path}", f"+++ {path}"]
+        lines += ["-" + line for line in old.splitlines()]
+        lines += ["+" + line for line in new.splitlines()]
+        return "\n".join(lines)
+    if kind == "terminal":
+        return f"[terminal {as_string(dig(part, 'terminalId'))}]".replace(" ]", "]")
+    return "" if part is None else to_json_text(part)
+
+
+def tool_output_text(event: dict[str, Any]) -> str:
+    """What a finished tool call returned: its ``content`` elements, else ``rawOutput``."""
+    parts = [_content_part_text(part) for part in as_list(event.get("content"))]
+    text = "\n".join(part for part in parts if part)
+    if text:
+        return text
+    raw = event.get("rawOutput")
+    if raw is None:
+        return ""
+    return raw if type(raw) is str else to_json_text(raw)
+
+
+def _tool_call(event: dict[str, Any], ts: str) -> ToolCallEntry:
+    name = as_string(event.get("toolName")) or as_string(event.get("title")) or "tool"
+    call: ToolCallEntry = {
+        "kind": "tool_call",
+        "ts": ts,
+        "name": name,
+        "input": event.get("rawInput", {}),
+    }
+    ident = event.get("toolCallId")
+    if type(ident) is str:
+        call["toolUseId"] = ident
+    return call
+
+
+def _tool_result(
+    event: dict[str, Any], ts: str, names: dict[str, str] | None
+) -> list[TranscriptEntry]:
+    status = event.get("status")
+    if status not in _FINISHED:
+        return []  # an interim update (locations, progress): nothing to show yet
+    ident = as_string(event.get("toolCallId"))
+    result: ToolResultEntry = {
+        "kind": "tool_result",
+        "ts": ts,
+        "toolUseId": ident,
+        "content": tool_output_text(event),
+        "isError": status == "failed",
+    }
+    if names is not None and ident in names:
+        result["toolName"] = names[ident]
+    return [result]
+
+
+def _plan_text(event: dict[str, Any]) -> str:
+    lines = ["plan:"]
+    for step in as_list(event.get("entries")):
+        text = (
+            as_string(dig(step, "content"))
+            or as_string(dig(step, "step"))
+            or (step if type(step) is str else to_json_text(step))
+        )
+        status = as_string(dig(step, "status"))
+        lines.append(f"- [{status}] {text}" if status else f"- {text}")
+    return "\n".join(lines) if len(lines) > 1 else "plan updated"
+
+
+def _other_event_text(kind: str, event: dict[str, Any]) -> str:
+    if kind == "max_turns_reached":
+        limit = event.get("limit", event.get("maxTurns"))
+        return "max turns reached" + (f" (limit {limit})" if limit is not None else "")
+    if kind.startswith("auto_compact"):
+        rest = {k: v for k, v in event.items() if k != "type"}
+        text = "context " + kind.removeprefix("auto_").replace("_", " ")
+        return text + (f": {to_json_text(rest)}" if rest else "")
+    return f"event: {kind or 'unknown'}"
+
+
+def _remember(store: dict[str, str], key: str, value: str) -> None:
+    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
+    store[key] = value
+    if len(store) > _REMEMBERED:
+        del store[next(iter(store))]
+
+
+def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
+    """One Grok streaming-json line to entries (stateless; prefer :func:`create_stdout_parser`).
+
+    Without state, reasoning turns Grok glues together stay glued, tool results
+    carry no ``toolName`` and ``end`` gives no ``result`` text.
+    """
+    return GrokStdoutParser().parse_line(line, ts)
+
+
+class GrokStdoutParser:
+    """The stateful Grok parser.
+
+    It puts back the newlines between reasoning turns (see :class:`_TurnBoundary`),
+    starts a new line when a new model response streams straight after the
+    previous one, remembers tool names by call id, and keeps the final
+    response's text for the ``result`` entry an ``end`` with usage produces.
+    """
+
+    __slots__ = ("_answer", "_answer_size", "_boundary", "_last", "_names", "_previous", "_thought")
+
+    def __init__(self) -> None:
+        self._thought = _TurnBoundary()
+        self._names: dict[str, str] = {}
+        # Text chunks of the response being streamed, and of the last one that had text.
+        self._answer: list[str] = []
+        self._answer_size = 0
+        self._previous = ""
+        # A response boundary (``usage``) was crossed since the last entry.
+        self._boundary = False
+        # Kind of the last entry produced: deltas merge only while it is theirs.
+        self._last: str | None = None
+
+    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        event = parse_json_object(line)
+        if event is None:
+            self._last = "stdout"
+            return _stdout(line, ts)
+        entries = self._entries(event, ts)
+        if entries:
+            self._last = entries[-1]["kind"]
+        return entries
+
+    def _entries(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        kind = as_string(event.get("type")).strip()
+        if kind == "thought":
+            text = as_string(event.get("data"))
+            if not text:
+                return []
+            text = self._delta("thinking", text, turns=True)
+            return [{"kind": "thinking", "ts": ts, "text": text, "delta": True}]
+        if kind == "text":
+            text = as_string(event.get("data"))
+            if not text:
+                return []
+            self._keep_answer(text)
+            text = self._delta("assistant", text, turns=False)
+            return [{"kind": "assistant", "ts": ts, "text": text, "delta": True}]
+        if kind == "usage":
+            # One model response ended; the next one starts a new line.
+            self._new_response()
+            self._boundary = True
+            return []
+        if kind == "available_commands":
+            return []  # the tool and slash-command inventory, repeated every turn
+        self._boundary = False
+        if kind == "tool_call":
+            self._new_response()
+            call = _tool_call(event, ts)
+            ident = call.get("toolUseId")
+            if ident is not None:
+                _remember(self._names, ident, call["name"])
+            return [call, *_tool_result(event, ts, self._names)]
+        if kind == "tool_call_update":
+            return _tool_result(event, ts, self._names)
+        if kind == "error":
+            return [{"kind": "stderr", "ts": ts, "text": error_text(event) or "Grok error"}]
+        if kind == "end":
+            entries: list[TranscriptEntry] = [_system(ts, _end_text(event))]
+            if "usage" in event or "total_cost_usd" in event:
+                answer = "".join(self._answer) or self._previous
+                entries.append(_result_entry(event, ts, answer.strip()))
+            self._new_response()
+            self._previous = ""
+            return entries
+        if kind == "plan":
+            return [_system(ts, _plan_text(event))]
+        return [_system(ts, _other_event_text(kind, event))]
+
+    def _delta(self, kind: str, text: str, *, turns: bool) -> str:
+        if turns:
+            text = self._thought.apply(text)
+        if self._boundary and self._last == kind and not text.startswith("\n"):
+            text = "\n" + text
+        self._boundary = False
+        return text
+
+    def _keep_answer(self, text: str) -> None:
+        room = _RESULT_TEXT_LIMIT - self._answer_size
+        if room > 0:
+            self._answer.append(text[:room])
+            self._answer_size += min(len(text), room)
+
+    def _new_response(self) -> None:
+        if self._answer:
+            self._previous = "".join(self._answer)
+        self._answer.clear()
+        self._answer_size = 0
+        self._thought = _TurnBoundary()
+
+    def reset(self) -> None:
+        self._thought = _TurnBoundary()
+        self._names.clear()
+        self._answer.clear()
+        self._answer_size = 0
+        self._previous = ""
+        self._boundary = False
+        self._last = None
+
+
+def create_stdout_parser() -> GrokStdoutParser:
+    """A fresh stateful Grok parser for one transcript."""
+    return GrokStdoutParser()
+
+
+# -- sniffing ----------------------------------------------------------------------
+
+_DELTA_KEYS: Final = frozenset({"type", "data"})
+_ERROR_KEYS: Final = frozenset({"type", "message", "error", "data", "detail", "code"})
+_USAGE_KEYS: Final = frozenset({"type", "messageId", "stopReason", "usage", "signature", "model"})
+
+
+def _grok_shape(event: dict[str, Any]) -> str:
+    """``"grok"`` for an event only Grok writes, ``"shared"`` for a shape other CLIs write too."""
+    kind = event.get("type")
+    keys = event.keys()
+    if kind in ("thought", "text"):
+        return "grok" if keys <= _DELTA_KEYS and type(event.get("data")) is str else ""
+    if kind == "end":
+        return "grok" if "stopReason" in event or "sessionId" in event else ""
+    if kind in ("tool_call", "tool_call_update"):
+        return "grok" if type(event.get("toolCallId")) is str else ""
+    if kind == "available_commands":
+        return "grok"
+    if kind == "plan":
+        return "grok" if type(event.get("entries")) is list else ""
+    if kind == "usage":
+        # Pi writes ``{"type":"usage","usage":{...}}`` too: only Grok's response id
+        # and signature, or its snake_case token names, tell them apart.
+        if not keys <= _USAGE_KEYS:
+            return ""
+        if "messageId" in event or "signature" in event:
+            return "grok"
+        return "shared" if "input_tokens" in as_object(event.get("usage")) else ""
+    if kind == "error":
+        return "shared" if keys <= _ERROR_KEYS else ""
+    return ""
+
+
+def sniff(lines: Sequence[str]) -> float:
+    """How sure (0 to 1) it is that Grok's ``streaming-json`` output starts with ``lines``.
+
+    Counts the events only Grok writes: ``thought``/``text`` carrying nothing
+    but ``data``, ``end`` with ``stopReason``, ``tool_call`` with
+    ``toolCallId``, ``available_commands``. Other CLIs' JSON lines (Gemini's
+    ``message``, OpenCode's ``text`` with a ``part``) count against it; a log
+    of bare ``error`` lines alone stays below the confident threshold.
+    """
+    distinctive = neutral = foreign = 0
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        event = parse_json_object(line) if line.startswith("{") else None
+        if event is None:
+            foreign += 1
+            continue
+        shape = _grok_shape(event)
+        if shape == "grok":
+            distinctive += 1
+        elif shape == "shared":
+            neutral += 1
+        else:
+            foreign += 1
+    total = distinctive + neutral + foreign
+    if total == 0 or distinctive + neutral == 0:
+        return 0.0
+    if distinctive == 0:
+        return 0.4 if foreign == 0 else 0.0
+    share = (distinctive + neutral) / total
+    return round(max(0.0, 1.0 - 2.0 * (1.0 - share)), 3)
