@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     as_int,
@@ -316,7 +317,8 @@ def _entries(
         return [_system(ts, f"{kind}" + (f": {subtype}" if subtype else ""))]
     if kind in ("keep_alive", "ping"):
         return []
-    return _stdout(line, ts)
+    shared = parse_acpx_event(event, ts)  # Paperclip's ACP engine events, shared by several CLIs
+    return shared if shared is not None else _stdout(line, ts)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
