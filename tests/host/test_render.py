@@ -1,27 +1,69 @@
-"""Renderers: readable text with kinds at a glance, colour only when asked, JSON lines exact."""
+"""Renderers: tool calls grouped with their results, thinking folded, colour only when asked."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
-from linewise._render import JsonlRenderer, TextRenderer, use_color
-from support import VALID_ENTRIES
+from hypothesis import given
+from hypothesis import strategies as st
+from linewise import get_registry
+from linewise._render import (
+    MAX_PENDING_CALLS,
+    JsonlRenderer,
+    RenderPipeline,
+    TextRenderer,
+    use_color,
+)
+from linewise._session import TranscriptSession
+from support import TS, VALID_ENTRIES, corpus_path
+
+# Every escape sequence the renderer itself may write: SGR colours from its palette.
+OUR_SGR = re.compile(r"\x1b\[(?:0|1|2;90|1;3[23]|3[1-6]|90)m")
 
 
-def _text(entries: list[dict[str, object]], **options: object) -> str:
+def _text(entries: list[dict[str, Any]], **options: Any) -> str:
     out = io.StringIO()
-    renderer = TextRenderer(out, **options)  # type: ignore[arg-type]
+    renderer = TextRenderer(out, **options)
     for entry in entries:
         renderer.write(entry)  # type: ignore[arg-type]
     renderer.close()
     return out.getvalue()
 
 
+def call(ident: str | None, name: str = "Read", **arguments: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"kind": "tool_call", "ts": TS, "name": name, "input": arguments}
+    if ident is not None:
+        entry["toolUseId"] = ident
+    return entry
+
+
+def result(
+    ident: str, content: str = "done", *, error: bool = False, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "kind": "tool_result",
+        "ts": TS,
+        "toolUseId": ident,
+        "content": content,
+        "isError": error,
+        **extra,
+    }
+
+
+def say(text: str, kind: str = "assistant", **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "ts": TS, "text": text, **extra}
+
+
+# -- every kind ------------------------------------------------------------------
+
+
 def test_every_kind_renders_with_its_label() -> None:
-    text = _text(VALID_ENTRIES)
+    text = _text(VALID_ENTRIES, thinking=True)
     for label in (
         "assistant",
         "thinking",
@@ -42,64 +84,264 @@ def test_every_kind_renders_with_its_label() -> None:
 def test_colour_follows_the_reference_convention_when_enabled() -> None:
     text = _text(
         [
-            {"kind": "init", "ts": "t", "model": "m", "sessionId": "s"},
-            {"kind": "assistant", "ts": "t", "text": "hi"},
-            {"kind": "tool_call", "ts": "t", "name": "bash", "input": {}},
-            {"kind": "tool_result", "ts": "t", "toolUseId": "1", "content": "", "isError": True},
+            {"kind": "init", "ts": TS, "model": "m", "sessionId": "s"},
+            say("hi"),
+            say("hmm", "thinking"),
+            call("1", "bash", command="ls"),
+            result("1", "files"),
+            call("2", "bash"),
+            result("2", "boom", error=True),
+            say("retrying", "system"),
+            {
+                "kind": "result",
+                "ts": TS,
+                "text": "done",
+                "inputTokens": 1,
+                "outputTokens": 2,
+                "cachedTokens": 0,
+                "costUsd": 0.5,
+                "subtype": "success",
+                "isError": False,
+                "errors": [],
+            },
+            say("oops", "stderr"),
         ],
         color=True,
+        thinking=True,
     )
-    assert "\x1b[34minit" in text
-    assert "\x1b[32massistant" in text
-    assert "\x1b[33mtool_call" in text
-    assert "\x1b[31mtool_result" in text
+    assert "\x1b[34minit" in text  # init, lifecycle and usage: blue
+    assert "\x1b[34msystem      \x1b[0m\x1b[34mretrying" in text
+    assert "\x1b[34msuccess · in=1 out=2 cached=0 cost=$0.500000" in text
+    assert "\x1b[32massistant   \x1b[0m\x1b[32mhi" in text  # assistant: green
+    assert "\x1b[90mthinking    \x1b[0m\x1b[2;90mhmm" in text  # thinking: grey, dimmed
+    assert "\x1b[33mtool_call" in text  # tool calls: yellow
+    assert '\x1b[90m{"command":"ls"}' in text  # tool input: grey
+    assert "\x1b[36mtool_result " in text and "\x1b[36mok · bash" in text  # success: cyan
+    assert "\x1b[31mtool_result " in text and "\x1b[31mboom" in text  # errors: red
+    assert "\x1b[31mstderr" in text
 
 
-def test_deltas_continue_one_block() -> None:
+def test_no_colour_means_no_escape_at_all() -> None:
+    assert "\x1b" not in _text(VALID_ENTRIES, thinking=True)
+
+
+# -- grouping a tool call with its result -----------------------------------------
+
+
+def test_a_result_directly_under_its_call_needs_no_link() -> None:
+    text = _text([call("t1", file_path="/src/app.py"), result("t1", "1 line")])
+    assert text.splitlines() == [
+        "tool_call   #1 Read  [t1]",
+        '            {"file_path":"/src/app.py"}',
+        "tool_result ok · Read  [t1]",
+        "            1 line",
+    ]
+
+
+def test_parallel_calls_are_paired_by_id_and_linked_back_not_by_position() -> None:
     text = _text(
         [
-            {"kind": "assistant", "ts": "t", "text": "Hel", "delta": True},
-            {"kind": "assistant", "ts": "t", "text": "lo", "delta": True},
-            {"kind": "thinking", "ts": "t", "text": "hm", "delta": True},
-            {"kind": "system", "ts": "t", "text": "done"},
+            call("a", "Read", file_path="/src/a.py"),
+            call("b", "Bash", command="pytest -q"),
+            call("c", "Grep", pattern="TODO"),
+            result("b", "2 passed"),  # out of order, as real runs do
+            result("a", "print('a')"),
+            result("c", "", error=True),
         ]
     )
-    assert text.splitlines() == ["assistant   Hello", "thinking    hm", "system      done"]
+    lines = text.splitlines()
+    assert "tool_result ok · Bash  [b]  ← #2 $ pytest -q" in lines
+    assert "tool_result ok · Read  [a]  ← #1 a.py" in lines
+    assert 'tool_result error · Grep  [c]  ← #3 "TODO"' in lines
+    # each result's content follows its own header
+    assert (
+        lines[lines.index("tool_result ok · Bash  [b]  ← #2 $ pytest -q") + 1].strip() == "2 passed"
+    )
+
+
+def test_the_last_of_parallel_calls_answered_first_sits_under_its_call() -> None:
+    lines = _text([call("a"), call("b"), result("b"), result("a")]).splitlines()
+    assert lines == [
+        "tool_call   #1 Read  [a]",
+        "tool_call   #2 Read  [b]",
+        "tool_result ok · Read  [b]",
+        "            done",
+        "tool_result ok · Read  [a]  ← #1",
+        "            done",
+    ]
+
+
+def test_anything_between_a_call_and_its_result_brings_the_link() -> None:
+    lines = _text([call("a", "Task", description="explore"), say("sub-agent work"), result("a")])
+    assert "tool_result ok · Task  [a]  ← #1 explore" in lines.splitlines()
+
+
+def test_orphan_results_are_drawn_plainly() -> None:
+    lines = _text([result("nobody", "lost"), result("also", toolName="Bash")]).splitlines()
+    assert lines == [
+        "tool_result ok  [nobody]",
+        "            lost",
+        "tool_result ok · Bash  [also]",
+        "            done",
+    ]
+
+
+def test_a_result_pairs_once_and_a_second_one_is_an_orphan() -> None:
+    lines = _text([call("a"), say("x"), result("a"), result("a")]).splitlines()
+    assert lines.count("tool_result ok · Read  [a]  ← #1") == 1
+    assert lines.count("tool_result ok · Read  [a]") == 0  # the orphan has no name to borrow
+    assert "tool_result ok  [a]" in lines
+
+
+def test_calls_without_an_id_are_shown_and_never_paired() -> None:
+    lines = _text([call(None, "noop"), result("x")]).splitlines()
+    assert lines == ["tool_call   #1 noop", "tool_result ok  [x]", "            done"]
+
+
+def test_unanswered_calls_are_listed_at_close() -> None:
+    lines = _text([call("a", "Bash"), call("b"), result("a")]).splitlines()
+    assert lines[-1] == "unanswered  no result for #2 Read"
+
+
+def test_pending_calls_are_bounded() -> None:
+    entries = [call(f"id{n}", "Bash") for n in range(MAX_PENDING_CALLS + 5)]
+    entries.append(result("id0"))  # forgotten: the oldest went first
+    entries.append(result(f"id{MAX_PENDING_CALLS + 4}"))
+    lines = _text(entries).splitlines()
+    assert "tool_result ok  [id0]" in lines
+    assert (
+        f"tool_result ok · Bash  [id{MAX_PENDING_CALLS + 4}]  ← #{MAX_PENDING_CALLS + 5}" in lines
+    )
+    assert lines[-1].endswith(" and 1013 more")
+
+
+def test_the_result_header_borrows_the_call_name_when_the_parser_gave_none() -> None:
+    assert "tool_result ok · shell  [a]" in _text([call("a", "shell"), result("a")])
+
+
+def test_long_tool_inputs_and_results_are_shortened_unless_full() -> None:
+    entries = [call("a", "Write", content="x" * 1000), result("a", "\n".join(map(str, range(100))))]
+    short = _text(entries)
+    assert "… (1014 chars)" in short
+    assert "… 88 more lines (--full shows all)" in short
+    assert "99" in _text(entries, full=True) and "chars)" not in _text(entries, full=True)
+    assert "… 1 more line (" in _text([result("b", "\n".join(map(str, range(13))))])
+
+
+# -- thinking and deltas -------------------------------------------------------------
+
+
+def test_thinking_is_folded_to_one_marker_per_run_unless_asked_for() -> None:
+    entries = [
+        say("first thought", "thinking"),
+        say("second thought", "thinking"),
+        say("answer"),
+        say("str", "thinking", delta=True),
+        say("eamed", "thinking", delta=True),
+    ]
+    folded = _text(entries)
+    assert folded.splitlines() == [
+        "thinking    ⋯ (hidden; --thinking shows it)",
+        "assistant   answer",
+        "thinking    ⋯ (hidden; --thinking shows it)",
+    ]
+    assert "thought" not in folded
+    shown = _text(entries, thinking=True).splitlines()
+    assert shown == [
+        "thinking    first thought",
+        "thinking    second thought",
+        "assistant   answer",
+        "thinking    streamed",
+    ]
+
+
+def test_consecutive_deltas_of_one_kind_merge_into_one_block() -> None:
+    text = _text(
+        [
+            say("Hel", delta=True),
+            say("lo\nwor", delta=True),
+            say("ld", delta=True),
+            say("hm", "thinking", delta=True),
+            say("m", "thinking", delta=True),
+            say("again", delta=True),
+            say("done", "system"),
+        ],
+        thinking=True,
+    )
+    assert text.splitlines() == [
+        "assistant   Hello",
+        "            world",
+        "thinking    hmm",
+        "assistant   again",
+        "system      done",
+    ]
+
+
+def test_a_delta_block_is_ended_at_close() -> None:
+    assert _text([say("open", delta=True)]) == "assistant   open\n"
+
+
+# -- the escaping guarantee -------------------------------------------------------
+
+
+EVIL = (
+    "\x1b]0;owned\x07\x1b[2J\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\\x9b1Asafe\r\x08"
+)
+
+
+def _every_kind_carrying(text: str) -> list[dict[str, Any]]:
+    return [
+        say(text),
+        say(text, delta=True),
+        say(text, "thinking"),
+        say(text, "thinking", delta=True),
+        say(text, "user"),
+        call(text, text, **{text: text}),
+        result(text, text, toolName=text),
+        result(text, text, error=True),
+        {"kind": "init", "ts": TS, "model": text, "sessionId": text},
+        {
+            "kind": "result",
+            "ts": TS,
+            "text": text,
+            "inputTokens": 1,
+            "outputTokens": 1,
+            "cachedTokens": 1,
+            "costUsd": 0,
+            "subtype": text,
+            "isError": True,
+            "errors": [text],
+        },
+        say(text, "stderr"),
+        say(text, "system"),
+        say(text, "stdout"),
+        {"kind": "diff", "ts": TS, "changeType": "add", "text": text},
+        call("pending", text),
+    ]
+
+
+def _assert_inert(rendered: str) -> None:
+    ours_removed = OUR_SGR.sub("", rendered)
+    controls = re.findall(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", ours_removed)
+    assert controls == []
 
 
 def test_agent_text_cannot_reach_the_terminal_raw() -> None:
-    evil = "\x1b]0;owned\x07\x1b[2Jsafe\r"
-    text = _text(
-        [
-            {"kind": "assistant", "ts": "t", "text": evil},
-            {"kind": "tool_call", "ts": "t", "name": evil, "input": {"k": evil}, "toolUseId": evil},
-            {
-                "kind": "tool_result",
-                "ts": "t",
-                "toolUseId": evil,
-                "toolName": evil,
-                "content": evil,
-                "isError": False,
-            },
-            {"kind": "assistant", "ts": "t", "text": evil, "delta": True},
-        ],
-        color=True,
-    )
-    ours = re.sub(r"\x1b\[\d+m", "", text)  # the renderer's own colours
-    assert "\x1b" not in ours and "\x07" not in ours and "\r" not in ours
-    assert "owned" not in ours.replace("\\u001b]0;owned", "")  # only as inert JSON text
+    for options in ({}, {"color": True}, {"color": True, "thinking": True, "full": True}):
+        rendered = _text(_every_kind_carrying(EVIL), **options)
+        _assert_inert(rendered)
+        # tool input is shown as JSON, where the sequences are inert \u001b escapes
+        visible = rendered.replace("\\u001b]0;owned", "").replace("\\u001b]8;;https://evil", "")
+        assert "owned" not in visible and "evil.example" not in visible
+        assert "click" in rendered and "safe␍␈" in rendered  # the visible text survives
 
 
-def test_long_tool_results_are_shortened_unless_full() -> None:
-    entry = {
-        "kind": "tool_result",
-        "ts": "t",
-        "toolUseId": "1",
-        "content": "\n".join(map(str, range(100))),
-        "isError": False,
-    }
-    assert "… 88 more lines (--full shows all)" in _text([entry])
-    assert "99" in _text([entry], full=True)
+@given(st.text(alphabet="\x1b\x07\x9b\x9d\x9c\r\x08\x00\u202e\\[];0123456789Jmab\n\t", max_size=40))
+def test_no_text_an_agent_writes_yields_a_control_character(text: str) -> None:
+    _assert_inert(_text(_every_kind_carrying(text), color=True, thinking=True))
+
+
+# -- JSON lines, colour choice --------------------------------------------------
 
 
 def test_jsonl_is_the_entries_exactly() -> None:
@@ -135,3 +377,137 @@ def test_use_color(
     if no_color is not None:
         monkeypatch.setenv("NO_COLOR", no_color)
     assert use_color(Stream(), choice) is expected
+
+
+# -- the pipeline: session and renderer together ------------------------------------
+
+
+class LineRecorder:
+    """A renderer that wants raw lines, recording what it is given."""
+
+    wants_lines = True
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.entries: list[dict[str, Any]] = []
+        self.closed = False
+
+    def write_line(self, line: str, entries: Any) -> None:
+        self.lines.append(line)
+
+    def write(self, entry: Any) -> None:
+        self.entries.append(entry)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _session(adapter: str = "process", **options: Any) -> TranscriptSession:
+    return TranscriptSession(get_registry().load(adapter), clock=lambda: TS, **options)
+
+
+def test_a_line_renderer_gets_the_lines_the_parser_saw_in_any_cut() -> None:
+    data = "\ufeff first \r\n\n second\nthi".encode() + "rd é".encode()
+    for size in (1, 2, 3, len(data)):
+        session = _session()
+        recorder = LineRecorder()
+        pipeline = RenderPipeline(session, recorder)
+        for start in range(0, len(data), size):
+            pipeline.feed(data[start : start + size])
+        pipeline.feed_stderr(b"warning\n")
+        pipeline.close()
+        assert recorder.lines == ["first", "second", "third é"]
+        assert [e["text"] for e in recorder.entries] == ["warning\n"]
+        assert recorder.closed
+        assert session.diagnostics.lines == 3 and session.diagnostics.blank_lines == 1
+
+
+def test_a_line_longer_than_the_limit_reaches_a_line_renderer_as_the_cut_entry() -> None:
+    session = _session(max_line_chars=10)
+    recorder = LineRecorder()
+    pipeline = RenderPipeline(session, recorder, max_line_chars=10)
+    for _ in range(100):
+        pipeline.feed(b"x" * 50)  # a line that never ends is not kept whole
+    pipeline.feed(b"\nshort\n")
+    pipeline.close()
+    assert recorder.lines == ["short"]
+    assert [e["text"][:10] for e in recorder.entries] == ["x" * 10]
+    assert "line cut" in recorder.entries[0]["text"]
+    assert session.diagnostics.truncated_lines == 1
+
+
+def test_other_renderers_get_the_session_entries() -> None:
+    out = io.StringIO()
+    pipeline = RenderPipeline(_session(), TextRenderer(out))
+    pipeline.feed(b"one\ntw")
+    pipeline.close()
+    assert out.getvalue() == "stdout      one\nstdout      tw\n"
+
+
+# -- real logs ---------------------------------------------------------------------
+
+_HEADER = re.compile(r"^tool_(call|result) +(?:#(\d+) )?.*?\[([^\]]*)\](?:  ← #(\d+))?")
+
+
+def _render_file(path: Path, **options: Any) -> str:
+    out = io.StringIO()
+    pipeline = RenderPipeline(_session("claude_local"), TextRenderer(out, **options))
+    with path.open("rb") as log:
+        while chunk := log.read(65536):
+            pipeline.feed(chunk)
+    pipeline.close()
+    return out.getvalue()
+
+
+def test_real_claude_logs_pair_every_result_with_its_own_call() -> None:
+    logs = sorted(corpus_path("real-logs", "claude").glob("*.jsonl"))
+    linked = adjacent = 0
+    for path in logs:
+        text = _render_file(path)
+        _assert_inert(text)
+        calls: dict[str, str] = {}  # number -> id
+        previous_call: str | None = None
+        for line in text.splitlines():
+            match = _HEADER.match(line)
+            if match is None:
+                if not line.startswith(" "):
+                    previous_call = None
+                continue
+            kind, number, ident, link = match.groups()
+            if kind == "call":
+                calls[number] = ident
+                previous_call = ident
+                continue
+            if link is not None:
+                assert calls[link] == ident, (path.name, line)  # the link names its own call
+                linked += 1
+            elif ident in calls.values() and previous_call is not None:
+                assert previous_call == ident, (path.name, line)
+                adjacent += 1
+            previous_call = None
+    assert linked > 50 and adjacent > 300  # the corpus has many of both
+
+
+def test_real_claude_logs_fold_thinking_unless_asked() -> None:
+    path = corpus_path("real-logs", "claude", "hivemind-2.1.284-subagent-thinking-tokens.jsonl")
+    assert "thinking    ⋯ (hidden; --thinking shows it)" in _render_file(path)
+    shown = _render_file(path, thinking=True)
+    assert "⋯ (hidden" not in shown and "\nthinking    " in shown
+
+
+def test_entries_of_other_adapters_render_in_every_style() -> None:
+    from linewise._compact import CompactRenderer
+
+    folder = corpus_path("paperclip-on-real-logs")
+    count = 0
+    for path in sorted(folder.glob("*/*.jsonl")):
+        entries = [e for line in path.read_text().splitlines() for e in json.loads(line)["entries"]]
+        count += len(entries)
+        _assert_inert(_text(entries, color=True))
+        out = io.StringIO()
+        compact = CompactRenderer(out, color=True)
+        for entry in entries:
+            compact.write(entry)
+        compact.close()
+        _assert_inert(out.getvalue())
+    assert count > 1000
