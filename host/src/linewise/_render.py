@@ -302,8 +302,12 @@ class TextRenderer:
         color = {"add": "green", "remove": "red", "hunk": "cyan", "file_header": "bold"}.get(
             change, "grey"
         )
-        prefix = {"add": "+ ", "remove": "- "}.get(change, "  ")
-        self._block("diff", color, prefix + entry["text"])
+        text = entry["text"]
+        # Plugins usually keep the unified-diff marker in the text; add it only when missing.
+        marker = {"add": "+", "remove": "-"}.get(change)
+        if marker and not text.startswith(marker):
+            text = f"{marker} {text}"
+        self._block("diff", color, text)
 
     def close(self) -> None:
         """End an open block, list calls that never got a result, and flush."""
