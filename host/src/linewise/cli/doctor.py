@@ -1,0 +1,133 @@
+"""``linewise doctor``: can each installed agent CLI run here? Its plugin's environment checks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from linewise._registry import Registry
+from linewise._sanitize import neutralize
+from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.errors import UnknownAdapterError
+
+if TYPE_CHECKING:
+    from linewise._doctor import EnvironmentReport
+
+__all__ = ["register"]
+
+_DEFAULT_TIMEOUT = 30.0  # linewise._doctor.DEFAULT_CHECK_TIMEOUT
+_COLORS = {"pass": "32", "info": "32", "warn": "33", "error": "31", "fail": "31"}
+
+
+def register(commands: Any) -> None:
+    """Add the ``doctor`` subcommand."""
+    doctor = commands.add_parser(
+        "doctor",
+        help="run the plugins' environment checks (pass / warn / fail per adapter type)",
+        description="Run each installed plugin's environment checks. Exit status 1 when an "
+        "adapter type fails (its CLI cannot run here, or its plugin is broken), else 0.",
+    )
+    doctor.add_argument(
+        "adapter_types",
+        nargs="*",
+        metavar="TYPE",
+        help="adapter types to check (default: every installed plugin)",
+    )
+    doctor.add_argument("--json", action="store_true", help="print JSON instead of text")
+    doctor.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    doctor.add_argument(
+        "--timeout",
+        type=float,
+        default=_DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"fail a plugin whose checks take longer (default {_DEFAULT_TIMEOUT:g})",
+    )
+    doctor.set_defaults(handler=run)
+
+
+def _masker() -> Any:
+    # Checks describe this machine's environment: never print a secret value they quote.
+    from linewise._run import Redactor
+
+    return Redactor.for_environment(os.environ).text
+
+
+def _text(reports: list[EnvironmentReport], color: bool) -> str:
+    mask = _masker()
+
+    def clean(text: str) -> str:
+        return neutralize(mask(text))
+
+    def paint(text: str, key: str) -> str:
+        return f"\x1b[{_COLORS[key]}m{text}\x1b[0m" if color and key in _COLORS else text
+
+    lines: list[str] = []
+    width = max((len(report.adapter_type) for report in reports), default=0)
+    for report in reports:
+        who = f"{report.distribution} {report.version}" if report.distribution else "built in"
+        status = report.status or "unchecked"
+        head = f"{clean(report.adapter_type).ljust(width)}  {paint(status.upper(), status)}"
+        head += f"  {clean(who)}" + (f" · {clean(report.label)}" if report.label else "")
+        lines.append(head)
+        if report.note:
+            lines.append(f"  {clean(report.note)}")
+        code_width = max((len(check.code) for check in report.checks), default=0)
+        for check in report.checks:
+            level = paint(check.level.ljust(5), check.level)
+            lines.append(
+                f"  {level}  {clean(check.code.ljust(code_width))}  {clean(check.message)}"
+            )
+            pad = " " * (code_width + 11)
+            if check.detail:
+                lines.append(pad + clean(check.detail).replace("\n", "\n" + pad))
+            if check.hint:
+                lines.append(f"{pad}hint: {clean(check.hint)}")
+    counts: dict[str, int] = {}
+    for report in reports:
+        key = report.status or "unchecked"
+        counts[key] = counts.get(key, 0) + 1
+    order = ("pass", "warn", "fail", "unchecked")
+    tally = ", ".join(f"{counts[key]} {key}" for key in order if key in counts)
+    noun = "adapter type" if len(reports) == 1 else "adapter types"
+    lines.append(f"{len(reports)} {noun}: {tally or 'nothing installed'}")
+    return "\n".join(lines) + "\n"
+
+
+def _json(reports: list[EnvironmentReport]) -> str:
+    mask = _masker()
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, str):
+            return mask(value)
+        if isinstance(value, list):
+            return [scrub(item) for item in value]
+        if isinstance(value, dict):
+            return {key: scrub(item) for key, item in value.items()}
+        return value
+
+    statuses = [report.status for report in reports]
+    overall = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
+    payload = {"status": overall, "adapters": [scrub(report.to_json()) for report in reports]}
+    return json.dumps(payload, ensure_ascii=False) + "\n"
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """Check every named (or installed) adapter type; exit 1 if one fails."""
+    from linewise._doctor import check_environments
+    from linewise._render import use_color
+
+    known = registry.adapter_types
+    for name in args.adapter_types:
+        if name not in known:
+            fail(str(UnknownAdapterError(name, known)), EXIT_USAGE)
+    timeout = args.timeout if args.timeout > 0 else None
+    names = list(dict.fromkeys(args.adapter_types)) or None
+    reports = check_environments(names, registry=registry, timeout=timeout)
+    if args.json:
+        sys.stdout.write(_json(reports))
+    else:
+        sys.stdout.write(_text(reports, use_color(sys.stdout, args.color)))
+    return EXIT_FAILURE if any(report.status == "fail" for report in reports) else EXIT_OK

@@ -1,0 +1,181 @@
+"""``linewise summarize``: what each run came to (tokens, cost, outcome), and the totals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from linewise._registry import Registry
+from linewise._sanitize import neutralize
+from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.errors import UnknownAdapterError
+
+if TYPE_CHECKING:
+    from linewise_contracts.summary import RunSummary
+
+    from linewise._summary import RunReport, RunTotals
+
+__all__ = ["describe", "register"]
+
+_SESSION_WIDTH = 12
+_COLUMNS = (
+    "FILE",
+    "ADAPTER",
+    "SESSION",
+    "MODEL",
+    "TURNS",
+    "TOOLS",
+    "ERRORS",
+    "INPUT",
+    "OUTPUT",
+    "CACHED",
+    "COST",
+    "STATUS",
+)
+_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "INPUT", "OUTPUT", "CACHED", "COST"})
+
+
+def register(commands: Any) -> None:
+    """Add the ``summarize`` subcommand."""
+    summarize = commands.add_parser(
+        "summarize", help="summarise finished runs: tokens, cost, tool calls, outcome"
+    )
+    summarize.add_argument("paths", nargs="+", metavar="PATH", help="stdout logs of agent runs")
+    summarize.add_argument(
+        "-a",
+        "--adapter",
+        default="auto",
+        metavar="TYPE",
+        help="adapter type of the CLI that wrote the logs; auto (the default) detects it per file",
+    )
+    summarize.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    summarize.set_defaults(handler=run)
+
+
+def _tokens(value: int) -> str:
+    return f"{value:,}"
+
+
+def _cost(value: float | None) -> str:
+    return "-" if value is None else f"${value:.4f}"
+
+
+def _short(value: str | None, width: int = _SESSION_WIDTH) -> str:
+    if not value:
+        return "-"
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+def describe(report: RunReport) -> str:
+    """The run in one line: adapter, session, model, turns, tool calls, tokens, cost, status."""
+    summary: RunSummary = report.summary
+    parts = [report.adapter_type]
+    if summary.session_id:
+        parts.append(f"session {_short(summary.session_id)}")
+    if summary.model:
+        parts.append(summary.model)
+    if summary.turns is not None:
+        parts.append(f"{summary.turns} turns")
+    parts.append(f"{report.stats.tool_calls} tool calls")
+    if summary.errors:
+        parts.append(f"{len(summary.errors)} errors")
+    usage = summary.usage
+    parts.append(
+        f"in {_tokens(usage.input_tokens)} out {_tokens(usage.output_tokens)} "
+        f"cached {_tokens(usage.cached_tokens)}"
+    )
+    if summary.cost_usd is not None:
+        parts.append(_cost(summary.cost_usd))
+    parts.append(report.status)
+    return neutralize(" · ".join(parts))
+
+
+def _row(report: RunReport) -> list[str]:
+    summary = report.summary
+    usage = summary.usage
+    return [
+        report.source,
+        report.adapter_type,
+        _short(summary.session_id),
+        summary.model or "-",
+        "-" if summary.turns is None else str(summary.turns),
+        str(report.stats.tool_calls),
+        str(len(summary.errors)),
+        _tokens(usage.input_tokens),
+        _tokens(usage.output_tokens),
+        _tokens(usage.cached_tokens),
+        _cost(summary.cost_usd),
+        report.status,
+    ]
+
+
+def _total_row(totals: RunTotals) -> list[str]:
+    statuses = ", ".join(f"{count} {status}" for status, count in sorted(totals.statuses.items()))
+    return [
+        f"TOTAL ({totals.runs} runs)",
+        "",
+        "",
+        "",
+        str(totals.turns),
+        str(totals.tool_calls),
+        str(totals.errors),
+        _tokens(totals.usage.input_tokens),
+        _tokens(totals.usage.output_tokens),
+        _tokens(totals.usage.cached_tokens),
+        _cost(totals.cost_usd),
+        statuses,
+    ]
+
+
+def _table(rows: list[list[str]]) -> str:
+    # Everything shown came from a log or a file name: neutralised before measuring.
+    cells = [[neutralize(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
+    lines = []
+    for row in cells:
+        padded = [
+            cell.rjust(width) if name in _NUMERIC else cell.ljust(width)
+            for name, cell, width in zip(_COLUMNS, row, widths, strict=True)
+        ]
+        lines.append("  ".join(padded).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """Summarise every log named; unreadable ones are reported and the rest still summarised."""
+    from linewise._summary import summarize_log, total
+
+    if args.adapter != "auto" and args.adapter not in registry.adapter_types:
+        fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+    reports: list[RunReport] = []
+    unreadable: list[dict[str, str]] = []
+    for path in args.paths:
+        try:
+            report = summarize_log(path, args.adapter, registry=registry)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            sys.stderr.write(f"linewise: error: cannot read {neutralize(path)}: {reason}\n")
+            unreadable.append({"path": path, "error": reason})
+            continue
+        if report.summary_problem:
+            sys.stderr.write(
+                f"linewise: warning: {neutralize(path)}: {neutralize(report.summary_problem)}; "
+                "summarised from the transcript\n"
+            )
+        reports.append(report)
+    totals = total(reports)
+    if args.json:
+        payload = {
+            "runs": [report.to_json() for report in reports],
+            "unreadable": unreadable,
+            "totals": totals.to_json(),
+        }
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    elif reports:
+        rows = [list(_COLUMNS), *(_row(report) for report in reports)]
+        if len(reports) > 1:
+            rows.append(_total_row(totals))
+        sys.stdout.write(_table(rows))
+    return EXIT_FAILURE if unreadable else EXIT_OK
