@@ -1,5 +1,6 @@
 """linewise-claude: the Claude Code stream-json parser plugin (adapter type ``claude_local``)."""
 
+from linewise_claude.environment import check_environment
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_claude.sniff import sniff
 from linewise_claude.summary import (
@@ -13,6 +14,7 @@ from linewise_claude.summary import (
 __all__ = [
     "ClaudeStdoutParser",
     "agent_configuration_doc",
+    "check_environment",
     "create_stdout_parser",
     "is_max_turns_result",
     "is_refusal_result",
