@@ -9,6 +9,7 @@ from linewise._version import __version__
 
 if TYPE_CHECKING:
     from linewise._detect import Detection, detect_adapter
+    from linewise._doctor import EnvironmentReport, check_environments
     from linewise._generic import GENERIC_ADAPTER_TYPE
     from linewise._registry import (
         FailedLoad,
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
         get_registry,
         reset_registry,
     )
+    from linewise._run import AgentStartError, RunResult, run_agent
     from linewise._session import (
         Diagnostics,
         LineError,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
         merge_deltas,
         utc_now,
     )
+    from linewise._summary import RunReport, summarize_log
     from linewise._transcript import Transcript, build_transcript, open_session
     from linewise.errors import (
         LinewiseError,
@@ -40,6 +43,13 @@ _EXPORTS = {
     "GENERIC_ADAPTER_TYPE": "linewise._generic",
     "Detection": "linewise._detect",
     "detect_adapter": "linewise._detect",
+    "EnvironmentReport": "linewise._doctor",
+    "check_environments": "linewise._doctor",
+    "AgentStartError": "linewise._run",
+    "RunResult": "linewise._run",
+    "run_agent": "linewise._run",
+    "RunReport": "linewise._summary",
+    "summarize_log": "linewise._summary",
     "FailedLoad": "linewise._registry",
     "LoadedParser": "linewise._registry",
     "ParserInfo": "linewise._registry",
@@ -63,8 +73,10 @@ _EXPORTS = {
 
 __all__ = [
     "GENERIC_ADAPTER_TYPE",
+    "AgentStartError",
     "Detection",
     "Diagnostics",
+    "EnvironmentReport",
     "FailedLoad",
     "LineError",
     "LinewiseError",
@@ -74,17 +86,22 @@ __all__ = [
     "ParserStatus",
     "PluginLoadError",
     "Registry",
+    "RunReport",
+    "RunResult",
     "Transcript",
     "TranscriptSession",
     "UnknownAdapterError",
     "__version__",
     "build_transcript",
+    "check_environments",
     "detect_adapter",
     "get_registry",
     "list_parsers",
     "merge_deltas",
     "open_session",
     "reset_registry",
+    "run_agent",
+    "summarize_log",
     "utc_now",
 ]
 
