@@ -93,7 +93,7 @@ def test_a_good_plugin_passes_every_check(tmp_path: Path) -> None:
 
 def test_fuzzing_reports_the_minimal_failing_input(tmp_path: Path) -> None:
     source = GOOD + textwrap.dedent(
-        '''
+        """
         import json
 
 
@@ -102,7 +102,7 @@ def test_fuzzing_reports_the_minimal_failing_input(tmp_path: Path) -> None:
                 event = json.loads(line)
                 return [{"kind": "system", "ts": ts, "text": event["type"]}]
             return [{"kind": "stdout", "ts": ts, "text": line}]
-        '''
+        """
     )
     report = run_checks(str(_project(tmp_path, source, samples='{"type": "a"}\n')), examples=300)
     status, text = _by_check(report)["parse.never_throws"]
@@ -113,7 +113,7 @@ def test_fuzzing_reports_the_minimal_failing_input(tmp_path: Path) -> None:
 
 
 def test_non_determinism_and_a_reset_that_does_not_reset(tmp_path: Path) -> None:
-    source = '''
+    source = """
     import itertools
 
     _ids = itertools.count()  # module-level state: the mistake under test
@@ -133,7 +133,7 @@ def test_non_determinism_and_a_reset_that_does_not_reset(tmp_path: Path) -> None
 
     def create_stdout_parser():
         return Parser()
-    '''
+    """
     checks = _by_check(run_checks(str(_project(tmp_path, source)), examples=0))
     assert checks["parse.deterministic"][0] == "fail"
     assert "a fresh parser gives different output" in checks["parse.deterministic"][1]
@@ -165,7 +165,10 @@ def test_undeclared_dependencies_and_oversized_code(tmp_path: Path) -> None:
     project = _project(tmp_path, source, dependencies="[]", extra_files={"big.py": big})
     checks = _by_check(run_checks(str(project), examples=0))
     assert checks["size.dependencies"][0] == "fail"
-    assert "imports 'pluggy' from pluggy, which is not in its dependencies" in checks["size.dependencies"][1]
+    assert (
+        "imports 'pluggy' from pluggy, which is not in its dependencies"
+        in checks["size.dependencies"][1]
+    )
     assert checks["size.code"][0] == "warn"
     assert checks["metadata.contract"][0] == "warn"  # nothing declared: grace period
 
@@ -228,11 +231,26 @@ def test_the_pytest_plugin_turns_checks_into_tests(tmp_path: Path) -> None:
     )
     done = subprocess.run(
         [
-            sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA",
-            "--linewise-check", str(project), "--linewise-check", str(broken),
-            "--linewise-examples", "20", str(tmp_path / "test_own.py"),
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rA",
+            "--linewise-check",
+            str(project),
+            "--linewise-check",
+            str(broken),
+            "--linewise-examples",
+            "20",
+            str(tmp_path / "test_own.py"),
         ],
-        capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
         env={**os.environ, "PYTHONPATH": ""},
     )
     assert done.returncode == 1, done.stdout + done.stderr
