@@ -1,0 +1,452 @@
+"""Gemini CLI ``--output-format stream-json`` lines to TranscriptEntries."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from linewise_contracts.acpx import parse_acpx_event
+from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.extract import (
+    as_list,
+    as_number,
+    as_object,
+    as_string,
+    content_text,
+    dig,
+    parse_json_object,
+    strip_ansi,
+    to_json_text,
+)
+
+__all__ = [
+    "GeminiStdoutParser",
+    "create_stdout_parser",
+    "error_text",
+    "parse_stdout_line",
+    "plain_line_kind",
+    "read_session_id",
+    "read_usage",
+]
+
+# Tool names remembered for pairing results: bounded so a very long run cannot
+# grow the map without limit.
+_REMEMBERED: Final = 4096
+
+# Gemini CLI writes its notices to stderr; they reach a log when the two streams
+# were merged (2>&1). Informational ones become `system` entries ...
+_NOTICE: Final = re.compile(
+    r"(?:Loaded cached credentials"
+    r"|Data collection is disabled"
+    r"|YOLO mode is enabled"
+    r"|Server '[^']*' supports tool updates"
+    r"|Found stored OAuth token"
+    r"|Loading extension:"
+    r"|Hook registry initialized"
+    r"|Session cleanup disabled"
+    r"|Flushing log events"
+    r"|Ripgrep is not available"
+    r"|\[(?:STARTUP|INFO|DEBUG)\]"
+    r"|\(node:\d+\)"
+    r"|\(Use `node --trace-)",
+    re.IGNORECASE,
+)
+# ... and failures `stderr` entries (an auth error, a retried API call, a stack frame).
+_PROBLEM: Final = re.compile(
+    r"(?:\[(?:ERROR|WARN|WARNING)\]"
+    r"|(?:Error|Warning)\b"
+    r"|Attempt \d+ failed\b"
+    r"|_?\w*(?:Error|Exception):"
+    r"|at \S.*:\d+:\d+\)?$)",
+)
+
+# Longer non-JSON lines are not looked at as notices (and the patterns stay cheap).
+_NOTICE_LENGTH: Final = 2000
+
+# Text-bearing content parts of the message shapes older schemas used.
+_TEXT_PARTS: Final = ("output_text", "text", "content")
+_TOOL_CALL_PARTS: Final = ("tool_call", "tool_use", "function_call")
+_TOOL_RESULT_PARTS: Final = ("tool_result", "tool_response", "function_response")
+
+
+def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+
+def plain_line_kind(line: str) -> str:
+    """``"system"``, ``"stderr"`` or ``"stdout"``: what a non-JSON line of a Gemini log is.
+
+    Gemini's own notices ("Loaded cached credentials.") are ``system``, its
+    warnings and errors ``stderr``; anything else stays raw ``stdout``.
+    """
+    if len(line) > _NOTICE_LENGTH:
+        return "stdout"  # Gemini's notices are one short line; long text is not one
+    text = strip_ansi(line).strip()
+    if _NOTICE.match(text):
+        return "system"
+    if _PROBLEM.match(text):
+        return "stderr"
+    return "stdout"
+
+
+def _plain_line(line: str, ts: str) -> list[TranscriptEntry]:
+    kind = plain_line_kind(line)
+    if kind == "system":
+        return [{"kind": "system", "ts": ts, "text": strip_ansi(line).strip()}]
+    if kind == "stderr":
+        return [{"kind": "stderr", "ts": ts, "text": strip_ansi(line).strip()}]
+    return _stdout(line, ts)
+
+
+def error_text(value: object) -> str:
+    """The message of an error value: a string, or ``message``/``error``/``code`` of an object."""
+    if type(value) is str:
+        return value
+    if type(value) is not dict:
+        return ""
+    for key in ("message", "error", "code", "detail"):
+        text = value.get(key)
+        if type(text) is str and text:
+            return text
+    return to_json_text(value)
+
+
+def _first_present(event: dict[str, Any], *keys: str) -> object:
+    # JavaScript's `a ?? b`: the first key whose value is not null or missing.
+    for key in keys:
+        value = event.get(key)
+        if value is not None:
+            return value
+    return None
+
+
+def _input(event: dict[str, Any], *keys: str) -> Any:
+    value = _first_present(event, *keys)
+    return {} if value is None else value
+
+
+def read_session_id(event: dict[str, Any]) -> str:
+    """The session id an event carries under any of the names Gemini's schemas used."""
+    for key in ("session_id", "sessionId", "sessionID", "checkpoint_id", "thread_id"):
+        value = event.get(key)
+        if type(value) is str and value.strip():
+            return value.strip()
+    return ""
+
+
+def read_usage(event: dict[str, Any]) -> tuple[float, float, float]:
+    """``(input, output, cached)`` tokens of a result: ``stats`` (stream-json) or ``usage``.
+
+    Gemini's ``input_tokens`` is the whole prompt, cached tokens included.
+    """
+    source = as_object(_first_present(event, "usage", "usageMetadata", "stats"))
+    source = as_object(source.get("usageMetadata")) or source
+
+    def first(*names: str) -> float:
+        for name in names:
+            number = as_number(source.get(name), -1)
+            if number >= 0:
+                return number
+        return 0
+
+    return (
+        first("input_tokens", "inputTokens", "promptTokenCount"),
+        first("output_tokens", "outputTokens", "candidatesTokenCount"),
+        first("cached", "cached_input_tokens", "cachedInputTokens", "cachedContentTokenCount"),
+    )
+
+
+def _remember(store: dict[str, str], key: str, value: str) -> None:
+    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
+    store[key] = value
+    if len(store) > _REMEMBERED:
+        del store[next(iter(store))]
+
+
+# -- messages ---------------------------------------------------------------------------
+
+
+def _texts(content: object) -> list[str]:
+    """The text pieces of a message: a string, a list of parts, or ``{text, content: [...]}``."""
+    if type(content) is str:
+        return [content]
+    parts: list[Any]
+    texts: list[str] = []
+    if type(content) is list:
+        parts = content
+    else:
+        message = as_object(content)
+        direct = message.get("text")
+        if type(direct) is str:
+            texts.append(direct)
+        parts = as_list(message.get("content"))
+    for part in parts:
+        if dig(part, "type") in _TEXT_PARTS:
+            texts.append(as_string(part.get("text")).strip() or as_string(part.get("content")))
+    return texts
+
+
+def _text_entries(content: object, ts: str, kind: str) -> list[TranscriptEntry]:
+    entries: list[TranscriptEntry] = []
+    for piece in _texts(content):
+        text = piece.strip()
+        if not text:
+            continue
+        if kind == "user":
+            entries.append({"kind": "user", "ts": ts, "text": text})
+        elif kind == "thinking":
+            entries.append({"kind": "thinking", "ts": ts, "text": text})
+        else:
+            entries.append({"kind": "assistant", "ts": ts, "text": text})
+    return entries
+
+
+def _message(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+    """A stream-json ``message``: user prompt or assistant text, streamed as deltas."""
+    role = event.get("role")
+    content = _first_present(event, "content", "message")
+    if role == "assistant":
+        if event.get("delta") is True and type(content) is str:
+            # A streamed fragment: kept verbatim (its spaces and newlines join the
+            # next fragment) and marked, so the host merges the fragments.
+            if not content:
+                return []
+            return [{"kind": "assistant", "ts": ts, "text": content, "delta": True}]
+        return _text_entries(content, ts, "assistant")
+    if role == "user":
+        return _text_entries(content, ts, "user")
+    return []  # system notes and other roles are not part of the conversation
+
+
+def _question_text(part: dict[str, Any]) -> str:
+    lines = [f"Question: {as_string(part.get('prompt')).strip()}"]
+    for choice in as_list(part.get("choices")):
+        key = as_string(dig(choice, "key")).strip()
+        label = as_string(dig(choice, "label")).strip()
+        description = as_string(dig(choice, "description")).strip()
+        lines.append(f"- {key}: {label}" + (f" ({description})" if description else ""))
+    return "\n".join(lines)
+
+
+def _legacy_assistant(
+    message: object, ts: str, names: dict[str, str] | None
+) -> list[TranscriptEntry]:
+    """A Claude-style ``assistant`` event, as early Gemini integrations wrote them."""
+    if type(message) is str:
+        return _text_entries(message, ts, "assistant")
+    body = as_object(message)
+    entries = _text_entries(as_string(body.get("text")), ts, "assistant")
+    for part in as_list(body.get("content")):
+        if type(part) is not dict:
+            continue
+        kind = as_string(part.get("type")).strip()
+        if kind in _TEXT_PARTS:
+            entries.extend(_text_entries([part], ts, "assistant"))
+        elif kind == "thinking":
+            entries.extend(_text_entries(as_string(part.get("text")), ts, "thinking"))
+        elif kind in _TOOL_CALL_PARTS:
+            name = as_string(part.get("name")) or as_string(part.get("tool"), "tool")
+            call: ToolCallEntry = {
+                "kind": "tool_call",
+                "ts": ts,
+                "name": name,
+                "input": _input(part, "input", "arguments", "args"),
+            }
+            ident = as_string(part.get("id")) or as_string(part.get("call_id"))
+            if ident:
+                call["toolUseId"] = ident
+                if names is not None:
+                    _remember(names, ident, name)
+            entries.append(call)
+        elif kind in _TOOL_RESULT_PARTS:
+            ident = next(
+                (
+                    value
+                    for key in ("tool_use_id", "toolUseId", "call_id", "id")
+                    if (value := as_string(part.get(key)))
+                ),
+                "tool_result",
+            )
+            output = _first_present(part, "output", "result", "text", "response")
+            result: ToolResultEntry = {
+                "kind": "tool_result",
+                "ts": ts,
+                "toolUseId": ident,
+                "content": output if type(output) is str else content_text(output),
+                "isError": part.get("is_error") is True
+                or as_string(part.get("status")).lower() == "error",
+            }
+            if names is not None and ident in names:
+                result["toolName"] = names[ident]
+            entries.append(result)
+        elif kind == "question":
+            entries.append({"kind": "assistant", "ts": ts, "text": _question_text(part)})
+    return entries
+
+
+# -- tools, errors, results -----------------------------------------------------------------
+
+
+def _tool_use(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
+    name = as_string(event.get("tool_name")) or as_string(event.get("name"), "tool")
+    call: ToolCallEntry = {
+        "kind": "tool_call",
+        "ts": ts,
+        "name": name,
+        "input": _input(event, "parameters", "args", "input"),
+    }
+    ident = as_string(event.get("tool_id"))
+    if ident:
+        call["toolUseId"] = ident
+        if names is not None:
+            _remember(names, ident, name)
+    return call
+
+
+def _tool_result(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
+    ident = as_string(event.get("tool_id"))
+    status = as_string(event.get("status")).lower()
+    output = event.get("output")
+    content = output if type(output) is str else content_text(output)
+    error = event.get("error")
+    problem = error_text(error) if error is not None else ""
+    if problem and problem not in content:
+        content = f"{content}\n{problem}" if content else problem
+    result: ToolResultEntry = {
+        "kind": "tool_result",
+        "ts": ts,
+        "toolUseId": ident,
+        "content": content,
+        "isError": status == "error" or (status != "success" and error is not None),
+    }
+    if names is not None and ident in names:
+        result["toolName"] = names[ident]
+    return result
+
+
+def _error(event: dict[str, Any], ts: str) -> TranscriptEntry:
+    text = error_text(_first_present(event, "error", "message", "detail")) or "error"
+    if event.get("severity") == "warning":
+        # Loop detection, a blocked agent step, a refusal notice: the run goes on.
+        return {"kind": "system", "ts": ts, "text": f"warning: {text}"}
+    return {"kind": "stderr", "ts": ts, "text": text}
+
+
+def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
+    status = as_string(event.get("status"))
+    subtype = as_string(event.get("subtype")) or status or "result"
+    is_error = (
+        event.get("is_error") is True or status.lower() == "error" or subtype.lower() == "error"
+    )
+    errors: list[str] = []
+    if is_error:
+        text = error_text(_first_present(event, "error", "message", "result"))
+        if text:
+            errors.append(text)
+    input_tokens, output_tokens, cached_tokens = read_usage(event)
+    cost = _first_present(event, "total_cost_usd", "cost_usd", "cost") or dig(
+        event, "stats", "cost_usd"
+    )
+    return {
+        "kind": "result",
+        "ts": ts,
+        "text": as_string(event.get("result"))
+        or as_string(event.get("text"))
+        or as_string(event.get("response")),
+        "inputTokens": input_tokens,
+        "outputTokens": output_tokens,
+        "cachedTokens": cached_tokens,
+        "costUsd": as_number(cost),
+        "subtype": subtype,
+        "isError": is_error,
+        "errors": errors,
+    }
+
+
+def _init(event: dict[str, Any], ts: str) -> TranscriptEntry:
+    return {
+        "kind": "init",
+        "ts": ts,
+        "model": as_string(event.get("model")) or "gemini",
+        "sessionId": read_session_id(event),
+    }
+
+
+def _entries(
+    event: dict[str, Any], line: str, ts: str, names: dict[str, str] | None
+) -> list[TranscriptEntry]:
+    acpx = parse_acpx_event(event, ts)
+    if acpx is not None:  # the shared ACP engine's events, wrapped by Paperclip
+        return acpx
+    kind = event.get("type")
+    if kind == "message":
+        return _message(event, ts)
+    if kind == "tool_use":
+        return [_tool_use(event, ts, names)]
+    if kind == "tool_result":
+        return [_tool_result(event, ts, names)]
+    if kind == "init":
+        return [_init(event, ts)]
+    if kind == "result":
+        return [_result(event, ts)]
+    if kind == "error":
+        return [_error(event, ts)]
+    # The Claude-like schema of early Gemini integrations.
+    if kind == "system":
+        subtype = as_string(event.get("subtype"))
+        if subtype == "init":
+            return [_init(event, ts)]
+        if subtype == "error":
+            return [_error(event, ts)]
+        return [{"kind": "system", "ts": ts, "text": f"system: {subtype or 'event'}"}]
+    if kind == "assistant":
+        return _legacy_assistant(event.get("message"), ts, names)
+    if kind == "user":
+        return _text_entries(event.get("message"), ts, "user")
+    if kind == "thinking":
+        text = as_string(event.get("text")) or as_string(dig(event, "delta", "text"))
+        return _text_entries(text, ts, "thinking")
+    if kind == "text":
+        return _text_entries(
+            as_string(event.get("text")).strip() or as_string(event.get("content")),
+            ts,
+            "assistant",
+        )
+    if kind in ("step_finish", "step_complete"):
+        return []  # usage bookkeeping of that schema; the result carries the totals
+    return _stdout(line, ts)
+
+
+def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
+    """One Gemini stream-json line to entries (stateless; prefer :func:`create_stdout_parser`)."""
+    event = parse_json_object(line)
+    if event is None:
+        return _plain_line(line, ts)
+    return _entries(event, line, ts, None)
+
+
+class GeminiStdoutParser:
+    """The stateful Gemini parser: :func:`parse_stdout_line` plus tool names on results.
+
+    Gemini's ``tool_result`` carries only the ``tool_id`` of its ``tool_use``;
+    this parser remembers the name of each call so the result shows it.
+    """
+
+    __slots__ = ("_names",)
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+
+    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        event = parse_json_object(line)
+        if event is None:
+            return _plain_line(line, ts)
+        return _entries(event, line, ts, self._names)
+
+    def reset(self) -> None:
+        self._names.clear()
+
+
+def create_stdout_parser() -> GeminiStdoutParser:
+    """A fresh stateful Gemini parser for one transcript."""
+    return GeminiStdoutParser()

@@ -1,0 +1,73 @@
+"""How surely the first lines of a log are Gemini CLI stream-json."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from linewise_contracts.extract import parse_json_object
+
+from linewise_gemini.parser import plain_line_kind
+
+__all__ = ["sniff"]
+
+# Event types of Gemini's stream-json, and of the Claude-like schema early
+# integrations wrote; a JSON line of any other type (OpenCode's "step_start",
+# Codex's "thread.started", Cursor's "tool_call" ...) means another CLI wrote the log.
+_GEMINI_TYPES: Final = frozenset(
+    {"init", "message", "tool_use", "tool_result", "error", "result"}
+    | {"system", "assistant", "user", "thinking", "text"}
+)
+
+
+def _distinctive(event: dict[str, Any]) -> bool:
+    """Fields only Gemini's stream-json has (look-alike types of other CLIs lack them)."""
+    kind = event.get("type")
+    if kind == "init":
+        return isinstance(event.get("session_id"), str) and "model" in event
+    if kind == "message":
+        return event.get("role") in ("user", "assistant") and "content" in event
+    if kind == "tool_use":
+        return isinstance(event.get("tool_id"), str) and isinstance(event.get("tool_name"), str)
+    if kind == "tool_result":
+        return isinstance(event.get("tool_id"), str) and event.get("status") in ("success", "error")
+    if kind == "result":
+        return isinstance(event.get("stats"), dict) or (
+            event.get("status") in ("success", "error") and "subtype" not in event
+        )
+    if kind == "error":
+        return event.get("severity") in ("warning", "error")
+    return False
+
+
+def sniff(lines: Sequence[str]) -> float:
+    """0 to 1: how surely Gemini CLI ``--output-format stream-json`` wrote ``lines``.
+
+    Every JSON line must be a Gemini event type and at least one must have a
+    shape only Gemini writes (a top-level ``init``, a ``message`` with a role,
+    a ``tool_use`` with ``tool_id``, a ``result`` with ``stats``). Gemini's
+    own stderr notices count for it; other plain text is tolerated while JSON
+    events dominate.
+    """
+    events = 0
+    distinctive = 0
+    other = 0
+    for line in lines:
+        event = parse_json_object(line)
+        if event is None:
+            other += plain_line_kind(line) == "stdout"
+            continue
+        kind = event.get("type")
+        if not isinstance(kind, str):
+            return 0.0
+        if kind not in _GEMINI_TYPES and not kind.startswith("acpx."):
+            return 0.0
+        events += 1
+        distinctive += _distinctive(event)
+    if not events or other > events:
+        return 0.0
+    if distinctive:
+        return 0.95 if other == 0 else 0.85
+    # Only the generic Claude-like types: Claude's and Cursor's streams look alike,
+    # and they are far more common than Gemini's early schema.
+    return 0.1

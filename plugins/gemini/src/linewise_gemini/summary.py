@@ -1,0 +1,300 @@
+"""The whole-run summary of a Gemini stream-json run, and the classifiers it uses."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from linewise_contracts.entries import JsonValue
+from linewise_contracts.extract import (
+    as_int,
+    as_list,
+    as_number,
+    as_object,
+    as_string,
+    dig,
+    parse_json_object,
+)
+from linewise_contracts.summary import RunSummary, Usage
+
+from linewise_gemini.parser import error_text, plain_line_kind, read_session_id, read_usage
+
+__all__ = [
+    "is_auth_required",
+    "is_session_unrecoverable_error",
+    "is_transient_network_error",
+    "is_turn_limit_result",
+    "summarize_run",
+]
+
+# A session Gemini cannot resume: unknown or missing, or grown past the model's
+# context window (compression itself overflowed). A fresh session is the way out.
+_SESSION_UNRECOVERABLE: Final = re.compile(
+    r"unknown\s+session"
+    r"|\bsession\b[^\n]{0,200}?\bnot\s+found"
+    r"|\b(?:resume|checkpoint)\b[^\n]{0,200}?\bnot\s+found"
+    r"|invalid\s+session\s+identifier"
+    r"|no\s+previous\s+sessions\s+found"
+    r"|(?:cannot|failed\s+to)\s+resume"
+    r"|exceeds\s+the\s+maximum\s+number\s+of\s+tokens"
+    r"|input\s+token\s+count\s+exceeds",
+    re.IGNORECASE,
+)
+# DNS and connection failures (often while refreshing the OAuth token): retry later.
+_TRANSIENT_NETWORK: Final = re.compile(
+    r"\b(?:ENOTFOUND|EAI_AGAIN|ECONNRESET|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b"
+    r"|socket hang up"
+    r"|fetch failed",
+)
+_AUTH_REQUIRED: Final = re.compile(
+    r"not\s+authenticated|please\s+authenticate|authentication\s+required"
+    r"|api[_ ]?key\s+(?:required|missing|invalid|not\s+(?:set|found|valid))"
+    r"|unauthorized|invalid\s+credentials|not\s+logged\s+in|login\s+required"
+    r"|manual\s+authorization\s+is\s+required|FatalAuthenticationError"
+    r"|run\s+`?gemini\s+auth",
+    re.IGNORECASE,
+)
+_TURN_LIMIT_VALUES: Final = re.compile(r"^(?:turn_limit|max_turns)", re.IGNORECASE)
+_TURN_LIMIT_ERROR_TYPES: Final = frozenset({"FatalTurnLimitedError", "MaxSessionTurnsError"})
+# Gemini exits with 53 when --max-session-turns (or the settings' limit) is used up.
+_TURN_LIMIT_EXIT_CODE: Final = 53
+
+
+def is_session_unrecoverable_error(*texts: str) -> bool:
+    """True when Gemini cannot go on with the session it was asked to resume.
+
+    Matches an unknown or missing session or checkpoint and a session whose
+    history exceeds the model's input limit; not network failures. Pass the
+    run's error messages and stderr.
+    """
+    return any(_SESSION_UNRECOVERABLE.search(text) for text in texts)
+
+
+def is_transient_network_error(*texts: str) -> bool:
+    """True when the run failed on DNS or a dropped connection, so a retry may succeed."""
+    return any(_TRANSIENT_NETWORK.search(text) for text in texts)
+
+
+def is_auth_required(*texts: str) -> bool:
+    """True when Gemini stopped because it has no usable credentials (API key or login)."""
+    return any(_AUTH_REQUIRED.search(line) for text in texts for line in text.splitlines())
+
+
+def is_turn_limit_result(result: Mapping[str, Any] | None, exit_code: int | None = None) -> bool:
+    """True when the run stopped on its turn limit (structured fields or exit code 53 only).
+
+    ``status``, ``stopReason``/``stop_reason`` or ``subtype`` naming a turn
+    limit count, and so does a result error of type ``FatalTurnLimitedError``;
+    free error text ("max_turns reached") does not.
+    """
+    if exit_code == _TURN_LIMIT_EXIT_CODE:
+        return True
+    if not result:
+        return False
+    for key in ("status", "stopReason", "stop_reason", "subtype"):
+        value = result.get(key)
+        if type(value) is str and _TURN_LIMIT_VALUES.match(value.strip()):
+            return True
+    return dig(result, "error", "type") in _TURN_LIMIT_ERROR_TYPES
+
+
+def _is_error_result(result: Mapping[str, Any]) -> bool:
+    return (
+        result.get("is_error") is True
+        or as_string(result.get("status")).lower() == "error"
+        or as_string(result.get("subtype")).lower() == "error"
+    )
+
+
+def _first(event: Mapping[str, Any], *keys: str) -> object:
+    # JavaScript's `a ?? b`, as the reference reads these fields.
+    return next((event[key] for key in keys if event.get(key) is not None), None)
+
+
+def _result_error(result: Mapping[str, Any]) -> str:
+    return error_text(_first(result, "error", "message", "result")).strip()
+
+
+def _cost(event: Mapping[str, Any]) -> float | None:
+    for value in (
+        event.get("total_cost_usd"),
+        event.get("cost_usd"),
+        event.get("cost"),
+        dig(event, "stats", "cost_usd"),
+    ):
+        number = as_number(value, -1)
+        if number >= 0:
+            return number
+    return None
+
+
+def _question(message: object) -> dict[str, JsonValue] | None:
+    for part in as_list(as_object(message).get("content")):
+        if dig(part, "type") != "question":
+            continue
+        choices: list[JsonValue] = []
+        for raw in as_list(part.get("choices")):
+            choice: dict[str, JsonValue] = {
+                "key": as_string(dig(raw, "key")).strip(),
+                "label": as_string(dig(raw, "label")).strip(),
+            }
+            description = as_string(dig(raw, "description")).strip()
+            if description:
+                choice["description"] = description
+            choices.append(choice)
+        return {"prompt": as_string(part.get("prompt")).strip(), "choices": choices}
+    return None
+
+
+def _assistant_texts(event: Mapping[str, Any]) -> list[str]:
+    content = _first(event, "content", "message")
+    if type(content) is str:
+        return [content]
+    body = as_object(content)
+    texts = [as_string(body.get("text"))]
+    for part in as_list(body.get("content")):
+        if dig(part, "type") in ("output_text", "text", "content"):
+            texts.append(as_string(part.get("text")).strip() or as_string(part.get("content")))
+    return texts
+
+
+def summarize_run(lines: Iterable[str]) -> RunSummary:
+    """Summarise a whole Gemini stream-json run (several runs in one log add up).
+
+    The final text is the assistant's messages joined by blank lines, streamed
+    fragments joined back into their message. Usage and cost come from the
+    ``result`` events (Gemini reports no cost; one written by a wrapper is
+    read). A run whose stream stops before its result is incomplete.
+    """
+    session_id: str | None = None
+    model: str | None = None
+    messages: list[str] = []
+    streaming = False  # the last assistant message was a fragment still being streamed
+    results: list[dict[str, Any]] = []
+    usage = Usage()
+    costs: list[float] = []
+    errors: list[str] = []
+    warnings: list[str] = []
+    tool_errors: list[str] = []
+    tool_uses = 0
+    question: dict[str, JsonValue] | None = None
+    open_activity = False  # events after the last result: a run without its result yet
+    error_since_result = False
+    # Non-JSON lines (stderr merged into the log) are checked by the classifiers;
+    # Gemini's failure messages among them explain a run that never got going.
+    other_text: deque[str] = deque(maxlen=50)
+    failures: deque[str] = deque(maxlen=5)
+    for line in lines:
+        event = parse_json_object(line)
+        if event is None:
+            plain = plain_line_kind(line)
+            if line.strip() and plain != "system":
+                other_text.append(line.strip())
+            if plain == "stderr":
+                failures.append(line.strip())
+            continue
+        ident = read_session_id(event)
+        if ident:
+            session_id = ident
+        kind = as_string(event.get("type"))
+        subtype = as_string(event.get("subtype")).lower()
+        if kind == "init" or (kind == "system" and subtype == "init"):
+            model = as_string(event.get("model")) or model
+            open_activity = True
+            streaming = False
+        elif kind == "assistant" or (kind == "message" and event.get("role") == "assistant"):
+            open_activity = True
+            fragment = kind == "message" and event.get("delta") is True
+            texts = _assistant_texts(event)
+            if fragment and streaming and messages and texts:
+                messages[-1] += texts[0]
+                texts = texts[1:]
+            messages.extend(texts)
+            streaming = fragment
+            question = _question(_first(event, "content", "message")) or question
+        elif kind == "result":
+            results.append(event)
+            input_tokens, output_tokens, cached_tokens = read_usage(event)
+            usage += Usage(
+                input_tokens=int(input_tokens),
+                output_tokens=int(output_tokens),
+                cached_tokens=int(cached_tokens),
+            )
+            cost = _cost(event)
+            if cost is not None:
+                costs.append(cost)
+            if _is_error_result(event):
+                errors.append(_result_error(event) or as_string(event.get("status"), "error"))
+            open_activity = error_since_result = streaming = False
+        elif kind == "error" or (kind == "system" and subtype == "error"):
+            text = error_text(_first(event, "error", "message", "detail"))
+            if event.get("severity") == "warning":
+                warnings.append(text)
+            else:
+                errors.append(text or "error")
+                error_since_result = True
+        elif kind == "tool_use":
+            open_activity = True
+            streaming = False
+            tool_uses += 1
+        elif kind == "tool_result":
+            streaming = False
+            if as_string(event.get("status")).lower() == "error":
+                tool_errors.append(
+                    error_text(event.get("error")) or as_string(event.get("output"), "error")
+                )
+
+    last = results[-1] if results else None
+    if last is None and not errors and failures:
+        # No result and no error event: the CLI failed before streaming (no
+        # credentials, a bad --resume), and said so on stderr.
+        errors.extend(failures)
+        error_since_result = True
+    final = "\n\n".join(text.strip() for text in messages if text.strip())
+    if not final:
+        final = next(
+            (
+                text
+                for result in reversed(results)
+                for key in ("result", "text", "response")
+                if (text := as_string(result.get(key)).strip())
+            ),
+            "",
+        )
+    texts = [*errors, *other_text]
+    stats = [as_object(result.get("stats")) for result in results]
+    details: dict[str, JsonValue] = {
+        "runs": len(results) + (1 if open_activity else 0),
+        "toolCalls": max(tool_uses, sum(as_int(s.get("tool_calls")) for s in stats)),
+        "toolErrors": list(tool_errors),
+        "warnings": list(warnings),
+        "durationMs": sum(as_int(s.get("duration_ms")) for s in stats),
+        "turnLimit": is_turn_limit_result(last),
+        "authRequired": is_auth_required(*texts),
+        "transientNetworkError": is_transient_network_error(*texts),
+    }
+    names = {name for s in stats for name in as_object(s.get("models"))}
+    models: list[JsonValue] = [*sorted(names)]
+    if models:
+        details["models"] = models
+    if question is not None:
+        details["question"] = question
+    return RunSummary(
+        session_id=session_id,
+        model=model,
+        usage=usage,
+        cost_usd=sum(costs) if costs else None,
+        final_text=final or None,
+        outcome=(as_string(last.get("subtype")) or as_string(last.get("status")) or None)
+        if last is not None
+        else None,
+        # An error the CLI reported after its last result (or with none) fails the run too.
+        is_error=(last is not None and _is_error_result(last)) or error_since_result,
+        errors=tuple(errors),
+        unknown_session=is_session_unrecoverable_error(*texts),
+        turns=None,
+        complete=last is not None and not open_activity,
+        details=details,
+    )

@@ -1,0 +1,486 @@
+"""The Gemini stream-json parser against the reference, real logs, and the shapes they lack."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from linewise import merge_deltas
+from linewise_contracts import entry_problem
+from linewise_gemini import create_stdout_parser, parse_stdout_line, sniff
+from support import corpus_json, corpus_path
+
+TS = "2026-01-01T00:00:00.000Z"
+LONG_RUN = Path(__file__).with_name("long-run.jsonl")
+
+
+def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
+    parser = create_stdout_parser()
+    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    text = path.read_text(encoding="utf-8")
+    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+
+
+def _real_logs() -> list[Path]:
+    return sorted(path for path in corpus_path("real-logs", "gemini").iterdir())
+
+
+def _flat(lines: list[str]) -> list[dict[str, Any]]:
+    return [entry for entries in _parse_all(lines) for entry in entries]
+
+
+# -- the reference -----------------------------------------------------------------------
+
+
+def test_reference_ui_parser_cases_match_except_the_kept_delta_flag() -> None:
+    """Every reference UI case gives the reference's entries, with one deliberate change.
+
+    The reference drops ``delta: true`` from streamed assistant fragments; here
+    they keep it, so the host merges the fragments back into one message.
+    """
+    cases = corpus_json("paperclip", "gemini-local", "expected.json")["ui_parser"]
+    assert len(cases) == 9
+    for case in cases:
+        ours = parse_stdout_line(case["line"], case["ts"])
+        event = json.loads(case["line"])
+        if event.get("type") == "message" and event.get("delta") is True:
+            assert case["output_asserted_exactly"]
+            assert ours == [{**entry, "delta": True} for entry in case["output"]], case["fixture"]
+        else:
+            assert ours == case["output"], case["fixture"]
+
+
+def test_acp_engine_events_go_through_the_shared_acpx_parser() -> None:
+    cases = corpus_json("paperclip", "acpx-engine", "expected.json")["ui_parser"]
+    for case in cases:
+        assert parse_stdout_line(case["line"], case["ts"]) == case["output"]
+    lines = [
+        line for _, line in _lines(corpus_path("paperclip", "acpx-engine", "acpx-lines.jsonl"))
+    ]
+    kinds = [entry["kind"] for entry in _flat(lines)]
+    # Two calls, each finishing with a result paired by its toolCallId.
+    assert kinds.count("tool_result") == 2 and set(kinds) == {"tool_call", "tool_result"}
+
+
+def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_the_line() -> None:
+    """Lines the reference read give the same entries; its raw-stdout lines are improved.
+
+    The reference leaves the top-level ``init``, ``tool_use``, ``tool_result``
+    and Gemini's stderr notices as raw stdout, drops the delta flag and trims
+    each fragment (gluing "capital and" to "largest"); here fragments keep
+    their text and flag.
+    """
+    improved = Counter[str]()
+    fragments = 0
+    for path in _real_logs():
+        baseline_path = corpus_path(
+            "paperclip-on-real-logs", "gemini", path.stem + ".paperclip.jsonl"
+        )
+        baseline = {
+            row["line"]: row["entries"]
+            for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
+        }
+        numbered = _lines(path)
+        for (number, _), ours in zip(
+            numbered, _parse_all([line for _, line in numbered]), strict=True
+        ):
+            theirs = baseline[number]
+            if [e["kind"] for e in theirs] == ["stdout"]:
+                assert len(ours) == 1 and ours[0]["kind"] != "stdout", f"{path.name}:{number}"
+                improved[ours[0]["kind"]] += 1
+                continue
+            if any(e.get("delta") for e in ours):
+                fragments += 1
+                assert [{**e, "text": e["text"].strip()} for e in ours] == [
+                    {**e, "delta": True} for e in theirs
+                ], f"{path.name}:{number}"
+                continue
+            # toolName is an addition of the stateful parser.
+            plain = [{k: v for k, v in e.items() if k != "toolName"} for e in ours]
+            assert plain == theirs, f"{path.name}:{number}"
+    assert improved == {"init": 7, "tool_call": 9, "tool_result": 18, "system": 3}
+    assert fragments == 8
+
+
+def test_every_real_line_is_recognised_and_valid() -> None:
+    expected = {
+        "init": {"init"},
+        "message": {"user", "assistant"},
+        "tool_use": {"tool_call"},
+        "tool_result": {"tool_result"},
+        "error": {"stderr", "system"},
+        "result": {"result"},
+    }
+    for path in _real_logs():
+        numbered = _lines(path)
+        for (number, line), entries in zip(
+            numbered, _parse_all([text for _, text in numbered]), strict=True
+        ):
+            kinds = {entry["kind"] for entry in entries}
+            assert entries and "stdout" not in kinds, (
+                f"{path.name}:{number} fell back to raw stdout"
+            )
+            for entry in entries:
+                assert entry_problem(entry) is None, f"{path.name}:{number}: {entry_problem(entry)}"
+            if line.startswith("{"):
+                assert kinds <= expected[json.loads(line)["type"]], f"{path.name}:{number}"
+            else:
+                assert kinds == {"system"}, f"{path.name}:{number}: a stderr notice"
+
+
+def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
+    paired = unpaired = 0
+    for path in [*_real_logs(), LONG_RUN]:
+        calls: dict[str, str] = {}
+        for entry in _flat([line for _, line in _lines(path)]):
+            if entry["kind"] == "tool_call":
+                calls[entry["toolUseId"]] = entry["name"]
+            elif entry["kind"] == "tool_result":
+                if entry["toolUseId"] in calls:
+                    assert entry["toolName"] == calls[entry["toolUseId"]]
+                    paired += 1
+                else:  # the fragments file quotes results of calls it does not show
+                    assert "toolName" not in entry and entry["toolUseId"]
+                    unpaired += 1
+    assert paired == 8 + 14 and unpaired == 10
+
+
+def test_a_run_cut_off_mid_line_still_gives_a_transcript() -> None:
+    lines = [
+        line
+        for _, line in _lines(corpus_path("real-logs", "gemini", "amux-0.53.1-shell-run.jsonl"))
+    ]
+    cut = [*lines[:4], lines[4][:40]]  # the stream stops inside the assistant message
+    entries = _flat(cut)
+    assert [e["kind"] for e in entries] == ["init", "user", "tool_call", "tool_result", "stdout"]
+    assert entries[-1]["text"] == lines[4][:40]  # the broken line is shown, not lost
+
+
+# -- a long run written from Gemini CLI's documented stream-json ---------------------------
+
+
+def test_a_long_run_reads_as_a_conversation() -> None:
+    lines = [line for _, line in _lines(LONG_RUN)]
+    entries = _flat(lines)
+    assert all(entry_problem(entry) is None for entry in entries)
+    kinds = Counter(entry["kind"] for entry in entries)
+    assert kinds == {
+        "system": 3,  # two stderr notices and a warning event
+        "init": 1,
+        "user": 1,
+        "assistant": 15,  # fragments of 5 messages
+        "tool_call": 14,
+        "tool_result": 14,
+        "result": 1,
+    }
+    failed = [e for e in entries if e["kind"] == "tool_result" and e["isError"]]
+    assert [e["toolName"] for e in failed] == ["replace"]
+    assert failed[0]["content"].startswith("Failed to edit, 0 occurrences found")
+    assert failed[0]["content"].endswith("No edits made.")  # the error's message is kept
+    assert entries[-1] == {
+        "kind": "result",
+        "ts": TS,
+        "text": "",
+        "inputTokens": 183950,
+        "outputTokens": 2146,
+        "cachedTokens": 141208,
+        "costUsd": 0,
+        "subtype": "success",
+        "isError": False,
+        "errors": [],
+    }
+
+
+def test_streamed_fragments_merge_into_whole_messages_in_the_host() -> None:
+    merged = merge_deltas(_flat([line for _, line in _lines(LONG_RUN)]))  # type: ignore[arg-type]
+    said = [e["text"] for e in merged if e["kind"] == "assistant"]
+    assert said[0] == "I'll start by looking at the project layout and the export module."
+    assert said[-1].startswith("Fixed. The CSV writer now writes UTF-8 with LF line endings")
+    assert len(said) == 5
+
+
+# -- shapes the corpus lacks -----------------------------------------------------------------
+
+
+def test_system_init_and_legacy_claude_style_events() -> None:
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "message": {
+                "content": [
+                    {"type": "thinking", "text": "check the tests first"},
+                    {"type": "text", "text": "Running them."},
+                    {
+                        "type": "tool_use",
+                        "id": "call_7",
+                        "name": "run_shell_command",
+                        "input": {"command": "pytest"},
+                    },
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "call_7",
+                        "output": "3 passed",
+                        "status": "success",
+                    },
+                    {
+                        "type": "question",
+                        "prompt": "Ship it?",
+                        "choices": [{"key": "y", "label": "Yes"}],
+                    },
+                ]
+            },
+        }
+    )
+    assert parse_stdout_line(line, TS) == [
+        {"kind": "thinking", "ts": TS, "text": "check the tests first"},
+        {"kind": "assistant", "ts": TS, "text": "Running them."},
+        {
+            "kind": "tool_call",
+            "ts": TS,
+            "name": "run_shell_command",
+            "input": {"command": "pytest"},
+            "toolUseId": "call_7",
+        },
+        {
+            "kind": "tool_result",
+            "ts": TS,
+            "toolUseId": "call_7",
+            "content": "3 passed",
+            "isError": False,
+        },
+        {"kind": "assistant", "ts": TS, "text": "Question: Ship it?\n- y: Yes"},
+    ]
+    assert parse_stdout_line('{"type":"system","subtype":"init","session_id":"s9"}', TS) == [
+        {"kind": "init", "ts": TS, "model": "gemini", "sessionId": "s9"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("event", "entry"),
+    [
+        (
+            {
+                "type": "error",
+                "severity": "warning",
+                "message": "Loop detected, stopping execution",
+            },
+            {"kind": "system", "ts": TS, "text": "warning: Loop detected, stopping execution"},
+        ),
+        (
+            {"type": "error", "severity": "error", "message": "Maximum session turns exceeded"},
+            {"kind": "stderr", "ts": TS, "text": "Maximum session turns exceeded"},
+        ),
+        (
+            {
+                "type": "tool_result",
+                "tool_id": "t1",
+                "status": "error",
+                "error": {"type": "x", "message": "denied"},
+            },
+            {
+                "kind": "tool_result",
+                "ts": TS,
+                "toolUseId": "t1",
+                "content": "denied",
+                "isError": True,
+            },
+        ),
+        (
+            {
+                "type": "result",
+                "status": "error",
+                "error": {"type": "FatalTurnLimitedError", "message": "Reached max session turns"},
+                "stats": {"input_tokens": 5, "output_tokens": 1},
+            },
+            {
+                "kind": "result",
+                "ts": TS,
+                "text": "",
+                "inputTokens": 5,
+                "outputTokens": 1,
+                "cachedTokens": 0,
+                "costUsd": 0,
+                "subtype": "error",
+                "isError": True,
+                "errors": ["Reached max session turns"],
+            },
+        ),
+        (
+            {"type": "message", "role": "assistant", "content": "\n", "delta": True},
+            {"kind": "assistant", "ts": TS, "text": "\n", "delta": True},
+        ),
+    ],
+)
+def test_gemini_events(event: dict[str, Any], entry: dict[str, Any]) -> None:
+    assert parse_stdout_line(json.dumps(event), TS) == [entry]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Loaded cached credentials.", "system"),
+        ("Data collection is disabled.", "system"),
+        (
+            "(node:6220) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.",
+            "system",
+        ),
+        ("[ERROR] [IDEClient] Failed to connect to IDE companion extension.", "stderr"),
+        ("Attempt 1 failed with status 429. Retrying with backoff...", "stderr"),
+        (
+            "Error authenticating: FatalAuthenticationError: Manual authorization is required",
+            "stderr",
+        ),
+        ("\x1b[33mWarning: settings.json has an unknown key\x1b[0m", "stderr"),
+        ("plain text nobody recognises", "stdout"),
+    ],
+)
+def test_lines_that_are_not_json(line: str, kind: str) -> None:
+    (entry,) = parse_stdout_line(line, TS)
+    assert entry["kind"] == kind
+    # Gemini's own notices lose their colours; unknown text is shown exactly.
+    assert entry["text"] == (
+        line if kind == "stdout" else line.replace("\x1b[33m", "").replace("\x1b[0m", "")
+    )
+
+
+@pytest.mark.parametrize("line", ["[1, 2]", '{"no_type": true}', '{"type": "mystery"}', "{broken"])
+def test_json_that_is_not_a_gemini_event_is_raw_stdout(line: str) -> None:
+    assert parse_stdout_line(line, TS) == [{"kind": "stdout", "ts": TS, "text": line}]
+
+
+def test_reset_forgets_tool_names() -> None:
+    parser = create_stdout_parser()
+    parser.parse_line('{"type":"tool_use","tool_name":"glob","tool_id":"g1","parameters":{}}', TS)
+    parser.reset()
+    (result,) = parser.parse_line('{"type":"tool_result","tool_id":"g1","status":"success"}', TS)
+    assert "toolName" not in result
+
+
+# -- sniffing --------------------------------------------------------------------------------
+
+
+def _first_lines(path: Path) -> list[str]:
+    return [line for _, line in _lines(path)][:40]
+
+
+def test_sniff_recognises_every_real_gemini_log_and_no_other_cli() -> None:
+    for path in _real_logs():
+        assert sniff(_first_lines(path)) >= 0.8, path.name
+    others = [
+        path
+        for folder in corpus_path("real-logs").iterdir()
+        if folder.is_dir() and folder.name != "gemini"
+        for path in folder.iterdir()
+    ]
+    assert len(others) > 30
+    for path in others:
+        assert sniff(_first_lines(path)) < 0.5, f"{path.parent.name}/{path.name}"
+    assert sniff(_first_lines(LONG_RUN)) == 0.95
+
+
+def test_sniff_is_unsure_of_generic_lines() -> None:
+    assert sniff([]) == 0
+    assert sniff(["Loaded cached credentials."]) == 0  # no event at all
+    assert sniff(['{"type":"assistant","message":{"content":"hi"}}']) < 0.5
+
+
+# -- never raises --------------------------------------------------------------------------------
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+field_names = st.sampled_from(
+    [
+        "type",
+        "subtype",
+        "role",
+        "content",
+        "delta",
+        "tool_name",
+        "tool_id",
+        "parameters",
+        "status",
+        "output",
+        "error",
+        "severity",
+        "message",
+        "stats",
+        "usage",
+        "session_id",
+        "model",
+        "text",
+        "result",
+        "total_cost_usd",
+        "name",
+        "toolCallId",
+        "input",
+    ]
+)
+
+
+@st.composite
+def gemini_like_events(draw: st.DrawFn) -> dict[str, Any]:
+    event: dict[str, Any] = {
+        "type": draw(
+            st.sampled_from(
+                [
+                    "init",
+                    "message",
+                    "tool_use",
+                    "tool_result",
+                    "error",
+                    "result",
+                    "system",
+                    "assistant",
+                    "user",
+                    "thinking",
+                    "text",
+                    "acpx.tool_call",
+                    "acpx.text_delta",
+                ]
+            )
+        )
+    }
+    for _ in range(draw(st.integers(0, 6))):
+        event[draw(field_names)] = draw(json_values)
+    if draw(st.booleans()):
+        event["message"] = {
+            "content": draw(
+                st.lists(
+                    st.dictionaries(
+                        st.sampled_from(
+                            ["type", "text", "id", "name", "input", "output", "choices"]
+                        ),
+                        json_values,
+                        max_size=4,
+                    ),
+                    max_size=3,
+                )
+            )
+        }
+    return event
+
+
+@given(st.lists(gemini_like_events() | st.text(max_size=20), max_size=6))
+def test_never_raises_and_always_returns_valid_entries_deterministically(
+    events: list[dict[str, Any] | str],
+) -> None:
+    lines = [event if isinstance(event, str) else json.dumps(event) for event in events]
+    first = _parse_all(lines)
+    assert first == _parse_all(lines)
+    for line, entries in zip(lines, first, strict=True):
+        for entry in [*entries, *parse_stdout_line(line, TS)]:
+            assert entry_problem(entry) is None, entry
