@@ -1,0 +1,61 @@
+"""linewise-segments: split streamed raw model output into text, reasoning and tool segments."""
+
+from ._coalesce import Segment, coalesce, parse_segments
+from ._config import (
+    DEFAULT_JSON_TOOL_PATTERNS,
+    DETECTION_STRATEGIES,
+    JSON_TOOL,
+    PARSER_ENV_VAR,
+    PARSER_STRATEGIES,
+    SENTINEL,
+    XML_TAG,
+    ConfigurationError,
+    ParserConfig,
+    config_from_environment,
+    strategies_for,
+)
+from ._events import Event, SegmentContent, SegmentEnd, SegmentStart, SegmentType
+from ._handlers import (
+    BUILTIN_TOOL_HANDLERS,
+    ArgumentStreamHandler,
+    RawToolHandler,
+    ToolHandler,
+    ToolHandlerRegistry,
+)
+from ._invocations import ToolInvocation, json_calls, tool_invocations, xml_arguments
+from ._parser import ParserFinishedError, SegmentParser
+from ._version import __version__
+
+__all__ = [
+    "BUILTIN_TOOL_HANDLERS",
+    "DEFAULT_JSON_TOOL_PATTERNS",
+    "DETECTION_STRATEGIES",
+    "JSON_TOOL",
+    "PARSER_ENV_VAR",
+    "PARSER_STRATEGIES",
+    "SENTINEL",
+    "XML_TAG",
+    "ArgumentStreamHandler",
+    "ConfigurationError",
+    "Event",
+    "ParserConfig",
+    "ParserFinishedError",
+    "RawToolHandler",
+    "Segment",
+    "SegmentContent",
+    "SegmentEnd",
+    "SegmentParser",
+    "SegmentStart",
+    "SegmentType",
+    "ToolHandler",
+    "ToolHandlerRegistry",
+    "ToolInvocation",
+    "__version__",
+    "coalesce",
+    "config_from_environment",
+    "json_calls",
+    "parse_segments",
+    "strategies_for",
+    "tool_invocations",
+    "xml_arguments",
+]

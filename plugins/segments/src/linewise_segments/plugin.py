@@ -1,0 +1,197 @@
+"""The ``model_stream`` parser plugin: raw model output lines to TranscriptEntries."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ._coalesce import Segment
+from ._config import PARSER_ENV_VAR, ConfigurationError, ParserConfig, config_from_environment
+from ._events import SegmentContent, SegmentEnd, SegmentStart, SegmentType
+from ._invocations import tool_invocations
+from ._parser import SegmentParser
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from linewise_contracts import JsonValue, ModelOption, TranscriptEntry
+
+    from ._events import Event
+
+__all__ = [
+    "ModelStreamParser",
+    "agent_configuration_doc",
+    "create_stdout_parser",
+    "label",
+    "models",
+]
+
+label = "Raw model output (inline tool calls)"
+
+#: Not tied to a model: any model whose text the agent prints unchanged.
+models: list[ModelOption] = []
+
+agent_configuration_doc = """\
+# model_stream
+
+Adapter: model_stream. Parses the text a model streams when the agent prints it
+unchanged: prose with tool calls written inline as tags (`<write_file path=...>`,
+`<run_bash>`, `<tool name=...><arguments>...`) and reasoning in `<think>` tags.
+The engine also reads JSON tool calls and `[[SEG_START {...}]]` sentinel blocks
+when the host selects those strategies (see the end of this text).
+
+Use when:
+- The agent's stdout is the model's own output, not one JSON event per line
+  (Autobyteus-style agents, a local model behind a plain chat CLI).
+- Tool calls are written into that text as XML tags, JSON objects or sentinel
+  markers, and you want them as tool calls rather than as prose.
+
+Don't use when:
+- The CLI prints JSON events (Claude stream-json, Codex --json, Gemini or Cursor
+  stream-json, OpenCode --format json): use that CLI's adapter type.
+- The output is an interactive terminal UI: use the generic process parser.
+- Tool calls arrive through the provider's native tool channel and the text has
+  none: any parser that shows text will do.
+
+Output: assistant and thinking entries as deltas, tool_call entries (toolUseId is
+the segment id) for write_file, patch_file, run_bash and every other tool, with
+the tool's arguments as input. The stream holds no tool results. It parses
+xml tags; a host can pass AUTOBYTEUS_STREAM_PARSER (xml, json, sentinel or
+api_tool_call) to create_stdout_parser(environ) to choose another strategy.
+"""
+
+
+class ModelStreamParser:
+    """A stateful stdout parser: each line (its newline restored) is a chunk for the engine.
+
+    Text and reasoning stream out as delta entries as soon as the engine
+    releases them; a tool call is one ``tool_call`` entry when its block is
+    complete, so a command cut off by the end of the stream is never shown as
+    a complete call. The host's contract has no end-of-stream call; a host that
+    knows the stream ended may call :meth:`finalize`, which closes what is open
+    (cut-off tool calls carry ``"truncated": true`` in their input).
+    """
+
+    __slots__ = ("_config", "_engine", "_notice", "_streaming", "_tools")
+
+    def __init__(self, config: ParserConfig | None = None, notice: str = "") -> None:
+        self._config = config or ParserConfig()
+        self._engine = SegmentParser(self._config)
+        self._notice = notice
+        #: Open text or reasoning segments: id -> entry kind.
+        self._streaming: dict[str, str] = {}
+        #: Open tool segments, with their content so far.
+        self._tools: dict[str, tuple[Segment, list[str]]] = {}
+
+    def parse_line(self, line: str, ts: str, /) -> list[TranscriptEntry]:
+        """Entries for one stdout line; never raises."""
+        try:
+            entries = self._entries(self._engine.feed(line + "\n"), ts)
+        except Exception:  # a bug must not cost the transcript its line
+            self.reset()
+            return [{"kind": "stdout", "ts": ts, "text": line}]
+        if self._notice:
+            entries.insert(0, {"kind": "system", "ts": ts, "text": self._notice})
+            self._notice = ""
+        return entries
+
+    def finalize(self, ts: str) -> list[TranscriptEntry]:
+        """End of stream (optional, outside the contract): flush and close everything."""
+        try:
+            entries = self._entries(self._engine.finalize(), ts)
+        except Exception:
+            entries = []
+        self.reset()
+        return entries
+
+    def reset(self) -> None:
+        """Forget the stream so far."""
+        self._engine = SegmentParser(self._config)
+        self._streaming.clear()
+        self._tools.clear()
+
+    def _entries(self, events: list[Event], ts: str) -> list[TranscriptEntry]:
+        entries: list[TranscriptEntry] = []
+        streaming = self._streaming
+        for event in events:
+            if isinstance(event, SegmentContent):
+                kind = streaming.get(event.segment_id)
+                if kind == "assistant":
+                    entries.append(
+                        {"kind": "assistant", "ts": ts, "text": event.delta, "delta": True}
+                    )
+                elif kind == "thinking":
+                    entries.append(
+                        {"kind": "thinking", "ts": ts, "text": event.delta, "delta": True}
+                    )
+                else:
+                    self._tools[event.segment_id][1].append(event.delta)
+            elif isinstance(event, SegmentStart):
+                if event.segment_type is SegmentType.TEXT:
+                    streaming[event.segment_id] = "assistant"
+                elif event.segment_type is SegmentType.REASONING:
+                    streaming[event.segment_id] = "thinking"
+                else:
+                    segment = Segment(
+                        event.segment_id, event.segment_type, "", dict(event.metadata)
+                    )
+                    self._tools[event.segment_id] = (segment, [])
+            elif streaming.pop(event.segment_id, None) is None:
+                entries.extend(self._tool_calls(event, ts))
+        return entries
+
+    def _tool_calls(self, end: SegmentEnd, ts: str) -> list[TranscriptEntry]:
+        segment, parts = self._tools.pop(end.segment_id)
+        segment.content = "".join(parts)
+        segment.metadata.update(end.metadata)
+        segment.truncated = end.truncated
+        calls: list[TranscriptEntry] = []
+        for call in tool_invocations(segment, self._config.tool_handlers):
+            arguments = {key: _json_value(value) for key, value in call.arguments.items()}
+            if call.truncated:
+                arguments["truncated"] = True
+            calls.append(
+                {
+                    "kind": "tool_call",
+                    "ts": ts,
+                    "name": call.name,
+                    "input": arguments,
+                    "toolUseId": call.id,
+                }
+            )
+        if not calls and segment.content:
+            # JSON that looked like a tool call but is not one: show what the model wrote.
+            calls.append({"kind": "assistant", "ts": ts, "text": segment.content})
+        return calls
+
+
+def _json_value(value: object) -> JsonValue:
+    """Arguments come from JSON or XML text; keep them JSON-shaped whatever they hold."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    return str(value)
+
+
+def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStreamParser:
+    """A fresh parser; the ``xml`` strategy unless ``environ`` says otherwise.
+
+    A parser must not touch the process environment, so the host's call,
+    ``create_stdout_parser()``, always parses xml tags. A host that lets
+    ``AUTOBYTEUS_STREAM_PARSER`` choose passes the mapping explicitly
+    (``create_stdout_parser(os.environ)``); an unknown value there does not fail
+    the transcript: the parser uses ``xml`` and its first entry says so.
+    """
+    if environ is None:
+        return ModelStreamParser()
+    try:
+        return ModelStreamParser(config_from_environment(environ))
+    except ConfigurationError as error:
+        return ModelStreamParser(
+            ParserConfig(), notice=f"{PARSER_ENV_VAR} ignored ({error}); parsing as xml"
+        )
