@@ -340,6 +340,19 @@ def test_unknown_acpx_types_are_named_in_a_system_entry() -> None:
     ]
 
 
+def test_hostile_nesting_never_breaks_the_entry_or_the_caller() -> None:
+    deep: object = 1
+    for _ in range(600):
+        deep = {"x": deep}
+    [call] = _parse({"type": "acpx.tool_call", "name": "read", "input": deep}) or []
+    assert call["input"] == "(input not shown: it is nested deeper than 512 levels)"
+    for _ in range(400):
+        deep = {"x": deep}
+    assert _parse({"type": "acpx.error", "code": deep}) == [
+        {"kind": "system", "ts": TS, "text": "acpx.error: (nested too deeply to show)"}
+    ]
+
+
 # -- the rules every parser lives by --------------------------------------------------------
 
 # Events are parsed JSON objects, which never hold NaN or infinities.

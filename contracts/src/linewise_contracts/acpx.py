@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import as_int, as_list, as_number, as_string, to_json_text
+from linewise_contracts.validation import json_problem
 
 __all__ = ["parse_acpx_event"]
 
@@ -86,6 +87,9 @@ def _tool_call(event: Mapping[str, Any], ts: str) -> list[TranscriptEntry]:
             tool_input["text"] = text
     else:
         tool_input = event["input"]
+    problem = json_problem(tool_input)
+    if problem is not None:  # nested deeper than the contract allows: a hostile line
+        tool_input = f"(input not shown: it {problem})"
     call: ToolCallEntry = {"kind": "tool_call", "ts": ts, "name": name, "input": tool_input}
     if ident:
         call["toolUseId"] = ident
@@ -197,6 +201,27 @@ def _permission_text(kind: str, event: Mapping[str, Any]) -> str:
     return "permission observer truncated" + (f": {', '.join(counts)} suppressed" if counts else "")
 
 
+def _entries(kind: str, event: Mapping[str, Any], ts: str) -> list[TranscriptEntry]:
+    if kind == "acpx.text_delta":
+        return _text_delta(event, ts)
+    if kind == "acpx.tool_call":
+        return _tool_call(event, ts)
+    if kind == "acpx.tool_result":
+        return _tool_result(event, ts)
+    if kind == "acpx.session":
+        return _session(event, ts)
+    if kind == "acpx.status":
+        return [{"kind": "system", "ts": ts, "text": _status_text(event)}]
+    if kind == "acpx.result":
+        return _result(event, ts)
+    if kind == "acpx.error":
+        return [{"kind": "stderr", "ts": ts, "text": _error_text(event)}]
+    if kind.startswith("acpx.permission_"):
+        return [{"kind": "system", "ts": ts, "text": _permission_text(kind, event)}]
+    message = as_string(event.get("message"))
+    return [{"kind": "system", "ts": ts, "text": f"{kind}: {message}" if message else kind}]
+
+
 def parse_acpx_event(event: Mapping[str, Any], ts: str) -> list[TranscriptEntry] | None:
     """The entries for one ``acpx.*`` event, or None when ``event`` is not one.
 
@@ -218,21 +243,8 @@ def parse_acpx_event(event: Mapping[str, Any], ts: str) -> list[TranscriptEntry]
     kind = event.get("type")
     if type(kind) is not str or not kind.startswith("acpx."):
         return None
-    if kind == "acpx.text_delta":
-        return _text_delta(event, ts)
-    if kind == "acpx.tool_call":
-        return _tool_call(event, ts)
-    if kind == "acpx.tool_result":
-        return _tool_result(event, ts)
-    if kind == "acpx.session":
-        return _session(event, ts)
-    if kind == "acpx.status":
-        return [{"kind": "system", "ts": ts, "text": _status_text(event)}]
-    if kind == "acpx.result":
-        return _result(event, ts)
-    if kind == "acpx.error":
-        return [{"kind": "stderr", "ts": ts, "text": _error_text(event)}]
-    if kind.startswith("acpx.permission_"):
-        return [{"kind": "system", "ts": ts, "text": _permission_text(kind, event)}]
-    message = as_string(event.get("message"))
-    return [{"kind": "system", "ts": ts, "text": f"{kind}: {message}" if message else kind}]
+    try:
+        return _entries(kind, event, ts)
+    except RecursionError:
+        # Only an event nested about a thousand levels deep makes the JSON encoder give up.
+        return [{"kind": "system", "ts": ts, "text": f"{kind}: (nested too deeply to show)"}]

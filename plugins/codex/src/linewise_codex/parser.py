@@ -1,0 +1,573 @@
+"""Codex CLI ``codex exec --json`` lines to TranscriptEntries."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Final
+
+from linewise_contracts.acpx import parse_acpx_event
+from linewise_contracts.entries import (
+    DiffChangeType,
+    JsonValue,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
+from linewise_contracts.extract import (
+    as_list,
+    as_number,
+    as_object,
+    as_string,
+    content_text,
+    dig,
+    parse_json_object,
+    to_json_text,
+)
+from linewise_contracts.validation import json_problem
+
+__all__ = [
+    "CODEX_EVENT_TYPES",
+    "CodexStdoutParser",
+    "create_stdout_parser",
+    "parse_stdout_line",
+    "read_event",
+]
+
+#: Top-level event types ``codex exec --json`` writes.
+CODEX_EVENT_TYPES: Final = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "item.plan.delta",
+        "request_user_input",
+        "error",
+    }
+)
+
+# Items that are tool invocations: a tool_call when they start, a tool_result when they complete.
+_TOOL_ITEMS: Final = (
+    "command_execution",
+    "mcp_tool_call",
+    "web_search",
+    "collab_tool_call",
+    "tool_use",
+)
+_FAILED: Final = ("failed", "errored", "error", "cancelled", "declined")
+_PHASES: Final = {
+    "item.started": "started",
+    "item.updated": "updated",
+    "item.completed": "completed",
+}
+# Tool ids remembered for pairing and de-duplication: bounded so a long run cannot grow them.
+_REMEMBERED: Final = 4096
+# A diff longer than this many lines is cut with a truncation entry.
+_DIFF_LINES: Final = 2000
+
+# A logger's prefix before a JSON event: "[2025-11-11T12:19:39.412Z] [INFO] {...}".
+_LOG_PREFIX: Final = re.compile(
+    r"\[\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?\]\s*(?:\[[A-Za-z]+\]\s*)?(?=\{)"
+)
+
+
+def read_event(line: str) -> dict[str, Any] | None:
+    """The Codex event on ``line``: a JSON object, or one a logger prefixed with a timestamp.
+
+    A prefixed line counts only when its JSON is a Codex (or ``acpx.*``)
+    event, so a wrapper's own log lines stay text.
+    """
+    event = parse_json_object(line)
+    if event is not None or not line.startswith("["):
+        return event
+    match = _LOG_PREFIX.match(line)
+    if match is None:
+        return None
+    event = parse_json_object(line[match.end() :])
+    if event is None:
+        return None
+    kind = event.get("type")
+    if type(kind) is str and (kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")):
+        return event
+    return None
+
+
+def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+
+def _error_text(value: object) -> str:
+    """A message from an error value: a str, or an object's message, error or code."""
+    if type(value) is str:
+        return value
+    if type(value) is not dict:
+        return ""
+    for key in ("message", "error", "code"):
+        text = value.get(key)
+        if type(text) is str and text:
+            return text
+    return to_json_text(value)
+
+
+def _json_text(value: object) -> str:
+    if type(value) is str:
+        return value
+    return "" if value is None else to_json_text(value, pretty=True)
+
+
+def _first_present(*values: object) -> object:
+    return next((value for value in values if value is not None), None)
+
+
+# -- tool items -----------------------------------------------------------------
+
+
+def _tool_use_id(item: dict[str, Any]) -> str:
+    kind = item.get("type")
+    if kind == "command_execution":
+        return as_string(item.get("id")) or as_string(item.get("command")) or "command_execution"
+    if kind == "tool_use":
+        return as_string(item.get("id"), as_string(item.get("name"), "unknown") or "tool_use")
+    return as_string(item.get("id")) or as_string(kind, "tool")
+
+
+def _tool_name(item: dict[str, Any]) -> str:
+    kind = item.get("type")
+    if kind == "mcp_tool_call":
+        server, tool = as_string(item.get("server")), as_string(item.get("tool"), "tool")
+        return f"{server}.{tool}" if server else tool
+    if kind == "collab_tool_call":
+        return as_string(item.get("tool"), "collab_tool_call")
+    if kind == "tool_use":
+        return as_string(item.get("name"), "unknown")
+    return as_string(kind, "tool")
+
+
+def _tool_input(item: dict[str, Any]) -> JsonValue:
+    kind = item.get("type")
+    if kind == "command_execution":
+        return {"id": as_string(item.get("id")), "command": as_string(item.get("command"))}
+    if kind == "mcp_tool_call":
+        arguments = item.get("arguments")
+        return {} if arguments is None else arguments
+    if kind == "web_search":
+        query: dict[str, JsonValue] = {"query": as_string(item.get("query"))}
+        if "action" in item:
+            query["action"] = item["action"]
+        return query
+    if kind == "collab_tool_call":
+        keys = ("receiver_thread_ids", "prompt")
+        return {key: item[key] for key in keys if item.get(key) is not None}
+    tool_input = item.get("input")
+    return {} if tool_input is None else tool_input
+
+
+def _tool_call(item: dict[str, Any], ts: str) -> ToolCallEntry:
+    tool_input = _tool_input(item)
+    problem = json_problem(tool_input)
+    if problem is not None:  # nested deeper than the contract allows: a hostile line
+        tool_input = f"(input not shown: it {problem})"
+    return {
+        "kind": "tool_call",
+        "ts": ts,
+        "name": _tool_name(item),
+        "toolUseId": _tool_use_id(item),
+        "input": tool_input,
+    }
+
+
+def _exit_code(value: object) -> float | None:
+    number = as_number(value, math.inf)
+    if number == math.inf:
+        return None
+    return int(number) if float(number).is_integer() else number
+
+
+def _command_output(item: dict[str, Any]) -> tuple[str, bool]:
+    command = as_string(item.get("command"))
+    status = as_string(item.get("status"))
+    exit_code = _exit_code(item.get("exit_code"))
+    output = as_string(item.get("aggregated_output")).rstrip()
+    lines = [f"command: {command}"] if command else []
+    if status:
+        lines.append(f"status: {status}")
+    if exit_code is not None:
+        lines.append(f"exit_code: {exit_code}")
+    if output:
+        lines.extend(("", output) if lines else (output,))
+    failed = (exit_code is not None and exit_code != 0) or status in _FAILED
+    return "\n".join(lines).strip() or "command completed", failed
+
+
+def _mcp_output(item: dict[str, Any]) -> tuple[str, bool]:
+    error = item.get("error")
+    failed = item.get("status") in _FAILED or bool(error)
+    result = as_object(item.get("result"))
+    text = content_text(result.get("content")) if result.get("content") else ""
+    if not text and result.get("structured_content") is not None:
+        text = _json_text(result["structured_content"])
+    if not text and error is not None:
+        text = _error_text(error)
+    return text or f"{_tool_name(item)} {'failed' if failed else 'completed'}", failed
+
+
+def _web_search_output(item: dict[str, Any]) -> str:
+    action = as_object(item.get("action"))
+    kind = action.get("type")
+    query = as_string(item.get("query"))
+    if kind == "open_page":
+        return f"opened {as_string(action.get('url')) or query}"
+    if kind == "find_in_page":
+        pattern = as_string(action.get("pattern"))
+        return f"searched {as_string(action.get('url')) or 'the page'} for {pattern!r}"
+    queries = [q for q in as_list(action.get("queries")) if type(q) is str and q != query]
+    return "searched: " + "\n".join([query or as_string(action.get("query")), *queries])
+
+
+def _collab_output(item: dict[str, Any]) -> tuple[str, bool]:
+    lines = []
+    for thread, state in as_object(item.get("agents_states")).items():
+        status = as_string(dig(state, "status"), "unknown")
+        message = as_string(dig(state, "message"))
+        lines.append(f"{thread}: {status}" + (f" ({message})" if message else ""))
+    failed = item.get("status") in _FAILED
+    return "\n".join(lines) or f"{_tool_name(item)} {'failed' if failed else 'completed'}", failed
+
+
+def _tool_use_output(item: dict[str, Any]) -> tuple[str, bool]:
+    failed = item.get("is_error") is True or item.get("status") in _FAILED
+    raw = _first_present(
+        *(item.get(key) for key in ("content", "output", "result", "error", "message"))
+    )
+    text = as_string(raw) or _error_text(raw) or _json_text(raw)
+    return (
+        text or f"{as_string(item.get('name'), 'unknown')} {'failed' if failed else 'completed'}",
+        failed,
+    )
+
+
+def _tool_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
+    kind = item.get("type")
+    if kind == "command_execution":
+        content, failed = _command_output(item)
+    elif kind == "mcp_tool_call":
+        content, failed = _mcp_output(item)
+    elif kind == "web_search":
+        content, failed = _web_search_output(item), item.get("status") in _FAILED
+    elif kind == "collab_tool_call":
+        content, failed = _collab_output(item)
+    else:
+        content, failed = _tool_use_output(item)
+    return {
+        "kind": "tool_result",
+        "ts": ts,
+        "toolUseId": _tool_use_id(item),
+        "content": content,
+        "isError": failed,
+    }
+
+
+# -- other items ------------------------------------------------------------------
+
+
+def _changes_text(changes: list[str]) -> str:
+    more = f" (+{len(changes) - 6} more)" if len(changes) > 6 else ""
+    return ", ".join(changes[:6]) + more
+
+
+def _diff_entries(changes: list[dict[str, Any]], ts: str) -> list[TranscriptEntry]:
+    """Newer Codex versions attach each file's unified diff to the change."""
+    entries: list[TranscriptEntry] = []
+    budget = _DIFF_LINES
+    for change in changes:
+        diff = change.get("diff")
+        if type(diff) is not str or not diff.strip():
+            continue
+        lines = diff.splitlines()
+        if not lines[0].startswith(("---", "diff ")):
+            path = as_string(change.get("path"), "unknown")
+            entries.append({"kind": "diff", "ts": ts, "changeType": "file_header", "text": path})
+        for text in lines[:budget]:
+            change_type: DiffChangeType
+            if text.startswith("@@"):
+                change_type = "hunk"
+            elif text.startswith(("+++", "---", "diff ", "index ")):
+                change_type = "file_header"
+            elif text.startswith("+"):
+                change_type = "add"
+            elif text.startswith("-"):
+                change_type = "remove"
+            else:
+                change_type = "context"
+            entries.append({"kind": "diff", "ts": ts, "changeType": change_type, "text": text})
+        if len(lines) > budget:
+            more = len(lines) - budget
+            entries.append(
+                {
+                    "kind": "diff",
+                    "ts": ts,
+                    "changeType": "truncation",
+                    "text": f"… {more} more diff lines",
+                }
+            )
+        budget = max(budget - len(lines), 0)
+    return entries
+
+
+def _file_change(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
+    changes = [change for change in as_list(item.get("changes")) if type(change) is dict]
+    described = [
+        f"{as_string(change.get('kind'), 'update')} {as_string(change.get('path'), 'unknown')}"
+        for change in changes
+    ]
+    if phase != "completed":
+        text = "applying file changes" + (f": {_changes_text(described)}" if described else "")
+        return [{"kind": "system", "ts": ts, "text": text}]
+    if not described:
+        return [{"kind": "system", "ts": ts, "text": "file changes applied"}]
+    verb = "file changes failed" if item.get("status") in _FAILED else "file changes"
+    entries: list[TranscriptEntry] = [
+        {"kind": "system", "ts": ts, "text": f"{verb}: {_changes_text(described)}"}
+    ]
+    return entries + _diff_entries(changes, ts)
+
+
+def _todo_text(item: dict[str, Any]) -> str:
+    steps = [step for step in as_list(item.get("items")) if type(step) is dict]
+    done = sum(1 for step in steps if step.get("completed") is True)
+    lines = [f"to-do list ({done}/{len(steps)} done)"]
+    for step in steps:
+        mark = "[x]" if step.get("completed") is True else "[ ]"
+        lines.append(f"{mark} {as_string(step.get('text'))}")
+    return "\n".join(lines)
+
+
+def _explicit_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
+    """A ``tool_result`` item (Paperclip's tool shapes): its payload wins over the tool_use's."""
+    raw = _first_present(item.get("content"), item.get("output"), item.get("result"))
+    return {
+        "kind": "tool_result",
+        "ts": ts,
+        "toolUseId": as_string(item.get("tool_use_id"), as_string(item.get("id"))),
+        "content": _json_text(raw),
+        "isError": item.get("is_error") is True or item.get("status") == "error",
+    }
+
+
+def _item_entries(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
+    kind = as_string(item.get("type"))
+    if kind in ("agent_message", "plan"):
+        text = as_string(item.get("text"))
+        return [{"kind": "assistant", "ts": ts, "text": text}] if text else []
+    if kind == "reasoning":
+        text = as_string(item.get("text"))
+        if text:
+            return [{"kind": "thinking", "ts": ts, "text": text}]
+        return [{"kind": "system", "ts": ts, "text": f"reasoning {phase}"}]
+    if kind in _TOOL_ITEMS:
+        if phase == "completed":
+            return [_tool_result(item, ts)]
+        return [_tool_call(item, ts)]
+    if kind == "file_change":
+        return _file_change(item, ts, phase)
+    if kind == "todo_list":
+        return [{"kind": "system", "ts": ts, "text": _todo_text(item)}]
+    if kind == "tool_result" and phase == "completed":
+        return [_explicit_result(item, ts)]
+    if kind == "error":
+        # Codex reports non-fatal warnings (config, deprecations, model reroutes) as error items.
+        text = _error_text(_first_present(item.get("message"), item.get("error"), item))
+        return [{"kind": "stderr", "ts": ts, "text": text or "error"}]
+    ident, status = as_string(item.get("id")), as_string(item.get("status"))
+    meta = " ".join(
+        part
+        for part in (f"id={ident}" if ident else "", f"status={status}" if status else "")
+        if part
+    )
+    return [
+        {
+            "kind": "system",
+            "ts": ts,
+            "text": f"item {phase}: {kind or 'unknown'}" + (f" ({meta})" if meta else ""),
+        }
+    ]
+
+
+# -- turns and the stream -----------------------------------------------------------
+
+
+def _turn_result(event: dict[str, Any], ts: str, failed: bool) -> TranscriptEntry:
+    usage = as_object(event.get("usage"))
+    message = (
+        _error_text(_first_present(event.get("error"), event.get("message"))) if failed else ""
+    )
+    errors = [message] if message else []
+    if not failed:
+        errors = [text for text in map(_error_text, as_list(event.get("errors"))) if text]
+    return {
+        "kind": "result",
+        "ts": ts,
+        "text": as_string(event.get("result")),
+        "inputTokens": as_number(usage.get("input_tokens")),
+        "outputTokens": as_number(usage.get("output_tokens")),
+        "cachedTokens": as_number(
+            usage.get("cached_input_tokens"), as_number(usage.get("cache_read_input_tokens"))
+        ),
+        "costUsd": as_number(event.get("total_cost_usd")),
+        "subtype": as_string(event.get("subtype"), "turn.failed" if failed else ""),
+        "isError": True if failed else event.get("is_error") is True,
+        "errors": errors,
+    }
+
+
+def _questions_text(event: dict[str, Any]) -> str:
+    questions = []
+    for question in as_list(event.get("questions")):
+        text = as_string(dig(question, "question")) or as_string(dig(question, "header"))
+        if text:
+            questions.append(text)
+    return "the agent asks for input" + (":\n" + "\n".join(questions) if questions else "")
+
+
+def _entries(event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
+    kind = event.get("type")
+    phase = _PHASES.get(kind) if type(kind) is str else None
+    if phase is not None:
+        item = event.get("item")
+        if type(item) is not dict:
+            return [{"kind": "system", "ts": ts, "text": f"item {phase}"}]
+        return _item_entries(item, ts, phase)
+    if kind == "thread.started":
+        return [
+            {
+                "kind": "init",
+                "ts": ts,
+                "model": as_string(event.get("model"), "codex"),
+                "sessionId": as_string(event.get("thread_id")),
+            }
+        ]
+    if kind == "turn.started":
+        return [{"kind": "system", "ts": ts, "text": "turn started"}]
+    if kind == "turn.completed":
+        return [_turn_result(event, ts, failed=False)]
+    if kind == "turn.failed":
+        return [_turn_result(event, ts, failed=True)]
+    if kind == "error":
+        # Stream errors, including "Reconnecting... 2/5" retry notices.
+        text = _error_text(_first_present(event.get("message"), event.get("error"), event))
+        return [{"kind": "stderr", "ts": ts, "text": text or line}]
+    if kind == "item.plan.delta":
+        text = as_string(event.get("delta"))
+        return [{"kind": "assistant", "ts": ts, "text": text, "delta": True}] if text else []
+    if kind == "request_user_input":
+        return [{"kind": "system", "ts": ts, "text": _questions_text(event)}]
+    entries = parse_acpx_event(event, ts)
+    return entries if entries is not None else _stdout(line, ts)
+
+
+def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
+    """One ``codex exec --json`` line to entries (stateless; prefer :func:`create_stdout_parser`).
+
+    Each event stands alone: a tool item gives its ``tool_call`` when it
+    starts and its ``tool_result`` when it completes, as in the reference.
+    """
+    event = read_event(line)
+    if event is None:
+        return _stdout(line, ts)
+    try:
+        return _entries(event, line, ts)
+    except RecursionError:
+        # Only a line nested about a thousand levels deep makes the JSON encoder give up.
+        return _stdout(line, ts)
+
+
+def _remember(store: dict[str, Any], key: str, value: Any) -> None:
+    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
+    store[key] = value
+    if len(store) > _REMEMBERED:
+        del store[next(iter(store))]
+
+
+class CodexStdoutParser:
+    """The stateful Codex parser, which adds three things to :func:`parse_stdout_line`.
+
+    A tool item (command, MCP call, web search, collab call) gives one
+    ``tool_call`` however many ``item.started`` / ``item.updated`` events it
+    has, and a ``tool_result`` carrying ``toolName`` when it completes; a
+    completed item whose start was never seen (an excerpt, a log that starts
+    mid-run) gets its ``tool_call`` then. A plan streamed as
+    ``item.plan.delta`` is not repeated when its item completes.
+    """
+
+    __slots__ = ("_names", "_open", "_streamed")
+
+    def __init__(self) -> None:
+        self._open: dict[str, str] = {}  # tool use id -> name: calls shown, results still to come
+        self._names: dict[str, str] = {}  # tool use id -> name of every call shown
+        self._streamed: dict[str, bool] = {}  # plan item ids streamed as deltas
+
+    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        event = read_event(line)
+        if event is None:
+            return _stdout(line, ts)
+        try:
+            return self._parse_event(event, line, ts)
+        except RecursionError:
+            # Only a line nested about a thousand levels deep makes the JSON encoder give up.
+            return _stdout(line, ts)
+
+    def _parse_event(self, event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
+        kind = event.get("type")
+        item = event.get("item")
+        if type(kind) is str and kind in _PHASES and type(item) is dict:
+            phase = _PHASES[kind]
+            if item.get("type") in _TOOL_ITEMS:
+                return self._tool_item(item, ts, phase)
+            plan_done = item.get("type") == "plan" and phase == "completed"
+            if plan_done and self._streamed.pop(as_string(item.get("id")), False):
+                return []
+            if item.get("type") == "tool_result" and phase == "completed":
+                result = _explicit_result(item, ts)
+                if result["toolUseId"] in self._names:
+                    result["toolName"] = self._names[result["toolUseId"]]
+                return [result]
+        elif kind == "item.plan.delta":
+            ident = as_string(event.get("item_id"))
+            if ident:
+                _remember(self._streamed, ident, True)
+        elif kind == "thread.started":
+            # Every `codex exec` numbers its items from item_0: a new run reuses the ids.
+            self.reset()
+        return _entries(event, line, ts)
+
+    def _tool_item(self, item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
+        ident = _tool_use_id(item)
+        entries: list[TranscriptEntry] = []
+        name = self._open.get(ident)
+        if name is None:
+            call = _tool_call(item, ts)
+            name = call["name"]
+            _remember(self._names, ident, name)
+            entries.append(call)
+        if phase == "completed":
+            self._open.pop(ident, None)
+            result = _tool_result(item, ts)
+            result["toolName"] = name
+            entries.append(result)
+        else:
+            _remember(self._open, ident, name)
+        return entries
+
+    def reset(self) -> None:
+        self._open.clear()
+        self._names.clear()
+        self._streamed.clear()
+
+
+def create_stdout_parser() -> CodexStdoutParser:
+    """A fresh stateful Codex parser for one transcript."""
+    return CodexStdoutParser()

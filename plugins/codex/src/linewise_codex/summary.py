@@ -1,0 +1,317 @@
+"""The whole-run summary of a ``codex exec --json`` run, and the error classifiers it uses."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from typing import Final, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from linewise_contracts.entries import JsonValue
+from linewise_contracts.extract import as_int, as_object, as_string, dig
+from linewise_contracts.summary import RunSummary, Usage
+
+from linewise_codex.parser import read_event
+
+__all__ = [
+    "AuthRefreshFailure",
+    "classify_auth_refresh_failure",
+    "is_provider_quota_error",
+    "is_transient_upstream_error",
+    "is_unknown_session_error",
+    "retry_not_before",
+    "summarize_run",
+]
+
+AuthRefreshFailure = Literal[
+    "refresh_token_reused", "refresh_token_expired", "refresh_token_invalidated"
+]
+
+# The wordings Codex uses when `codex exec resume <id>` names a thread it cannot load.
+_UNKNOWN_SESSION: Final = re.compile(
+    r"unknown (session|thread)|session .* not found|thread .* not found"
+    r"|conversation .* not found|missing rollout path for thread|state db missing rollout path"
+    r"|state db returned stale rollout path|no rollout found for thread id",
+    re.IGNORECASE,
+)
+_TRANSIENT: Final = re.compile(
+    r"we[\u2019']re\s+currently\s+experiencing\s+high\s+demand|temporary\s+errors"
+    r"|rate[-\s]?limit(?:ed)?|too\s+many\s+requests|\b429\b|server\s+overloaded"
+    r"|service\s+unavailable|try\s+again\s+later",
+    re.IGNORECASE,
+)
+_RETRY_WORTHY: Final = re.compile(r"remote\s+compact\s+task|high\s+demand|temporary\s+errors", re.I)
+_QUOTA: Final = re.compile(
+    r"you[\u2019']ve hit your usage limit|usage limit|model (?:is )?at capacity"
+    r"|at capacity for this model|capacity limit",
+    re.IGNORECASE,
+)
+_USAGE_LIMIT_CLOCK: Final = re.compile(
+    r"you[\u2019']ve hit your usage limit for .+\.\s+switch to another model now,"
+    r"\s+or try again at\s+([^.!\n]+)(?:[.!]|\n|$)",
+    re.IGNORECASE,
+)
+_CLOCK: Final = re.compile(
+    r"^(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\.?(?:\s*\(([^)]+)\)|\s+([A-Z]{2,5}))?$", re.I
+)
+# Newer Codex names a date: "... or try again at Aug 27th, 2026 8:00 PM."
+_USAGE_LIMIT_DATE: Final = re.compile(
+    r"usage limit.*?try again at\s+([A-Z][a-z]{2})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+"
+    r"(\d{4}),?\s+(\d{1,2}):(\d{2})\s*([ap])\.?m\.?",
+    re.IGNORECASE,
+)
+_MONTHS: Final = (
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "may",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+)
+_AUTH_FAILURES: Final[tuple[tuple[re.Pattern[str], AuthRefreshFailure], ...]] = (
+    (
+        re.compile(
+            r"refresh[_\s-]?token[_\s-]?reused|refresh token (?:has )?already been used"
+            r"|token reuse detected",
+            re.I,
+        ),
+        "refresh_token_reused",
+    ),
+    (
+        re.compile(
+            r"refresh[_\s-]?token[_\s-]?expired|refresh token (?:has )?expired"
+            r"|expired refresh token",
+            re.I,
+        ),
+        "refresh_token_expired",
+    ),
+    (
+        re.compile(
+            r"refresh[_\s-]?token[_\s-]?(?:invalidated|revoked|invalid)"
+            r"|refresh token (?:has been )?(?:invalidated|revoked|invalid)"
+            r"|invalid refresh token|missing bearer|\binvalid_grant\b",
+            re.I,
+        ),
+        "refresh_token_invalidated",
+    ),
+    (
+        # A 401 counts only next to words about credentials: a bare 401 is not a refresh failure.
+        re.compile(
+            r"(?:oauth|refresh|access[_\s-]?token|bearer|credential)"
+            r".{0,80}(?:\b401\b|unauthori[sz]ed|\binvalid[\s-]grant\b)"
+            r"|(?:\b401\b|unauthori[sz]ed|\binvalid[\s-]grant\b)"
+            r".{0,80}(?:oauth|refresh|access[_\s-]?token|bearer|credential)",
+            re.I,
+        ),
+        "refresh_token_invalidated",
+    ),
+)
+_RECONNECTING: Final = re.compile(r"^Reconnecting\.\.\. \d+/\d+$")
+_KEPT_WARNINGS: Final = 20
+
+
+def _haystack(texts: Iterable[str | None]) -> str:
+    lines = "\n".join(text or "" for text in texts).splitlines()
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
+def is_unknown_session_error(*texts: str | None) -> bool:
+    """True when Codex could not resume the thread it was given (stdout, stderr or messages)."""
+    return _UNKNOWN_SESSION.search(_haystack(texts)) is not None
+
+
+def classify_auth_refresh_failure(*texts: str | None) -> AuthRefreshFailure | None:
+    """Which way the ChatGPT login's refresh token failed, or None when it did not."""
+    haystack = _haystack(texts)
+    for pattern, failure in _AUTH_FAILURES:
+        if pattern.search(haystack):
+            return failure
+    return None
+
+
+def _clock(haystack: str) -> tuple[int, int, str | None] | None:
+    """Hour, minute and time zone hint of "try again at 11:31 PM (Zone)", if any."""
+    found = _USAGE_LIMIT_CLOCK.search(haystack)
+    match = _CLOCK.match(found.group(1).strip()) if found else None
+    if match is None:
+        return None
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if not 1 <= hour <= 12 or minute > 59:
+        return None
+    hour = hour % 12 + (12 if match.group(3).lower() == "p" else 0)
+    return hour, minute, match.group(4) or match.group(5)
+
+
+def _zone(hint: str | None) -> tzinfo | None:
+    if not hint:
+        return None
+    if hint.strip().upper() in ("UTC", "GMT"):
+        return UTC
+    try:
+        return ZoneInfo(hint.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _next_wall_clock(now: datetime, hour: int, minute: int, zone: tzinfo) -> datetime:
+    local = now.astimezone(zone)
+    candidate = datetime.combine(local.date(), time(hour, minute), zone)
+    if candidate <= now:
+        candidate = datetime.combine(local.date() + timedelta(days=1), time(hour, minute), zone)
+    return candidate.astimezone(UTC)
+
+
+def _dated(haystack: str, zone: tzinfo) -> datetime | None:
+    found = _USAGE_LIMIT_DATE.search(haystack)
+    if found is None or found.group(1).lower() not in _MONTHS:
+        return None
+    month = _MONTHS.index(found.group(1).lower()) + 1
+    hour, minute = int(found.group(4)), int(found.group(5))
+    if not 1 <= hour <= 12 or minute > 59:
+        return None
+    hour = hour % 12 + (12 if found.group(6).lower() == "p" else 0)
+    try:
+        day = date(int(found.group(3)), month, int(found.group(2)))
+    except ValueError:
+        return None
+    return datetime.combine(day, time(hour, minute), zone).astimezone(UTC)
+
+
+def retry_not_before(*texts: str | None, now: datetime) -> datetime | None:
+    """When a usage-limit message says the run may be retried, as a UTC datetime.
+
+    "try again at 11:31 PM" is the next 11:31 PM after ``now``, in the zone
+    the message names ("11:31 PM (America/Chicago)") or else in ``now``'s own
+    zone (UTC when ``now`` is naive); the reference uses the server's local
+    zone there. "try again at Aug 27th, 2026 8:00 PM" is read in ``now``'s zone.
+    """
+    haystack = _haystack(texts)
+    local = now.tzinfo or UTC
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    clock = _clock(haystack)
+    if clock is None:
+        return _dated(haystack, local)
+    hour, minute, hint = clock
+    return _next_wall_clock(now, hour, minute, _zone(hint) or local)
+
+
+def is_provider_quota_error(*texts: str | None) -> bool:
+    """True when Codex stopped on a usage limit or a model at capacity (retry later, not now)."""
+    haystack = _haystack(texts)
+    return _QUOTA.search(haystack) is not None or _clock(haystack) is not None
+
+
+def is_transient_upstream_error(*texts: str | None) -> bool:
+    """True for the upstream failures worth an immediate retry (high demand, remote compaction)."""
+    if is_provider_quota_error(*texts):
+        return False
+    haystack = _haystack(texts)
+    return _TRANSIENT.search(haystack) is not None and _RETRY_WORTHY.search(haystack) is not None
+
+
+def _error_message(value: object) -> str:
+    text = as_string(value) or as_string(dig(value, "message"))
+    return text.strip()
+
+
+def summarize_run(lines: Iterable[str]) -> RunSummary:
+    """Summarise a ``codex exec --json`` run; runs concatenated in one log add up.
+
+    Codex reports no cost. Usage is the last ``turn.completed`` of each
+    thread (Codex reports the thread's running total there), summed over the
+    threads in the log. A run whose last turn never ended, or that started a
+    thread and no turn after the last one ended, is incomplete. Log lines a
+    wrapper prefixed with a timestamp are read like raw ones.
+    """
+    session_id: str | None = None
+    model: str | None = None
+    thread = ""
+    usage_by_thread: dict[str, Usage] = {}
+    reasoning_tokens = 0
+    final_text: str | None = None
+    plan_text: str | None = None
+    errors: list[str] = []
+    warnings: list[str] = []
+    reconnects = threads = turns = 0
+    outcome: str | None = None
+    pending = False  # a thread or turn has started and not ended
+    other_text: deque[str] = deque(maxlen=20)
+    for line in lines:
+        event = read_event(line)
+        if event is None:
+            if line.strip():
+                other_text.append(line.strip())
+            continue
+        kind = event.get("type")
+        if kind == "thread.started":
+            thread = as_string(event.get("thread_id"))
+            session_id = thread or session_id
+            model = as_string(event.get("model")) or model
+            threads += 1
+            pending = True
+        elif kind == "turn.started":
+            turns += 1
+            pending = True
+        elif kind == "turn.completed":
+            usage = as_object(event.get("usage"))
+            usage_by_thread[thread] = Usage(
+                input_tokens=as_int(usage.get("input_tokens")),
+                output_tokens=as_int(usage.get("output_tokens")),
+                cached_tokens=as_int(usage.get("cached_input_tokens")),
+            )
+            reasoning_tokens += as_int(usage.get("reasoning_output_tokens"))
+            outcome, pending = "completed", False
+        elif kind in ("turn.failed", "error"):
+            message = _error_message(event.get("error") if kind == "turn.failed" else event)
+            if kind == "turn.failed":
+                outcome, pending = "failed", False
+            if _RECONNECTING.match(message):
+                reconnects += 1
+            elif message and (not errors or errors[-1] != message):
+                errors.append(message)
+        elif kind == "item.completed":
+            item = as_object(event.get("item"))
+            text = as_string(item.get("text")).strip()
+            if item.get("type") == "agent_message" and text:
+                final_text = text
+            elif item.get("type") == "plan" and text:
+                plan_text = text
+            elif item.get("type") == "error" and len(warnings) < _KEPT_WARNINGS:
+                warnings.append(_error_message(item))
+
+    total = Usage()
+    for part in usage_by_thread.values():
+        total += part
+    evidence = [*errors, *warnings, *other_text]
+    details: dict[str, JsonValue] = {
+        "usageBasis": "per_run" if usage_by_thread else "none",
+        "threads": threads,
+        "reasoningOutputTokens": reasoning_tokens,
+        "reconnects": reconnects,
+        "warnings": list(warnings),
+        "providerQuota": is_provider_quota_error(*errors),
+        "transientUpstream": is_transient_upstream_error(*errors),
+        "authRefreshFailure": classify_auth_refresh_failure(*evidence),
+    }
+    return RunSummary(
+        session_id=session_id,
+        model=model,
+        usage=total,
+        cost_usd=None,
+        final_text=final_text or plan_text,
+        outcome=outcome,
+        is_error=outcome == "failed",
+        errors=tuple(errors),
+        unknown_session=is_unknown_session_error(*evidence),
+        turns=turns or None,
+        complete=outcome is not None and not pending,
+        details=details,
+    )

@@ -1,0 +1,651 @@
+"""The Codex exec --json parser against the reference, real logs, and the shapes they lack."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from linewise_codex import create_stdout_parser, parse_stdout_line
+from linewise_contracts import entry_problem
+from support import corpus_json, corpus_path
+
+TS = "2026-01-01T00:00:00.000Z"
+
+
+def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
+    parser = create_stdout_parser()
+    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
+
+
+def _flat(lines: list[str]) -> list[dict[str, Any]]:
+    return [entry for entries in _parse_all(lines) for entry in entries]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    text = path.read_text(encoding="utf-8")
+    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+
+
+def _real_logs() -> list[Path]:
+    return sorted(corpus_path("real-logs", "codex").glob("*.jsonl"))
+
+
+WRAPPED = "hivemind-wrapped-401-turn-failed.log.txt"
+
+
+# -- the reference -----------------------------------------------------------------------
+
+
+def test_reference_ui_parser_cases_match_exactly() -> None:
+    cases = corpus_json("paperclip", "codex-local", "expected.json")["ui_parser"]
+    assert len(cases) == 11
+    for case in cases:
+        assert case["output_asserted_exactly"]
+        assert parse_stdout_line(case["line"], case["ts"]) == case["output"], case["fixture"]
+
+
+def test_reference_output_over_its_other_fixture_lines_matches_too() -> None:
+    cases = corpus_json("paperclip", "codex-local", "expected.json")["derived_not_asserted"]
+    assert cases["ui_parser"]
+    for case in cases["ui_parser"]:
+        assert parse_stdout_line(case["line"], case["ts"]) == case["output"], case["fixture"]
+
+
+def _baseline(name: str) -> dict[int, list[dict[str, Any]]]:
+    stem = name.removesuffix(".jsonl").removesuffix(".txt")
+    path = corpus_path("paperclip-on-real-logs", "codex", f"{stem}.paperclip.jsonl")
+    rows = map(json.loads, path.read_text(encoding="utf-8").splitlines())
+    return {row["line"]: row["entries"] for row in rows}
+
+
+def test_matches_the_reference_on_real_logs_except_where_it_improves() -> None:
+    """The stateless parser gives the reference's entries for every real line, except:
+
+    - the logger-wrapped file's Codex events (raw stdout in the reference) are read;
+    - a file change that starts says which files ("item started: file_change
+      (id=item_14 status=in_progress)" in the reference);
+    - a to-do list shows its steps, not "item started: todo_list (id=item_37)";
+    - a completed web search is a tool_result saying what was searched, not
+      "item completed: web_search (id=ws_...)".
+    """
+    changed = Counter[tuple[str, str]]()
+    for path in [*_real_logs(), corpus_path("real-logs", "codex", WRAPPED)]:
+        baseline = _baseline(path.name)
+        for number, line in _lines(path):
+            ours, theirs = parse_stdout_line(line, TS), baseline[number]
+            if ours != theirs:
+                changed[(theirs[0]["kind"], ours[0]["kind"])] += 1
+                assert len(theirs) == len(ours) == 1, f"{path.name}:{number}"
+    assert changed == {
+        ("stdout", "stderr"): 163,  # wrapped: stream errors ("Reconnecting... 1/5", 401)
+        ("stdout", "init"): 28,  # wrapped: thread.started
+        ("stdout", "system"): 28,  # wrapped: turn.started
+        ("stdout", "result"): 1,  # wrapped: a turn.failed that kept its prefix
+        ("system", "system"): 6,  # file changes starting (4), to-do lists (2)
+        ("system", "tool_result"): 2,  # web searches
+    }
+
+
+# -- real logs ---------------------------------------------------------------------------
+
+_KINDS = {
+    "thread.started": {"init"},
+    "turn.started": {"system"},
+    "turn.completed": {"result"},
+    "turn.failed": {"result"},
+    "error": {"stderr"},
+    "agent_message": {"assistant"},
+    "reasoning": {"thinking"},
+    "command_execution": {"tool_call", "tool_result"},
+    "web_search": {"tool_call", "tool_result"},
+    "file_change": {"system", "diff"},
+    "todo_list": {"system"},
+}
+
+
+def test_every_real_line_is_recognised_and_valid() -> None:
+    lines_seen = 0
+    for path in _real_logs():
+        numbered = _lines(path)
+        for (number, line), entries in zip(
+            numbered, _parse_all([line for _, line in numbered]), strict=True
+        ):
+            event = json.loads(line)
+            kinds = {entry["kind"] for entry in entries}
+            for entry in entries:
+                assert entry_problem(entry) is None, f"{path.name}:{number}: {entry_problem(entry)}"
+            item_type = event.get("item", {}).get("type")
+            expected = {"stderr"} if item_type == "error" else _KINDS[item_type or event["type"]]
+            assert kinds and kinds <= expected, f"{path.name}:{number}: {kinds}"
+            lines_seen += 1
+    assert lines_seen == 272
+
+
+def test_each_tool_item_gives_one_call_and_one_result_with_its_id_and_name() -> None:
+    paired = 0
+    for path in _real_logs():
+        entries = _flat([line for _, line in _lines(path)])
+        calls = Counter(e["toolUseId"] for e in entries if e["kind"] == "tool_call")
+        names = {e["toolUseId"]: e["name"] for e in entries if e["kind"] == "tool_call"}
+        assert all(count == 1 for count in calls.values()), path.name
+        for entry in entries:
+            if entry["kind"] == "tool_result":
+                assert entry["toolUseId"] in names, f"{path.name}: a result without its call"
+                assert entry["toolName"] == names[entry["toolUseId"]]
+                paired += 1
+    assert paired == 77  # every command and web search in the logs
+
+
+def test_a_completed_item_whose_start_was_never_seen_still_gets_its_call() -> None:
+    """The cyrus excerpt kept only item.completed lines: each tool shows call then result."""
+    path = corpus_path("real-logs", "codex", "cyrus-exec-excerpt-websearch.jsonl")
+    entries = _flat([line for _, line in _lines(path)])
+    tools = [e for e in entries if e["kind"] in ("tool_call", "tool_result")]
+    assert [e["kind"] for e in tools] == ["tool_call", "tool_result"] * 8
+    searches = [e for e in tools if e["toolUseId"].startswith("ws_")]
+    assert searches[0]["input"]["query"].startswith("OpenAI Codex SDK")
+    assert (
+        searches[3]["content"] == "opened https://github.com/openai/codex/tree/main/sdk/typescript"
+    )
+
+
+def test_a_started_command_is_not_shown_twice() -> None:
+    path = corpus_path("real-logs", "codex", "agentcmd-exec-0.46-2.jsonl")
+    assert [e for e in _flat([line for _, line in _lines(path)]) if "tool" in e["kind"]] == [
+        {
+            "kind": "tool_call",
+            "ts": TS,
+            "name": "command_execution",
+            "toolUseId": "item_1",
+            "input": {"id": "item_1", "command": "bash -lc ls"},
+        },
+        {
+            "kind": "tool_result",
+            "ts": TS,
+            "toolUseId": "item_1",
+            "toolName": "command_execution",
+            "content": "command: bash -lc ls\nstatus: completed\nexit_code: 0\n\n"
+            "stream-output-1.jsonl\nstream-output-2.jsonl\ntest.js",
+            "isError": False,
+        },
+    ]
+
+
+def test_runs_concatenated_in_one_log_reuse_item_ids_without_losing_calls() -> None:
+    """Every `codex exec` numbers its items from item_0; both runs here have an item_1 command."""
+    lines = [
+        line
+        for name in ("agentcmd-exec-0.46-2.jsonl", "agentcmd-exec-0.46-4.jsonl")
+        for _, line in _lines(corpus_path("real-logs", "codex", name))
+    ]
+    tools = [(e["kind"], e["toolUseId"]) for e in _flat(lines) if "tool" in e["kind"]]
+    assert tools == [("tool_call", "item_1"), ("tool_result", "item_1")] * 2
+
+
+def test_a_run_cut_off_without_turn_completed_still_gives_a_transcript() -> None:
+    path = corpus_path("real-logs", "codex", "stark-click-run-no-turn-completed.jsonl")
+    kinds = Counter(e["kind"] for e in _flat([line for _, line in _lines(path)]))
+    assert kinds["init"] == 1 and kinds["result"] == 0
+    assert kinds["tool_call"] == kinds["tool_result"] == 20
+    assert kinds["thinking"] == 24 and kinds["assistant"] == 9
+
+
+def test_the_logger_wrapped_log_gives_back_every_codex_event() -> None:
+    """A wrapper (hive-mind's solve.mjs) prefixed Codex's lines with "[ts] [INFO] ".
+
+    Every prefixed Codex event and every bare one (the wrapper sometimes wrote
+    two events in one log entry, so the second has no prefix) is read; the
+    wrapper's own lines stay raw stdout. Lost: the wrapper's timestamps (entries
+    get the caller's), and Codex's stderr, which the wrapper did not keep.
+    """
+    path = corpus_path("real-logs", "codex", WRAPPED)
+    kinds = Counter(e["kind"] for e in _flat([line for _, line in _lines(path)]))
+    assert kinds == {"stdout": 1592, "stderr": 163, "init": 28, "system": 28, "result": 27}
+    assert (
+        parse_stdout_line("[2025-11-11T12:19:02.920Z] [INFO] 📝 Issue mode", TS)[0]["kind"]
+        == "stdout"
+    )
+    assert (
+        parse_stdout_line('[2025-11-11T12:19:02.920Z] [INFO] {"type": "other"}', TS)[0]["kind"]
+        == "stdout"
+    )
+
+
+# -- shapes the corpus lacks (written from codex-rs/exec/src/exec_events.rs) ---------------
+
+
+def _event(kind: str, **item: Any) -> str:
+    return json.dumps({"type": kind, "item": item})
+
+
+TODO_0 = [{"text": "Look up the docs", "completed": False}, {"text": "Answer", "completed": False}]
+TODO_1 = [{"text": "Look up the docs", "completed": True}, {"text": "Answer", "completed": False}]
+SEARCH = {"id": "item_1", "type": "mcp_tool_call", "server": "docs", "tool": "search"}
+ISSUE = {"id": "item_2", "type": "mcp_tool_call", "server": "github", "tool": "create_issue"}
+MCP_RUN = [
+    json.dumps({"type": "thread.started", "thread_id": "0199a213-81c0-7800-8aa1-bbab2a035a53"}),
+    json.dumps({"type": "turn.started"}),
+    _event("item.started", id="item_0", type="todo_list", items=TODO_0),
+    _event(
+        "item.started",
+        **SEARCH,
+        arguments={"query": "exec --json"},
+        result=None,
+        error=None,
+        status="in_progress",
+    ),
+    _event(
+        "item.updated",
+        **SEARCH,
+        arguments={"query": "exec --json"},
+        result=None,
+        error=None,
+        status="in_progress",
+    ),
+    _event(
+        "item.completed",
+        **SEARCH,
+        arguments={"query": "exec --json"},
+        result={"content": [{"type": "text", "text": "3 pages found"}], "structured_content": None},
+        error=None,
+        status="completed",
+    ),
+    _event("item.updated", id="item_0", type="todo_list", items=TODO_1),
+    _event(
+        "item.completed",
+        **ISSUE,
+        arguments={"title": "Flaky test"},
+        result=None,
+        error={"message": "401 Bad credentials"},
+        status="failed",
+    ),
+    _event(
+        "item.updated",
+        id="item_3",
+        type="file_change",
+        changes=[{"path": "src/app.py", "kind": "update"}],
+        status="in_progress",
+    ),
+    _event(
+        "item.completed",
+        id="item_3",
+        type="file_change",
+        changes=[
+            {
+                "path": "src/app.py",
+                "kind": "update",
+                "diff": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-print('a')\n+print('b')\n",
+            }
+        ],
+        status="completed",
+    ),
+    _event("item.completed", id="item_4", type="agent_message", text="Filed nothing: no access."),
+    json.dumps(
+        {
+            "type": "turn.completed",
+            "usage": {"input_tokens": 100, "cached_input_tokens": 40, "output_tokens": 20},
+        }
+    ),
+]
+
+
+def test_mcp_tool_calls_updates_todo_lists_and_diffs() -> None:
+    assert _flat(MCP_RUN) == [
+        {
+            "kind": "init",
+            "ts": TS,
+            "model": "codex",
+            "sessionId": "0199a213-81c0-7800-8aa1-bbab2a035a53",
+        },
+        {"kind": "system", "ts": TS, "text": "turn started"},
+        {
+            "kind": "system",
+            "ts": TS,
+            "text": "to-do list (0/2 done)\n[ ] Look up the docs\n[ ] Answer",
+        },
+        {
+            "kind": "tool_call",
+            "ts": TS,
+            "name": "docs.search",
+            "toolUseId": "item_1",
+            "input": {"query": "exec --json"},
+        },
+        # item.updated of a call already shown adds nothing.
+        {
+            "kind": "tool_result",
+            "ts": TS,
+            "toolUseId": "item_1",
+            "toolName": "docs.search",
+            "content": "3 pages found",
+            "isError": False,
+        },
+        {
+            "kind": "system",
+            "ts": TS,
+            "text": "to-do list (1/2 done)\n[x] Look up the docs\n[ ] Answer",
+        },
+        {
+            "kind": "tool_call",
+            "ts": TS,
+            "name": "github.create_issue",
+            "toolUseId": "item_2",
+            "input": {"title": "Flaky test"},
+        },
+        {
+            "kind": "tool_result",
+            "ts": TS,
+            "toolUseId": "item_2",
+            "toolName": "github.create_issue",
+            "content": "401 Bad credentials",
+            "isError": True,
+        },
+        {"kind": "system", "ts": TS, "text": "applying file changes: update src/app.py"},
+        {"kind": "system", "ts": TS, "text": "file changes: update src/app.py"},
+        {"kind": "diff", "ts": TS, "changeType": "file_header", "text": "--- a/src/app.py"},
+        {"kind": "diff", "ts": TS, "changeType": "file_header", "text": "+++ b/src/app.py"},
+        {"kind": "diff", "ts": TS, "changeType": "hunk", "text": "@@ -1 +1 @@"},
+        {"kind": "diff", "ts": TS, "changeType": "remove", "text": "-print('a')"},
+        {"kind": "diff", "ts": TS, "changeType": "add", "text": "+print('b')"},
+        {"kind": "assistant", "ts": TS, "text": "Filed nothing: no access."},
+        {
+            "kind": "result",
+            "ts": TS,
+            "text": "",
+            "inputTokens": 100,
+            "outputTokens": 20,
+            "cachedTokens": 40,
+            "costUsd": 0,
+            "subtype": "",
+            "isError": False,
+            "errors": [],
+        },
+    ]
+
+
+def test_the_stateless_parser_reads_each_event_on_its_own() -> None:
+    """Without state an update repeats the call and a completion gives only the result."""
+    assert parse_stdout_line(MCP_RUN[4], TS) == parse_stdout_line(MCP_RUN[3], TS)
+    assert [e["kind"] for e in parse_stdout_line(MCP_RUN[5], TS)] == ["tool_result"]
+    assert "toolName" not in parse_stdout_line(MCP_RUN[5], TS)[0]
+
+
+def test_mcp_results_fall_back_to_structured_content_then_a_status() -> None:
+    structured = _event(
+        "item.completed",
+        **SEARCH,
+        arguments=None,
+        result={"content": [], "structured_content": {"hits": 3}},
+        error=None,
+        status="completed",
+    )
+    empty = _event("item.completed", **SEARCH, result=None, error=None, status="completed")
+    assert parse_stdout_line(structured, TS)[0]["content"] == '{\n  "hits": 3\n}'
+    assert parse_stdout_line(empty, TS)[0]["content"] == "docs.search completed"
+    assert create_stdout_parser().parse_line(structured, TS)[0]["input"] == {}
+
+
+@pytest.mark.parametrize(
+    ("status", "exit_code", "is_error"),
+    [
+        ("completed", 0, False),
+        ("failed", 2, True),
+        ("declined", None, True),
+        ("completed", 1, True),
+    ],
+)
+def test_command_results_are_errors_when_they_fail_or_are_declined(
+    status: str, exit_code: int | None, is_error: bool
+) -> None:
+    line = _event(
+        "item.completed",
+        id="item_9",
+        type="command_execution",
+        command="pytest -q",
+        aggregated_output="",
+        exit_code=exit_code,
+        status=status,
+    )
+    [result] = parse_stdout_line(line, TS)
+    assert result["isError"] is is_error
+    assert result["content"].startswith(f"command: pytest -q\nstatus: {status}")
+
+
+@pytest.mark.parametrize(
+    ("action", "content"),
+    [
+        ({"type": "search", "query": "q", "queries": ["q", "q two"]}, "searched: q\nq two"),
+        ({"type": "open_page", "url": "https://example.com"}, "opened https://example.com"),
+        (
+            {"type": "find_in_page", "url": "https://example.com", "pattern": "exec"},
+            "searched https://example.com for 'exec'",
+        ),
+        ({"type": "other"}, "searched: q"),
+    ],
+)
+def test_web_search_results_say_what_was_searched(action: dict[str, Any], content: str) -> None:
+    line = _event("item.completed", id="ws_1", type="web_search", query="q", action=action)
+    assert parse_stdout_line(line, TS)[0]["content"] == content
+
+
+def test_collab_agents_plans_and_questions() -> None:
+    lines = [
+        _event(
+            "item.started",
+            id="item_5",
+            type="collab_tool_call",
+            tool="spawn_agent",
+            sender_thread_id="t0",
+            receiver_thread_ids=["t1"],
+            prompt="Write the tests",
+            agents_states={},
+            status="in_progress",
+        ),
+        _event(
+            "item.completed",
+            id="item_5",
+            type="collab_tool_call",
+            tool="spawn_agent",
+            sender_thread_id="t0",
+            receiver_thread_ids=["t1"],
+            prompt="Write the tests",
+            agents_states={"t1": {"status": "running", "message": None}},
+            status="completed",
+        ),
+        json.dumps({"type": "item.plan.delta", "item_id": "item_6", "delta": "1. Read "}),
+        json.dumps({"type": "item.plan.delta", "item_id": "item_6", "delta": "the code"}),
+        _event("item.completed", id="item_6", type="plan", text="1. Read the code"),
+        json.dumps(
+            {
+                "type": "request_user_input",
+                "id": "turn_1",
+                "call_id": "call_1",
+                "questions": [{"id": "q1", "header": "Branch", "question": "Which branch?"}],
+            }
+        ),
+    ]
+    assert _flat(lines) == [
+        {
+            "kind": "tool_call",
+            "ts": TS,
+            "name": "spawn_agent",
+            "toolUseId": "item_5",
+            "input": {"receiver_thread_ids": ["t1"], "prompt": "Write the tests"},
+        },
+        {
+            "kind": "tool_result",
+            "ts": TS,
+            "toolUseId": "item_5",
+            "toolName": "spawn_agent",
+            "content": "t1: running",
+            "isError": False,
+        },
+        {"kind": "assistant", "ts": TS, "text": "1. Read ", "delta": True},
+        {"kind": "assistant", "ts": TS, "text": "the code", "delta": True},
+        # The streamed plan is not repeated when its item completes.
+        {"kind": "system", "ts": TS, "text": "the agent asks for input:\nWhich branch?"},
+    ]
+    assert parse_stdout_line(lines[4], TS) == [
+        {"kind": "assistant", "ts": TS, "text": "1. Read the code"}
+    ]
+
+
+def test_a_failed_file_change_says_so() -> None:
+    line = _event(
+        "item.completed",
+        id="item_8",
+        type="file_change",
+        changes=[{"path": "a.py", "kind": "delete"}],
+        status="failed",
+    )
+    assert parse_stdout_line(line, TS) == [
+        {"kind": "system", "ts": TS, "text": "file changes failed: delete a.py"}
+    ]
+
+
+def test_long_diffs_are_cut_with_a_truncation_entry() -> None:
+    diff = "\n".join(f"+line {n}" for n in range(2500))
+    line = _event(
+        "item.completed",
+        id="item_7",
+        type="file_change",
+        changes=[{"path": "big.txt", "kind": "add", "diff": diff}],
+        status="completed",
+    )
+    entries = parse_stdout_line(line, TS)
+    assert entries[1] == {"kind": "diff", "ts": TS, "changeType": "file_header", "text": "big.txt"}
+    assert len(entries) == 2 + 2000 + 1
+    assert entries[-1] == {
+        "kind": "diff",
+        "ts": TS,
+        "changeType": "truncation",
+        "text": "… 500 more diff lines",
+    }
+
+
+def test_acp_engine_events_go_to_the_shared_acpx_parser() -> None:
+    line = '{"type":"acpx.text_delta","text":"hello from acp","channel":"output"}'
+    expected = [{"kind": "assistant", "ts": TS, "text": "hello from acp", "delta": True}]
+    assert parse_stdout_line(line, TS) == expected
+    assert create_stdout_parser().parse_line(line, TS) == expected
+
+
+def test_an_item_id_used_again_after_completion_is_a_new_call() -> None:
+    parser = create_stdout_parser()
+    kinds = [
+        [e["kind"] for e in parser.parse_line(line, TS)] for line in MCP_RUN[3:6] + MCP_RUN[3:4]
+    ]
+    assert kinds == [["tool_call"], [], ["tool_result"], ["tool_call"]]
+
+
+def test_reset_forgets_calls_already_shown() -> None:
+    parser = create_stdout_parser()
+    parser.parse_line(MCP_RUN[3], TS)
+    parser.reset()
+    assert [e["kind"] for e in parser.parse_line(MCP_RUN[5], TS)] == ["tool_call", "tool_result"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "plain text banner",
+        "[1, 2]",
+        '{"no_type": true}',
+        '{"type": "mystery"}',
+        "{broken",
+        "[2025-11-11T12:19:02.920Z] [INFO] {broken",
+    ],
+)
+def test_lines_that_are_not_codex_events_are_raw_stdout(line: str) -> None:
+    assert parse_stdout_line(line, TS) == [{"kind": "stdout", "ts": TS, "text": line}]
+    assert create_stdout_parser().parse_line(line, TS) == [
+        {"kind": "stdout", "ts": TS, "text": line}
+    ]
+
+
+def test_hostile_nesting_never_breaks_an_entry() -> None:
+    """Inputs deeper than the contract allows are replaced; deeper still, the line is shown raw."""
+    arguments = "1"
+    for _ in range(600):
+        arguments = '{"x":' + arguments + "}"
+    start = (
+        '{"type":"item.started","item":{"id":"i","type":"mcp_tool_call","server":"s","tool":"t",'
+    )
+    [call] = parse_stdout_line(start + '"arguments":' + arguments + "}}", TS)
+    assert call["input"] == "(input not shown: it is nested deeper than 512 levels)"
+    error = '{"type":"error","error":' + '{"x":' * 990 + "1" + "}" * 991
+    for parse in (parse_stdout_line, create_stdout_parser().parse_line):
+        assert parse(error, TS) == [{"kind": "stdout", "ts": TS, "text": error}]
+
+
+# -- the rules every parser lives by ---------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+item_fields = st.sampled_from(
+    [
+        "id", "text", "command", "aggregated_output", "exit_code", "status", "changes", "server",
+        "tool", "arguments", "result", "error", "query", "action", "items", "message", "name",
+        "input", "content", "output", "tool_use_id", "is_error", "agents_states", "prompt",
+        "receiver_thread_ids",
+    ]
+)  # fmt: skip
+item_types = st.sampled_from(
+    [
+        "agent_message", "reasoning", "plan", "command_execution", "file_change", "mcp_tool_call",
+        "collab_tool_call", "web_search", "todo_list", "error", "tool_use", "tool_result", "x",
+    ]
+)  # fmt: skip
+
+
+event_types = st.sampled_from(
+    [
+        "thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
+        "item.updated", "item.completed", "item.plan.delta", "request_user_input", "error",
+        "acpx.tool_call",
+    ]
+)  # fmt: skip
+event_fields = st.sampled_from(
+    ["thread_id", "usage", "error", "message", "delta", "item_id", "questions", "model"]
+)
+
+
+@st.composite
+def codex_like_events(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(event_types | json_values)
+    event: dict[str, Any] = {"type": kind}
+    for key in draw(st.lists(event_fields, max_size=3)):
+        event[key] = draw(json_values)
+    if draw(st.booleans()):
+        item: dict[str, Any] = {"type": draw(item_types | json_values)}
+        for _ in range(draw(st.integers(0, 5))):
+            item[draw(item_fields)] = draw(json_values)
+        if draw(st.booleans()):
+            item["id"] = draw(st.sampled_from(["item_0", "item_1"]))
+        event["item"] = item
+    return event
+
+
+@given(st.lists(codex_like_events(), max_size=6), st.booleans())
+def test_never_raises_and_always_returns_valid_entries_deterministically(
+    events: list[dict[str, Any]], wrapped: bool
+) -> None:
+    prefix = "[2026-01-01T00:00:00.000Z] [INFO] " if wrapped else ""
+    lines = [prefix + json.dumps(event) for event in events]
+    first = _parse_all(lines)
+    assert first == _parse_all(lines)
+    for entries in first:
+        for entry in entries:
+            assert entry_problem(entry) is None, entry
+    for line in lines:
+        for entry in parse_stdout_line(line, TS):
+            assert entry_problem(entry) is None, entry
