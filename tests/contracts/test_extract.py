@@ -116,3 +116,13 @@ def test_to_json_text_matches_json_stringify_layout() -> None:
     assert to_json_text({"a": [1, 2]}) == '{"a":[1,2]}'
     assert to_json_text({"big": 2**70}) == '{"big":1180591620717411303424}'
     assert to_json_text({"x": {1, 2}}).startswith('{"x":')
+
+
+def test_to_json_text_never_raises_on_deep_or_circular_values() -> None:
+    deep: list[object] = []
+    for _ in range(5000):
+        deep = [deep]
+    assert to_json_text(deep) == "<list nested too deeply to show>"
+    loop: dict[str, object] = {}
+    loop["self"] = loop
+    assert to_json_text(loop, pretty=True) == "<dict nested too deeply to show>"

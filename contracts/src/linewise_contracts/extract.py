@@ -134,12 +134,15 @@ def strip_ansi(text: str) -> str:
 def to_json_text(value: object, *, pretty: bool = False) -> str:
     """``value`` as JSON text; ``pretty`` indents by two spaces like ``JSON.stringify(v, null, 2)``.
 
-    Values JSON cannot hold are written with ``repr`` instead of raising.
+    Values JSON cannot hold are written with ``repr``, and values nested too
+    deeply to encode become a short placeholder, instead of raising.
     """
     option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
     try:
         return orjson.dumps(value, option=option).decode()
     except (TypeError, orjson.JSONEncodeError):
+        pass
+    try:
         return json.dumps(
             value,
             indent=2 if pretty else None,
@@ -147,6 +150,9 @@ def to_json_text(value: object, *, pretty: bool = False) -> str:
             ensure_ascii=False,
             default=repr,
         )
+    except (RecursionError, ValueError):
+        # Deeper than the encoders go (hostile input), or a container holding itself.
+        return f"<{type(value).__name__} nested too deeply to show>"
 
 
 def _block_text(block: object, depth: int) -> str:
