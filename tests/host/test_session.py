@@ -338,3 +338,54 @@ def test_the_rest_of_a_cut_line_is_not_counted_as_a_line() -> None:
     d = session.diagnostics
     assert (d.lines, d.blank_lines, d.truncated_lines) == (2, 0, 1)
     assert d.truncated_chars == 25
+
+
+class RawEcho:
+    """Wants lines exactly as printed, and holds the last one until finish()."""
+
+    raw_lines = True
+
+    def __init__(self) -> None:
+        self.held: list[str] = []
+
+    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        self.held.append(line)
+        return [{"kind": "assistant", "ts": ts, "text": line, "delta": True}]
+
+    def finish(self, ts: str) -> list[TranscriptEntry]:
+        return [{"kind": "system", "ts": ts, "text": f"finished after {len(self.held)} pieces"}]
+
+    def reset(self) -> None:
+        self.held.clear()
+
+
+def test_a_raw_lines_parser_gets_every_line_as_printed_and_finish_at_the_end() -> None:
+    session = _session(RawEcho)
+    out = session.feed("  indented\r\n\nlast without newline", TS) + session.close()
+    assert _texts(out) == [
+        "  indented\r\n",
+        "\n",
+        "last without newline",
+        "finished after 3 pieces",
+    ]
+    assert session.diagnostics.blank_lines == 0
+    assert session.diagnostics.accounted
+
+
+def test_a_finish_that_raises_or_returns_junk_costs_nothing() -> None:
+    class Broken(RawEcho):
+        def finish(self, ts: str) -> list[TranscriptEntry]:
+            raise RuntimeError("cannot flush")
+
+    session = _session(Broken)
+    session.feed("x\n", TS)
+    assert session.close() == []
+    assert session.diagnostics.first_errors[0].message == "cannot flush"
+
+    class Junk(RawEcho):
+        def finish(self, ts: str) -> Any:
+            return [{"kind": "nope"}, {"kind": "system", "ts": ts, "text": "ok"}]
+
+    session = _session(Junk)
+    assert _texts(session.close()) == ["ok"]
+    assert session.diagnostics.drop_reasons == {"unknown kind 'nope'": 1}

@@ -11,8 +11,10 @@ __all__ = [
     "CHECK_ENVIRONMENT",
     "CREATE_STDOUT_PARSER",
     "ENTRY_POINT_GROUP",
+    "FINISH",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
+    "RAW_LINES",
     "SNIFF",
     "SUMMARIZE_RUN",
     "ModelOption",
@@ -31,6 +33,10 @@ PARSE_STDOUT_LINE: Final = "parse_stdout_line"
 
 #: Name of the stateful parser factory export: ``create_stdout_parser() -> StdoutParser``.
 CREATE_STDOUT_PARSER: Final = "create_stdout_parser"
+
+#: Optional members of a stateful parser: see :class:`StdoutParser`.
+RAW_LINES: Final = "raw_lines"
+FINISH: Final = "finish"
 
 #: Optional metadata exports: a display label, model options and a routing doc.
 METADATA_NAMES: Final = ("label", "models", "agent_configuration_doc")
@@ -86,6 +92,14 @@ class StdoutParser(Protocol):
 
     The host creates one instance per transcript and calls ``reset()`` after
     the parser raised, so the next line starts from a clean state.
+
+    Two optional members change what the host does:
+
+    - ``raw_lines = True`` (a class attribute): every line arrives exactly as
+      the agent printed it, with its line ending, blank lines included, nothing
+      trimmed. For formats where whitespace is content (a model's raw text).
+    - ``finish(ts) -> list[entry]``: called once when the stream ends, to emit
+      what the parser still holds (a block the stream cut off, say).
     """
 
     def parse_line(self, line: str, ts: str, /) -> list[TranscriptEntry]: ...

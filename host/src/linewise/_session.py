@@ -190,6 +190,8 @@ class TranscriptSession:
         self._clock = clock
         self._parser = self._new_parser()
         self._parse = self._parser.parse_line
+        # A parser may ask for lines exactly as printed (see StdoutParser.raw_lines).
+        self._raw = getattr(self._parser, "raw_lines", False) is True
         self._stdout_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._stderr_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending: list[str] = []
@@ -254,6 +256,7 @@ class TranscriptSession:
             self._pending_chars = 0
             self._line(line, stamp, out)
         self._discarding = False
+        out.extend(self._finish(stamp))
         # A stderr chunk that ended inside a UTF-8 sequence leaves a replacement char.
         tail = self._stderr_decoder.decode(b"", final=True)
         if tail.strip():
@@ -278,6 +281,34 @@ class TranscriptSession:
         stamp = self._clock() if ts is None else ts
         self._last_ts = stamp
         return stamp
+
+    def _finish(self, ts: str) -> list[TranscriptEntry]:
+        """The parser's ``finish(ts)``, if it has one: what it held when the stream ended."""
+        finish = getattr(self._parser, "finish", None)
+        if not callable(finish):
+            return []
+        try:
+            result = finish(ts)
+        except (Exception, SystemExit) as error:
+            self._record_error(self.diagnostics.lines, "(end of stream)", error)
+            return []
+        if type(result) is not list:
+            self._drop(f"finish() returned {type(result).__name__}, not a list")
+            return []
+        kept: list[TranscriptEntry] = []
+        for entry in result[: self._max_entries]:
+            problem = entry_problem(entry)
+            if problem is None:
+                kept.append(entry)
+            else:
+                self._drop(problem)
+        if len(result) > self._max_entries:
+            self._drop(
+                f"more than {self._max_entries} entries from finish()",
+                len(result) - self._max_entries,
+            )
+        self.diagnostics.entries += len(kept)
+        return kept
 
     def _start(self, text: str) -> str:
         # A UTF-8 byte order mark can only open the stream; it is not content.
@@ -315,8 +346,12 @@ class TranscriptSession:
                 self._pending.clear()
                 self._pending_chars = 0
             line = self._line
-            for piece in pieces:
-                line(piece, ts, out)
+            if self._raw:
+                for piece in pieces:
+                    line(piece + "\n", ts, out)
+            else:
+                for piece in pieces:
+                    line(piece, ts, out)
         if rest:
             if self._discarding:
                 self.diagnostics.truncated_chars += len(rest)
@@ -333,7 +368,7 @@ class TranscriptSession:
         return out
 
     def _line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> None:
-        line = raw.strip()
+        line = raw if self._raw else raw.strip()
         diagnostics = self.diagnostics
         if not line:
             diagnostics.blank_lines += 1
@@ -423,10 +458,9 @@ class TranscriptSession:
         diagnostics.entries += 1
         return parse_generic_line(line, ts)
 
-    def _parser_raised(self, line: str, ts: str, error: BaseException) -> list[TranscriptEntry]:
+    def _record_error(self, line_number: int, line: str, error: BaseException) -> None:
         diagnostics = self.diagnostics
         diagnostics.parser_errors += 1
-        line_number = diagnostics.lines
         if len(diagnostics.first_errors) < _KEPT_ERRORS:
             diagnostics.first_errors.append(
                 LineError(line_number, type(error).__name__, str(error)[:500], _preview(line))
@@ -435,6 +469,9 @@ class TranscriptSession:
             self._hooks.line_failed(self.adapter_type, line_number, line, error)
         if self._strict:
             raise ParserLineError(self.adapter_type, line_number, line, error) from error
+
+    def _parser_raised(self, line: str, ts: str, error: BaseException) -> list[TranscriptEntry]:
+        self._record_error(self.diagnostics.lines, line, error)
         self._recover()
         return self._fallback(line, ts, None)
 
@@ -448,6 +485,7 @@ class TranscriptSession:
         self.diagnostics.parser_restarts += 1
         self._parser = self._new_parser()
         self._parse = self._parser.parse_line
+        self._raw = getattr(self._parser, "raw_lines", False) is True
 
 
 def merge_deltas(entries: Iterable[TranscriptEntry]) -> list[TranscriptEntry]:

@@ -29,7 +29,8 @@ STREAM = [
 
 def parse(lines: list[str], **environ: str) -> list[dict[str, Any]]:
     parser = create_stdout_parser(environ or None)
-    return [entry for line in lines for entry in parser.parse_line(line, TS)]  # type: ignore[misc]
+    # The host hands a raw_lines parser every line with its newline.
+    return [entry for line in lines for entry in parser.parse_line(line + "\n", TS)]  # type: ignore[misc]
 
 
 def test_text_reasoning_and_tool_calls_become_entries() -> None:
@@ -68,14 +69,14 @@ def test_text_reasoning_and_tool_calls_become_entries() -> None:
 
 def test_a_tool_call_is_emitted_only_once_its_block_is_complete() -> None:
     parser = create_stdout_parser({})
-    assert parser.parse_line("<run_bash>rm -rf build", TS) == []
-    assert parser.parse_line("</run_bash>", TS)[0]["kind"] == "tool_call"
+    assert parser.parse_line("<run_bash>rm -rf build\n", TS) == []
+    assert parser.parse_line("</run_bash>\n", TS)[0]["kind"] == "tool_call"
 
 
-def test_finalize_shows_a_cut_off_call_as_truncated() -> None:
+def test_finish_shows_a_cut_off_call_as_truncated() -> None:
     parser = create_stdout_parser({})
-    parser.parse_line("<run_bash>rm -rf build", TS)
-    assert parser.finalize(TS) == [
+    parser.parse_line("<run_bash>rm -rf build\n", TS)
+    assert parser.finish(TS) == [
         {
             "kind": "tool_call",
             "ts": TS,
@@ -84,7 +85,7 @@ def test_finalize_shows_a_cut_off_call_as_truncated() -> None:
             "toolUseId": "seg_1",
         }
     ]
-    assert parser.parse_line("again", TS) == [
+    assert parser.parse_line("again\n", TS) == [
         {"kind": "assistant", "ts": TS, "text": "again\n", "delta": True}
     ]
 
@@ -94,7 +95,7 @@ def test_the_host_call_never_reads_the_process_environment(
 ) -> None:
     monkeypatch.setenv("AUTOBYTEUS_STREAM_PARSER", "api_tool_call")
     parser = create_stdout_parser()
-    assert parser.parse_line("<run_bash>ls</run_bash>", TS)[0]["kind"] == "tool_call"
+    assert parser.parse_line("<run_bash>ls</run_bash>\n", TS)[0]["kind"] == "tool_call"
 
 
 def test_an_environment_passed_by_the_host_selects_the_strategy() -> None:
@@ -128,9 +129,9 @@ def test_json_that_is_not_a_call_is_shown_as_text() -> None:
 
 def test_reset_forgets_an_open_block() -> None:
     parser = create_stdout_parser({})
-    parser.parse_line("<run_bash>ls", TS)
+    parser.parse_line("<run_bash>ls\n", TS)
     parser.reset()
-    assert parser.parse_line("</run_bash>", TS) == [
+    assert parser.parse_line("</run_bash>\n", TS) == [
         {"kind": "assistant", "ts": TS, "text": "</run_bash>\n", "delta": True}
     ]
 
@@ -176,3 +177,30 @@ def test_the_shipped_samples_are_a_realistic_session() -> None:
         "create_tasks",
     ]
     assert calls[-1]["input"] == {"tasks": [{"title": "Document a < b"}]}
+
+
+def test_through_the_host_whitespace_survives_and_a_cut_off_call_is_flagged() -> None:
+    linewise = pytest.importorskip("linewise")
+    session = linewise.open_session("model_stream")
+    stream = '<write_file path="a.py">\ndef f():\n\n    return 1\n</write_file>\n<run_bash>make'
+    entries = session.feed(stream) + session.close()
+    calls = [entry for entry in entries if entry["kind"] == "tool_call"]
+    assert calls[0]["input"]["content"] == "\ndef f():\n\n    return 1\n"
+    assert calls[1]["input"] == {"command": "make", "truncated": True}
+    assert session.diagnostics.accounted
+
+
+def test_each_strategy_has_its_own_adapter_type() -> None:
+    linewise = pytest.importorskip("linewise")
+    json_call = linewise.open_session("model_stream_json")
+    entries = json_call.feed('{"name": "search", "arguments": {"q": "x"}}\n') + json_call.close()
+    assert entries[0]["kind"] == "tool_call"
+    sentinel = linewise.open_session("model_stream_sentinel")
+    entries = sentinel.feed('[[SEG_START {"type":"reasoning"}]]hmm[[SEG_END]]\n') + sentinel.close()
+    assert entries[0]["kind"] == "thinking"
+
+
+def test_sniff_wants_inline_tags_in_plain_text() -> None:
+    assert plugin.sniff(["Let me look.", "<run_bash>ls</run_bash>", "Done."]) == 0.85
+    assert plugin.sniff(['{"type":"assistant","text":"<run_bash>"}', "{}"]) == 0.0
+    assert plugin.sniff(["just prose", "more prose"]) == 0.0

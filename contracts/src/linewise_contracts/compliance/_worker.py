@@ -122,16 +122,36 @@ def _line_problem(result: object, line: str) -> str | None:
     return None
 
 
+_END: Final = "(end of stream)"
+
+
 def _run(parser: Any, lines: list[str], limit: float) -> list[Any]:
-    """Each line's result, or the exception it raised (as the value)."""
+    """Each line's result, or the exception it raised (as the value), as the host feeds them.
+
+    A ``raw_lines`` parser gets each line with its newline; a parser with
+    ``finish`` is finished after the last line, its result one more item.
+    """
+    raw = getattr(parser, "raw_lines", False) is True
     out: list[Any] = []
     for line in lines:
         try:
             with _time_limit(limit):
-                out.append(parser.parse_line(line, TS))
+                out.append(parser.parse_line(line + "\n" if raw else line, TS))
+        except (Exception, _Hang) as error:
+            out.append(error)
+    finish = getattr(parser, "finish", None)
+    if callable(finish):
+        try:
+            with _time_limit(limit):
+                out.append(finish(TS))
         except (Exception, _Hang) as error:
             out.append(error)
     return out
+
+
+def _labels(lines: list[str], results: list[Any]) -> list[str]:
+    """The lines the results belong to, with the end of the stream for a finish() result."""
+    return lines + [_END] * (len(results) - len(lines))
 
 
 def _outcome(value: object) -> object:
@@ -274,7 +294,9 @@ class _Checker:
             after_reset = _run(reused, samples, limit)
         problems = []
         kinds: Counter[str] = Counter()
-        for number, (line, result) in enumerate(zip(samples, first, strict=True), 1):
+        for number, (line, result) in enumerate(
+            zip(_labels(samples, first), first, strict=True), 1
+        ):
             self.hangs = self.hangs or isinstance(result, _Hang)
             if isinstance(result, BaseException):
                 problems.append(f"line {number}: raised {describe_error(result)}: {_short(line)}")
@@ -311,7 +333,7 @@ class _Checker:
                 "fail",
                 f"a fresh parser gives different output on {len(differing)} line(s)",
                 [
-                    f"line {number}: {_short(samples[number - 1])}: "
+                    f"line {number}: {_short(_labels(samples, first)[number - 1])}: "
                     f"{_short(_outcome(first[number - 1]))} then "
                     f"{_short(_outcome(second[number - 1]))}"
                 ],
@@ -383,11 +405,12 @@ class _Checker:
 
         def breaks(lines: list[str]) -> bool:
             one = _run(new_parser(), lines, limit)
+            labels = _labels(lines, one)
             for index, result in enumerate(one):
                 problem = (
                     f"raised {describe_error(result)}"
                     if isinstance(result, BaseException)
-                    else _line_problem(result, lines[index])
+                    else _line_problem(result, "" if labels[index] == _END else labels[index])
                 )
                 if problem:
                     reasons[tuple(lines)] = f"line {index + 1}: {problem}"

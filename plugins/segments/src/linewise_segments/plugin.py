@@ -6,24 +6,35 @@ import math
 from typing import TYPE_CHECKING
 
 from ._coalesce import Segment
-from ._config import PARSER_ENV_VAR, ConfigurationError, ParserConfig, config_from_environment
+from ._config import (
+    JSON_TOOL,
+    PARSER_ENV_VAR,
+    SENTINEL,
+    ConfigurationError,
+    ParserConfig,
+    config_from_environment,
+)
 from ._events import SegmentContent, SegmentEnd, SegmentStart, SegmentType
 from ._invocations import tool_invocations
 from ._parser import SegmentParser
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from linewise_contracts import JsonValue, ModelOption, TranscriptEntry
 
     from ._events import Event
 
 __all__ = [
+    "JSON_TOOL_CALLS",
+    "SENTINEL_BLOCKS",
     "ModelStreamParser",
+    "StrategyPlugin",
     "agent_configuration_doc",
     "create_stdout_parser",
     "label",
     "models",
+    "sniff",
 ]
 
 label = "Raw model output (inline tool calls)"
@@ -56,23 +67,28 @@ Don't use when:
 Output: assistant and thinking entries as deltas, tool_call entries (toolUseId is
 the segment id) for write_file, patch_file, run_bash and every other tool, with
 the tool's arguments as input. The stream holds no tool results. It parses
-xml tags; a host can pass AUTOBYTEUS_STREAM_PARSER (xml, json, sentinel or
-api_tool_call) to create_stdout_parser(environ) to choose another strategy.
+xml tags; the adapter types model_stream_json and model_stream_sentinel parse
+JSON tool calls and sentinel blocks instead, and a host can pass
+AUTOBYTEUS_STREAM_PARSER (xml, json, sentinel or api_tool_call) to
+create_stdout_parser(environ) to choose any strategy.
 """
 
 
 class ModelStreamParser:
-    """A stateful stdout parser: each line (its newline restored) is a chunk for the engine.
+    """A stateful stdout parser: each raw line, newline included, is a chunk for the engine.
 
     Text and reasoning stream out as delta entries as soon as the engine
     releases them; a tool call is one ``tool_call`` entry when its block is
-    complete, so a command cut off by the end of the stream is never shown as
-    a complete call. The host's contract has no end-of-stream call; a host that
-    knows the stream ended may call :meth:`finalize`, which closes what is open
-    (cut-off tool calls carry ``"truncated": true`` in their input).
+    complete. At the end of the stream the host calls :meth:`finish`, which
+    closes what is open: a cut-off tool call carries ``"truncated": true`` in
+    its input, so it is never mistaken for a complete one.
     """
 
     __slots__ = ("_config", "_engine", "_notice", "_streaming", "_tools")
+
+    #: Lines exactly as printed (the contract's StdoutParser.raw_lines): in raw
+    #: model text, indentation, blank lines and line ends are content.
+    raw_lines = True
 
     def __init__(self, config: ParserConfig | None = None, notice: str = "") -> None:
         self._config = config or ParserConfig()
@@ -84,9 +100,9 @@ class ModelStreamParser:
         self._tools: dict[str, tuple[Segment, list[str]]] = {}
 
     def parse_line(self, line: str, ts: str, /) -> list[TranscriptEntry]:
-        """Entries for one stdout line; never raises."""
+        """Entries for one raw stdout line (with its line end); never raises."""
         try:
-            entries = self._entries(self._engine.feed(line + "\n"), ts)
+            entries = self._entries(self._engine.feed(line), ts)
         except Exception:  # a bug must not cost the transcript its line
             self.reset()
             return [{"kind": "stdout", "ts": ts, "text": line}]
@@ -95,8 +111,8 @@ class ModelStreamParser:
             self._notice = ""
         return entries
 
-    def finalize(self, ts: str) -> list[TranscriptEntry]:
-        """End of stream (optional, outside the contract): flush and close everything."""
+    def finish(self, ts: str) -> list[TranscriptEntry]:
+        """End of stream (the contract's optional ``finish``): flush and close everything."""
         try:
             entries = self._entries(self._engine.finalize(), ts)
         except Exception:
@@ -195,3 +211,42 @@ def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStrea
         return ModelStreamParser(
             ParserConfig(), notice=f"{PARSER_ENV_VAR} ignored ({error}); parsing as xml"
         )
+
+
+class StrategyPlugin:
+    """The plugin with other detection strategies, served under its own adapter type."""
+
+    def __init__(self, strategies: tuple[str, ...], label: str) -> None:
+        self.label = label
+        self.models = models
+        self.agent_configuration_doc = agent_configuration_doc
+        self._strategies = strategies
+
+    def create_stdout_parser(self) -> ModelStreamParser:
+        """A fresh parser reading this variant's strategies."""
+        return ModelStreamParser(ParserConfig(strategies=self._strategies))
+
+
+#: Adapter type ``model_stream_json``: tool calls written as JSON objects.
+JSON_TOOL_CALLS = StrategyPlugin((JSON_TOOL,), "Raw model output (JSON tool calls)")
+#: Adapter type ``model_stream_sentinel``: ``[[SEG_START {...}]]`` ... ``[[SEG_END]]`` blocks.
+SENTINEL_BLOCKS = StrategyPlugin((SENTINEL,), "Raw model output (sentinel blocks)")
+
+_MARKERS = ("<write_file", "<run_bash", "<patch_file", "<tool name=", "<think>", "[[SEG_START")
+
+
+def sniff(lines: Sequence[str]) -> float:
+    """How surely these lines are a model's raw text with inline tool calls or reasoning.
+
+    Needs at least one tag or sentinel marker outside JSON, and text that is
+    not mostly JSON events (another CLI's log would mention tags inside JSON).
+    """
+    if not lines:
+        return 0.0
+    json_lines = sum(1 for line in lines if line.lstrip().startswith("{"))
+    marked = any(
+        marker in line for line in lines if not line.lstrip().startswith("{") for marker in _MARKERS
+    )
+    if not marked or json_lines * 4 > len(lines):
+        return 0.0
+    return 0.85
