@@ -130,3 +130,38 @@ def test_cli_detects_by_default_and_says_so() -> None:
     )
     assert done.stdout == b"stdout      just text\n"
     assert b"could not detect the log's format, using the generic parser" in done.stderr
+
+
+def test_a_log_that_opens_with_other_output_is_detected_further_in(fake_site: FakeSite) -> None:
+    registry = _site(fake_site)
+    lines = [f"wrapper says {n}" for n in range(100)] + [f"A{n}" for n in range(40)]
+    detection = detect_adapter(lines, registry=registry)
+    assert detection.adapter_type == "alpha"
+    assert detection.reason.startswith("recognised lines 121-140")
+    assert detect_adapter(lines[:100], registry=registry).reason == (
+        "no parser recognised the first 40 lines"
+    )
+
+
+EXPECTED = {
+    "claude": "claude_local",
+    "codex": "codex_local",
+    "cursor": "cursor",
+    "gemini": "gemini_local",
+    "opencode": "opencode_local",
+    "hermes": "hermes_local",
+}
+
+
+def test_every_real_log_is_detected_as_its_cli() -> None:
+    from linewise._detect import first_lines
+    from support import corpus_path
+
+    wrong = []
+    for folder, expected in EXPECTED.items():
+        for path in sorted(corpus_path("real-logs", folder).iterdir()):
+            lines = first_lines(path.read_text(encoding="utf-8", errors="replace"))
+            chosen = detect_adapter(lines).adapter_type
+            if chosen != expected:
+                wrong.append(f"{folder}/{path.name}: {chosen}")
+    assert wrong == []

@@ -13,10 +13,20 @@ from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._registry import Registry, get_registry
 from linewise.hookspecs import hookimpl
 
-__all__ = ["CONFIDENT", "MARGIN", "SNIFF_LINES", "Detection", "detect_adapter", "first_lines"]
+__all__ = [
+    "CONFIDENT",
+    "MARGIN",
+    "SNIFF_LINES",
+    "SNIFF_MAX_LINES",
+    "Detection",
+    "detect_adapter",
+    "first_lines",
+]
 
-#: How many non-blank lines of a log the detectors see.
+#: How many non-blank lines of a log the detectors see at a time.
 SNIFF_LINES: Final = 40
+#: How far into a log detection looks when the first lines are not recognised.
+SNIFF_MAX_LINES: Final = 600
 #: A detector's score from which it counts as confident.
 CONFIDENT: Final = 0.8
 #: How far the best score must lead the next one; closer is ambiguous.
@@ -60,7 +70,7 @@ def _register_sniffers(registry: Registry) -> None:
         manager.register(_PluginSniffer(adapter_type, sniff), name)
 
 
-def first_lines(text: str, limit: int = SNIFF_LINES) -> list[str]:
+def first_lines(text: str, limit: int = SNIFF_MAX_LINES) -> list[str]:
     """The first ``limit`` non-blank lines of ``text``, stripped, as sessions see them."""
     lines: list[str] = []
     for raw in text.split("\n"):
@@ -87,32 +97,55 @@ def _scores(results: Iterable[tuple[str, object]]) -> dict[str, float]:
     return scores
 
 
+def _judge(scores: dict[str, float], seen: str) -> tuple[Detection | None, Detection]:
+    """A confident detection for one window, or None, and the reason to give if none comes."""
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    shown = ", ".join(f"{name} {score:.2f}" for name, score in ranked[:3] if score > 0)
+    if not ranked or ranked[0][1] < CONFIDENT:
+        why = f"no parser recognised {seen}" + (f" (best: {shown})" if shown else "")
+        return None, Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
+    best, score = ranked[0]
+    if len(ranked) > 1 and score - ranked[1][1] < MARGIN:
+        why = f"ambiguous: several parsers recognise {seen} ({shown})"
+        return None, Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
+    runner_up = f"; next: {ranked[1][0]} {ranked[1][1]:.2f}" if len(ranked) > 1 else ""
+    chosen = Detection(best, True, f"recognised {seen} (score {score:.2f}{runner_up})", scores)
+    return chosen, chosen
+
+
 def detect_adapter(lines: Sequence[str], *, registry: Registry | None = None) -> Detection:
     """Pick the adapter type that wrote ``lines`` (the first non-blank lines of a log).
 
     Every installed plugin that exports ``sniff`` (and every host-app
-    ``linewise_sniff`` hook) scores the lines from 0 to 1. The best score wins
-    when it is at least :data:`CONFIDENT` and leads the next by :data:`MARGIN`;
-    otherwise the generic parser is chosen, and the reason says why.
+    ``linewise_sniff`` hook) scores the first :data:`SNIFF_LINES` lines from 0
+    to 1. The best score wins when it is at least :data:`CONFIDENT` and leads
+    the next by :data:`MARGIN`. When no parser is sure (a log that opens with a
+    wrapper's own messages, say), the next windows of lines are tried, up to
+    :data:`SNIFF_MAX_LINES`; an ambiguous window stops the search. Otherwise the
+    generic parser is chosen, and the reason says why.
     """
     registry = registry or get_registry()
-    sample = [line for line in lines if line.strip()][:SNIFF_LINES]
+    sample = [line for line in lines if line.strip()][:SNIFF_MAX_LINES]
     if not sample:
         return Detection(GENERIC_ADAPTER_TYPE, False, "the log has no lines to detect from")
     _register_sniffers(registry)
-    scores = _scores(registry.hooks.collect("linewise_sniff", lines=sample))
-    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    shown = ", ".join(f"{name} {score:.2f}" for name, score in ranked[:3] if score > 0)
-    seen = f"the first {_lines(len(sample))}"
-    if not ranked or ranked[0][1] < CONFIDENT:
-        why = f"no parser recognised {seen}" + (f" (best: {shown})" if shown else "")
-        return Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
-    best, score = ranked[0]
-    if len(ranked) > 1 and score - ranked[1][1] < MARGIN:
-        why = f"ambiguous: several parsers recognise {seen} ({shown})"
-        return Detection(GENERIC_ADAPTER_TYPE, False, why, scores)
-    runner_up = f"; next: {ranked[1][0]} {ranked[1][1]:.2f}" if len(ranked) > 1 else ""
-    return Detection(best, True, f"recognised {seen} (score {score:.2f}{runner_up})", scores)
+    verdict: Detection | None = None
+    for start in range(0, len(sample), SNIFF_LINES):
+        window = sample[start : start + SNIFF_LINES]
+        seen = (
+            f"the first {_lines(len(window))}"
+            if start == 0
+            else f"lines {start + 1}-{start + len(window)}"
+        )
+        scores = _scores(registry.hooks.collect("linewise_sniff", lines=window))
+        chosen, fallback = _judge(scores, seen)
+        if chosen is not None:
+            return chosen
+        verdict = verdict or fallback
+        if fallback.reason.startswith("ambiguous"):
+            return fallback
+    assert verdict is not None
+    return verdict
 
 
 def _lines(count: int) -> str:

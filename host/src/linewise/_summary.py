@@ -277,12 +277,12 @@ def plugin_summary(
 
 
 def _detect(stream: IO[bytes], registry: Registry) -> tuple[str, str]:
-    from linewise._detect import SNIFF_LINES, detect_adapter
+    from linewise._detect import SNIFF_MAX_LINES, detect_adapter
 
     lines: list[str] = []
     for line in log_lines(stream, max_line_chars=1024 * 1024):
         lines.append(line)
-        if len(lines) >= SNIFF_LINES:
+        if len(lines) >= SNIFF_MAX_LINES:
             break
     detection = detect_adapter(lines, registry=registry)
     return detection.adapter_type, detection.reason

@@ -204,38 +204,53 @@ def _regular_size(source: IO[bytes]) -> int | None:
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
-def _peek(source: IO[bytes]) -> tuple[list[bytes], list[str]]:
-    """Read just enough of the log to detect its format; the bytes are replayed after."""
-    import codecs
-
-    from linewise._detect import SNIFF_LINES, first_lines
-
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    chunks: list[bytes] = []
-    text = ""
-    size = 0
-    ended = True
-    for chunk in read_chunks(source):
-        chunks.append(chunk)
-        size += len(chunk)
-        text += decoder.decode(chunk)
-        if text.count("\n") > SNIFF_LINES * 2 or size >= _PEEK_LIMIT:
-            ended = False
-            break
-    if not ended:
-        # More follows: a trailing partial line is not shown to the detectors.
-        text = text[: text.rfind("\n") + 1]
-    return chunks, first_lines(text)
-
-
 def detect_from_stream(
     source: IO[bytes], registry: Registry, *, quiet: bool = False
 ) -> tuple[str, list[bytes]]:
-    """Detect the adapter type from the start of ``source``; returns it and the bytes read."""
-    from linewise._detect import detect_adapter
+    """Detect the adapter type from the start of ``source``; returns it and the bytes read.
 
-    chunks, lines = _peek(source)
-    detection = detect_adapter(lines, registry=registry)
+    Reads as little as it can: the first 40 lines, then 40 more at a time while
+    no parser is sure (a log opening with a wrapper's own output), up to 600
+    lines or 1 MiB. The bytes read are replayed into the session after.
+    """
+    import codecs
+
+    from linewise._detect import (
+        SNIFF_LINES,
+        SNIFF_MAX_LINES,
+        Detection,
+        detect_adapter,
+        first_lines,
+    )
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    chunks: list[bytes] = []
+    parts: list[str] = []
+    size = newlines = 0
+    wanted = SNIFF_LINES
+    detection: Detection | None = None
+    for chunk in read_chunks(source):
+        chunks.append(chunk)
+        size += len(chunk)
+        text = decoder.decode(chunk)
+        parts.append(text)
+        newlines += text.count("\n")
+        if newlines < wanted and size < _PEEK_LIMIT:
+            continue
+        whole = "".join(parts)
+        # More follows: a trailing partial line is not shown to the detectors.
+        lines = first_lines(whole[: whole.rfind("\n") + 1])
+        if len(lines) < wanted and size < _PEEK_LIMIT:
+            wanted = newlines + SNIFF_LINES
+            continue
+        detection = detect_adapter(lines, registry=registry)
+        settled = detection.detected or detection.reason.startswith("ambiguous")
+        if settled or size >= _PEEK_LIMIT or len(lines) >= SNIFF_MAX_LINES:
+            break
+        wanted = newlines + SNIFF_LINES
+        detection = None
+    if detection is None:  # the log ended before detection settled
+        detection = detect_adapter(first_lines("".join(parts)), registry=registry)
     if detection.detected:
         if not quiet:
             sys.stderr.write(
