@@ -108,9 +108,9 @@ class Diagnostics:
     def summary(self) -> str:
         """One human line: lines, entries, fallbacks, dropped, and what else happened."""
         parts = [
-            f"{self.lines} lines",
-            f"{self.entries} entries",
-            f"{self.fallback_lines} fallbacks",
+            _count(self.lines, "line"),
+            _count(self.entries, "entry", "entries"),
+            _count(self.fallback_lines, "fallback"),
             f"{self.dropped_entries} dropped",
         ]
         if self.lines_without_entries:
@@ -120,7 +120,7 @@ class Diagnostics:
         if self.truncated_lines:
             parts.append(f"{self.truncated_lines} cut (too long)")
         if self.parser_errors:
-            parts.append(f"{self.parser_errors} parser errors")
+            parts.append(_count(self.parser_errors, "parser error"))
         return f"{self.adapter_type}: " + ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -145,6 +145,10 @@ class Diagnostics:
             "systemMessages": self.system_messages,
             "accounted": self.accounted,
         }
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
 def _preview(line: str, limit: int = 200) -> str:
