@@ -1,15 +1,18 @@
-"""Test helpers importable from any test module: the reference corpus and fake distributions."""
+"""Test helpers importable from any test module: corpus, fake distributions, parser checks."""
 
 from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
+from linewise_contracts import ParseStdoutLine, StdoutParser, entry_problem
 
 TS = "2026-03-29T00:00:00.000Z"
 
@@ -76,6 +79,75 @@ def corpus_path(*parts: str) -> Path:
 def corpus_json(*parts: str) -> Any:
     """A JSON file of the corpus, parsed."""
     return json.loads(corpus_path(*parts).read_text(encoding="utf-8"))
+
+
+def numbered_lines(path: Path) -> list[tuple[int, str]]:
+    """A log's non-blank lines, stripped, with their line numbers (from 1)."""
+    text = path.read_text(encoding="utf-8")
+    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+
+
+# -- a parser plugin's lines and entries -----------------------------------------------------
+
+
+def parse_all(
+    create_parser: Callable[[], StdoutParser], lines: Iterable[str], *, ts: str
+) -> list[list[dict[str, Any]]]:
+    """Each line's entries from one fresh parser fed ``lines`` in order, all at ``ts``."""
+    parser = create_parser()
+    return [parser.parse_line(line, ts) for line in lines]  # type: ignore[misc]
+
+
+def parse_flat(
+    create_parser: Callable[[], StdoutParser], lines: Iterable[str], *, ts: str
+) -> list[dict[str, Any]]:
+    """The entries of ``lines`` from one fresh parser, as one list."""
+    return [entry for entries in parse_all(create_parser, lines, ts=ts) for entry in entries]
+
+
+def assert_valid_and_deterministic(
+    create_parser: Callable[[], StdoutParser],
+    parse_line: ParseStdoutLine,
+    lines: list[str],
+    *,
+    ts: str,
+) -> list[list[dict[str, Any]]]:
+    """Two fresh parsers give the same entries for ``lines``, and every entry they and the
+    stateless ``parse_line`` give is valid; returns the first parser's entries.
+
+    This module is not assertion-rewritten by pytest, so each assertion says what failed.
+    """
+    first = parse_all(create_parser, lines, ts=ts)
+    again = parse_all(create_parser, lines, ts=ts)
+    assert first == again, f"two fresh parsers disagree: {first!r} != {again!r}"
+    for entries in first:
+        for entry in entries:
+            assert entry_problem(entry) is None, entry
+    for line in lines:
+        for stateless in parse_line(line, ts):
+            assert entry_problem(stateless) is None, stateless
+    return first
+
+
+def _json_values(max_leaves: int) -> st.SearchStrategy[Any]:
+    return st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False)
+        | st.text(max_size=8),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
+        max_leaves=max_leaves,
+    )
+
+
+#: Any JSON value (no NaN): scalars, and lists and objects nesting them, up to 12 scalars.
+json_values = _json_values(max_leaves=12)
+
+#: As ``json_values`` with at most 6 scalars, for events that hold many of them.
+small_json_values = _json_values(max_leaves=6)
 
 
 @dataclass

@@ -348,8 +348,9 @@ def test_hostile_nesting_never_breaks_the_entry_or_the_caller() -> None:
     assert call["input"] == "(input not shown: it is nested deeper than 512 levels)"
     for _ in range(400):
         deep = {"x": deep}
+    # Deeper than any JSON encoder goes: the value is named, not shown.
     assert _parse({"type": "acpx.error", "code": deep}) == [
-        {"kind": "system", "ts": TS, "text": "acpx.error: (nested too deeply to show)"}
+        {"kind": "stderr", "ts": TS, "text": "<dict nested too deeply to show>"}
     ]
 
 

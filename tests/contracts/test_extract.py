@@ -126,3 +126,16 @@ def test_to_json_text_never_raises_on_deep_or_circular_values() -> None:
     loop: dict[str, object] = {}
     loop["self"] = loop
     assert to_json_text(loop, pretty=True) == "<dict nested too deeply to show>"
+
+
+def test_json_or_placeholder_keeps_plain_values_and_names_the_rest() -> None:
+    from linewise_contracts.extract import json_or_placeholder
+
+    assert json_or_placeholder({"a": [1, "b"]}) == {"a": [1, "b"]}
+    deep: object = 1
+    for _ in range(600):
+        deep = {"x": deep}
+    assert json_or_placeholder(deep) == "(input not shown: it is nested deeper than 512 levels)"
+    assert json_or_placeholder({1, 2}, "value") == (
+        "(value not shown: it contains a set, which is not a JSON value)"
+    )

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
         CheckLevel,
         CheckStatus,
         EnvironmentCheck,
+        command_check,
         overall_status,
+        variable_check,
     )
     from linewise_contracts.protocols import (
         CHECK_ENVIRONMENT,
@@ -78,7 +80,9 @@ _EXPORTS = {
     "CheckLevel": "linewise_contracts.environment",
     "CheckStatus": "linewise_contracts.environment",
     "EnvironmentCheck": "linewise_contracts.environment",
+    "command_check": "linewise_contracts.environment",
     "overall_status": "linewise_contracts.environment",
+    "variable_check": "linewise_contracts.environment",
     "CREATE_STDOUT_PARSER": "linewise_contracts.protocols",
     "ENTRY_POINT_GROUP": "linewise_contracts.protocols",
     "METADATA_NAMES": "linewise_contracts.protocols",
@@ -136,11 +140,13 @@ __all__ = [
     "Usage",
     "UserEntry",
     "__version__",
+    "command_check",
     "entry_problem",
     "is_valid_entry",
     "load_entry_schema",
     "overall_status",
     "validate_entry",
+    "variable_check",
 ]
 
 

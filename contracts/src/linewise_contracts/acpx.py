@@ -6,8 +6,14 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
-from linewise_contracts.extract import as_int, as_list, as_number, as_string, to_json_text
-from linewise_contracts.validation import json_problem
+from linewise_contracts.extract import (
+    as_int,
+    as_list,
+    as_number,
+    as_string,
+    json_or_placeholder,
+    to_json_text,
+)
 
 __all__ = ["parse_acpx_event"]
 
@@ -87,10 +93,12 @@ def _tool_call(event: Mapping[str, Any], ts: str) -> list[TranscriptEntry]:
             tool_input["text"] = text
     else:
         tool_input = event["input"]
-    problem = json_problem(tool_input)
-    if problem is not None:  # nested deeper than the contract allows: a hostile line
-        tool_input = f"(input not shown: it {problem})"
-    call: ToolCallEntry = {"kind": "tool_call", "ts": ts, "name": name, "input": tool_input}
+    call: ToolCallEntry = {
+        "kind": "tool_call",
+        "ts": ts,
+        "name": name,
+        "input": json_or_placeholder(tool_input),
+    }
     if ident:
         call["toolUseId"] = ident
     if status not in _FINISHED:

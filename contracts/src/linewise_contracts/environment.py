@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-__all__ = ["CheckLevel", "CheckStatus", "EnvironmentCheck", "overall_status"]
+__all__ = [
+    "CheckLevel",
+    "CheckStatus",
+    "EnvironmentCheck",
+    "command_check",
+    "overall_status",
+    "variable_check",
+]
 
 CheckLevel: TypeAlias = Literal["info", "warn", "error"]
 CheckStatus: TypeAlias = Literal["pass", "warn", "fail"]
@@ -43,3 +51,78 @@ def overall_status(checks: Iterable[EnvironmentCheck]) -> CheckStatus:
     if "warn" in levels:
         return "warn"
     return "pass"
+
+
+def _names(names: str | Sequence[str]) -> Sequence[str]:
+    # A lone string is one name, not a sequence of one-letter names.
+    return (names,) if isinstance(names, str) else names
+
+
+def command_check(
+    names: str | Sequence[str],
+    *,
+    environ: Mapping[str, str],
+    found_code: str,
+    found_message: str,
+    missing_code: str,
+    missing_message: str,
+    hint: str,
+    path_as_detail: bool = True,
+) -> EnvironmentCheck:
+    """``info`` when one of ``names`` is an executable on ``environ``'s PATH, else an ``error``.
+
+    Names are tried in order and the first found wins; a missing or empty PATH
+    finds nothing (the process's own PATH is never consulted). ``found_message``
+    is formatted with ``name`` (the command found) and ``path`` (where), so
+    literal braces in it are doubled; the path is also the detail unless
+    ``path_as_detail`` is false, for a message that already shows it. The
+    ``error`` carries ``hint``, how to install the CLI.
+    """
+    search = environ.get("PATH", "")
+    for name in _names(names):
+        path = shutil.which(name, path=search)
+        if path:
+            return EnvironmentCheck(
+                code=found_code,
+                level="info",
+                message=found_message.format(name=name, path=path),
+                detail=path if path_as_detail else None,
+            )
+    return EnvironmentCheck(code=missing_code, level="error", message=missing_message, hint=hint)
+
+
+def variable_check(
+    names: str | Sequence[str],
+    *,
+    environ: Mapping[str, str],
+    present_code: str,
+    present_message: str,
+    missing_code: str,
+    missing_message: str,
+    hint: str,
+    missing_level: Literal["warn", "error"] = "warn",
+    missing_detail: str | None = None,
+    names_as_detail: bool = False,
+) -> EnvironmentCheck:
+    """``info`` when any of ``names`` is set in ``environ``, else a warning with ``hint``.
+
+    A blank value counts as unset. Values are never reported, since they are
+    usually secrets: with ``names_as_detail`` the ``info`` check's detail lists
+    the names that are set (comma-separated). ``missing_level`` makes the
+    absence an ``error`` where the CLI cannot run without one of them.
+    """
+    present = [name for name in _names(names) if environ.get(name, "").strip()]
+    if present:
+        return EnvironmentCheck(
+            code=present_code,
+            level="info",
+            message=present_message,
+            detail=", ".join(present) if names_as_detail else None,
+        )
+    return EnvironmentCheck(
+        code=missing_code,
+        level=missing_level,
+        message=missing_message,
+        detail=missing_detail,
+        hint=hint,
+    )

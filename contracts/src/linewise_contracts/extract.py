@@ -9,6 +9,9 @@ from typing import Any, Final
 
 import orjson
 
+from linewise_contracts.entries import JsonValue
+from linewise_contracts.validation import json_problem
+
 __all__ = [
     "as_bool",
     "as_int",
@@ -20,6 +23,7 @@ __all__ = [
     "content_text",
     "dig",
     "first_line",
+    "json_or_placeholder",
     "parse_json_object",
     "strip_ansi",
     "to_json_text",
@@ -86,6 +90,19 @@ def dig(value: object, *path: str | int) -> Any:
         else:
             return None
     return value
+
+
+def json_or_placeholder(value: object, what: str = "input") -> JsonValue:
+    """``value`` when it is a plain JSON value the contract accepts, else a short text saying why.
+
+    For values a parser passes through from agent output (a tool call's
+    ``input``): a hostile line nested deeper than the contract's limit would
+    otherwise make the whole entry invalid.
+    """
+    problem = json_problem(value)
+    if problem is None:
+        return value  # type: ignore[return-value]
+    return f"({what} not shown: it {problem})"
 
 
 def _reject_constant(name: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,19 +13,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_claude import create_stdout_parser, parse_stdout_line
 from linewise_contracts import entry_problem
-from support import corpus_json, corpus_path
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    json_values,
+    numbered_lines,
+    parse_all,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _lines(path: Path) -> list[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
 
 
 def _real_logs() -> list[Path]:
@@ -58,7 +59,7 @@ def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_th
             row["line"]: row["entries"]
             for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
         }
-        for number, line in _lines(path):
+        for number, line in numbered_lines(path):
             ours = parse_stdout_line(line, TS)
             theirs = baseline[number]
             if [e["kind"] for e in theirs] == ["stdout"]:
@@ -70,8 +71,8 @@ def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_th
 
 def test_every_real_line_is_recognised_and_valid() -> None:
     for path in _real_logs():
-        lines = [line for _, line in _lines(path)]
-        for (number, line), entries in zip(_lines(path), _parse_all(lines), strict=True):
+        lines = [line for _, line in numbered_lines(path)]
+        for (number, line), entries in zip(numbered_lines(path), _parse_all(lines), strict=True):
             event = json.loads(line)
             kinds = [entry["kind"] for entry in entries]
             assert "stdout" not in kinds, f"{path.name}:{number} fell back to raw stdout"
@@ -92,7 +93,7 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
     paired = 0
     for path in _real_logs():
         calls: dict[str, str] = {}
-        for entries in _parse_all([line for _, line in _lines(path)]):
+        for entries in _parse_all([line for _, line in numbered_lines(path)]):
             for entry in entries:
                 if entry["kind"] == "tool_call":
                     calls[entry["toolUseId"]] = entry["name"]
@@ -105,7 +106,9 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
 def test_a_run_cut_off_without_a_result_still_gives_a_transcript() -> None:
     path = corpus_path("real-logs", "claude", "trackgentic-mp9ygklz-incomplete-no-result.jsonl")
     kinds = Counter(
-        e["kind"] for entries in _parse_all([line for _, line in _lines(path)]) for e in entries
+        e["kind"]
+        for entries in _parse_all([line for _, line in numbered_lines(path)])
+        for e in entries
     )
     assert kinds["init"] == 1 and kinds["tool_call"] > 0 and kinds["result"] == 0
 
@@ -441,13 +444,6 @@ def test_lines_that_are_not_claude_events_are_raw_stdout(line: str) -> None:
     assert parse_stdout_line(line, TS) == [{"kind": "stdout", "ts": TS, "text": line}]
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 field_names = st.sampled_from(
     [
         "type",
@@ -530,11 +526,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any]],
 ) -> None:
     lines = [json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for entries in first:
-        for entry in entries:
-            assert entry_problem(entry) is None, entry
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,23 +13,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_codex import create_stdout_parser, parse_stdout_line
 from linewise_contracts import entry_problem
-from support import corpus_json, corpus_path
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    json_values,
+    numbered_lines,
+    parse_all,
+    parse_flat,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
-
-
-def _lines(path: Path) -> list[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _real_logs() -> list[Path]:
@@ -76,7 +75,7 @@ def test_matches_the_reference_on_real_logs_except_where_it_improves() -> None:
     changed = Counter[tuple[str, str]]()
     for path in [*_real_logs(), corpus_path("real-logs", "codex", WRAPPED)]:
         baseline = _baseline(path.name)
-        for number, line in _lines(path):
+        for number, line in numbered_lines(path):
             ours, theirs = parse_stdout_line(line, TS), baseline[number]
             if ours != theirs:
                 changed[(theirs[0]["kind"], ours[0]["kind"])] += 1
@@ -111,7 +110,7 @@ _KINDS = {
 def test_every_real_line_is_recognised_and_valid() -> None:
     lines_seen = 0
     for path in _real_logs():
-        numbered = _lines(path)
+        numbered = numbered_lines(path)
         for (number, line), entries in zip(
             numbered, _parse_all([line for _, line in numbered]), strict=True
         ):
@@ -129,7 +128,7 @@ def test_every_real_line_is_recognised_and_valid() -> None:
 def test_each_tool_item_gives_one_call_and_one_result_with_its_id_and_name() -> None:
     paired = 0
     for path in _real_logs():
-        entries = _flat([line for _, line in _lines(path)])
+        entries = _flat([line for _, line in numbered_lines(path)])
         calls = Counter(e["toolUseId"] for e in entries if e["kind"] == "tool_call")
         names = {e["toolUseId"]: e["name"] for e in entries if e["kind"] == "tool_call"}
         assert all(count == 1 for count in calls.values()), path.name
@@ -144,7 +143,7 @@ def test_each_tool_item_gives_one_call_and_one_result_with_its_id_and_name() -> 
 def test_a_completed_item_whose_start_was_never_seen_still_gets_its_call() -> None:
     """The cyrus excerpt kept only item.completed lines: each tool shows call then result."""
     path = corpus_path("real-logs", "codex", "cyrus-exec-excerpt-websearch.jsonl")
-    entries = _flat([line for _, line in _lines(path)])
+    entries = _flat([line for _, line in numbered_lines(path)])
     tools = [e for e in entries if e["kind"] in ("tool_call", "tool_result")]
     assert [e["kind"] for e in tools] == ["tool_call", "tool_result"] * 8
     searches = [e for e in tools if e["toolUseId"].startswith("ws_")]
@@ -156,7 +155,8 @@ def test_a_completed_item_whose_start_was_never_seen_still_gets_its_call() -> No
 
 def test_a_started_command_is_not_shown_twice() -> None:
     path = corpus_path("real-logs", "codex", "agentcmd-exec-0.46-2.jsonl")
-    assert [e for e in _flat([line for _, line in _lines(path)]) if "tool" in e["kind"]] == [
+    entries = _flat([line for _, line in numbered_lines(path)])
+    assert [e for e in entries if "tool" in e["kind"]] == [
         {
             "kind": "tool_call",
             "ts": TS,
@@ -181,7 +181,7 @@ def test_runs_concatenated_in_one_log_reuse_item_ids_without_losing_calls() -> N
     lines = [
         line
         for name in ("agentcmd-exec-0.46-2.jsonl", "agentcmd-exec-0.46-4.jsonl")
-        for _, line in _lines(corpus_path("real-logs", "codex", name))
+        for _, line in numbered_lines(corpus_path("real-logs", "codex", name))
     ]
     tools = [(e["kind"], e["toolUseId"]) for e in _flat(lines) if "tool" in e["kind"]]
     assert tools == [("tool_call", "item_1"), ("tool_result", "item_1")] * 2
@@ -189,7 +189,7 @@ def test_runs_concatenated_in_one_log_reuse_item_ids_without_losing_calls() -> N
 
 def test_a_run_cut_off_without_turn_completed_still_gives_a_transcript() -> None:
     path = corpus_path("real-logs", "codex", "stark-click-run-no-turn-completed.jsonl")
-    kinds = Counter(e["kind"] for e in _flat([line for _, line in _lines(path)]))
+    kinds = Counter(e["kind"] for e in _flat([line for _, line in numbered_lines(path)]))
     assert kinds["init"] == 1 and kinds["result"] == 0
     assert kinds["tool_call"] == kinds["tool_result"] == 20
     assert kinds["thinking"] == 24 and kinds["assistant"] == 9
@@ -204,7 +204,7 @@ def test_the_logger_wrapped_log_gives_back_every_codex_event() -> None:
     get the caller's), and Codex's stderr, which the wrapper did not keep.
     """
     path = corpus_path("real-logs", "codex", WRAPPED)
-    kinds = Counter(e["kind"] for e in _flat([line for _, line in _lines(path)]))
+    kinds = Counter(e["kind"] for e in _flat([line for _, line in numbered_lines(path)]))
     assert kinds == {"stdout": 1592, "stderr": 163, "init": 28, "system": 28, "result": 27}
     assert (
         parse_stdout_line("[2025-11-11T12:19:02.920Z] [INFO] 📝 Issue mode", TS)[0]["kind"]
@@ -568,7 +568,7 @@ def test_lines_that_are_not_codex_events_are_raw_stdout(line: str) -> None:
 
 
 def test_hostile_nesting_never_breaks_an_entry() -> None:
-    """Inputs deeper than the contract allows are replaced; deeper still, the line is shown raw."""
+    """Inputs deeper than the contract allows are replaced; deeper still, the value is named."""
     arguments = "1"
     for _ in range(600):
         arguments = '{"x":' + arguments + "}"
@@ -579,18 +579,13 @@ def test_hostile_nesting_never_breaks_an_entry() -> None:
     assert call["input"] == "(input not shown: it is nested deeper than 512 levels)"
     error = '{"type":"error","error":' + '{"x":' * 990 + "1" + "}" * 991
     for parse in (parse_stdout_line, create_stdout_parser().parse_line):
-        assert parse(error, TS) == [{"kind": "stdout", "ts": TS, "text": error}]
+        assert parse(error, TS) == [
+            {"kind": "stderr", "ts": TS, "text": "<dict nested too deeply to show>"}
+        ]
 
 
 # -- the rules every parser lives by ---------------------------------------------------------
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 item_fields = st.sampled_from(
     [
         "id", "text", "command", "aggregated_output", "exit_code", "status", "changes", "server",
@@ -641,11 +636,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
 ) -> None:
     prefix = "[2026-01-01T00:00:00.000Z] [INFO] " if wrapped else ""
     lines = [prefix + json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for entries in first:
-        for entry in entries:
-            assert entry_problem(entry) is None, entry
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

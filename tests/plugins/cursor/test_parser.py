@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +14,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_cursor import create_stdout_parser, parse_stdout_line
-from support import corpus_json, corpus_path
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    numbered_lines,
+    parse_all,
+    parse_flat,
+    small_json_values,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
-
-
-def _lines(path: Path) -> list[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _real_logs() -> list[Path]:
@@ -109,7 +108,7 @@ def test_matches_the_reference_on_every_real_log_line() -> None:
             row["line"]: row["entries"]
             for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
         }
-        for number, line in _lines(path):
+        for number, line in numbered_lines(path):
             assert parse_stdout_line(line, TS) == baseline[number], f"{path.name}:{number}"
             compared += 1
     assert compared == 335
@@ -118,8 +117,8 @@ def test_matches_the_reference_on_every_real_log_line() -> None:
 def test_every_real_line_is_recognised_and_valid() -> None:
     kinds_seen = Counter[str]()
     for path in _real_logs():
-        lines = [line for _, line in _lines(path)]
-        for (number, line), entries in zip(_lines(path), _parse_all(lines), strict=True):
+        lines = [line for _, line in numbered_lines(path)]
+        for (number, line), entries in zip(numbered_lines(path), _parse_all(lines), strict=True):
             event = json.loads(line)
             kinds = [entry["kind"] for entry in entries]
             kinds_seen.update(kinds)
@@ -144,7 +143,7 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
     paired = 0
     for path in _real_logs():
         calls: dict[str, str] = {}
-        for entry in _flat([line for _, line in _lines(path)]):
+        for entry in _flat([line for _, line in numbered_lines(path)]):
             if entry["kind"] == "tool_call":
                 calls[entry["toolUseId"]] = entry["name"]
             elif entry["kind"] == "tool_result":
@@ -155,7 +154,7 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
 
 def test_thinking_streams_as_deltas_that_merge_into_one_block() -> None:
     path = corpus_path("real-logs", "cursor", "cursor-hack-direct-sleep.jsonl")
-    entries = linewise.merge_deltas(_flat([line for _, line in _lines(path)]))
+    entries = linewise.merge_deltas(_flat([line for _, line in numbered_lines(path)]))
     thinking = [e for e in entries if e["kind"] == "thinking"]
     assert len(thinking) == 1 and thinking[0]["delta"] is True
     assert thinking[0]["text"].startswith("**Planning sequential commands**\n\nI need to")
@@ -163,7 +162,7 @@ def test_thinking_streams_as_deltas_that_merge_into_one_block() -> None:
 
 def test_parallel_tool_calls_pair_by_id_whatever_order_they_finish_in() -> None:
     path = corpus_path("real-logs", "cursor", "cursor-hack-parallel-sleep.jsonl")
-    entries = _flat([line for _, line in _lines(path)])
+    entries = _flat([line for _, line in numbered_lines(path)])
     tools = [e["kind"] for e in entries if e["kind"].startswith("tool")]
     calls = {e["toolUseId"]: e["input"]["command"] for e in entries if e["kind"] == "tool_call"}
     finished = [calls[e["toolUseId"]] for e in entries if e["kind"] == "tool_result"]
@@ -173,7 +172,7 @@ def test_parallel_tool_calls_pair_by_id_whatever_order_they_finish_in() -> None:
 
 def test_a_run_cut_off_without_a_result_still_gives_a_transcript() -> None:
     path = corpus_path("real-logs", "cursor", "cursor-hack-direct-sleep.jsonl")
-    lines = [line for _, line in _lines(path)]
+    lines = [line for _, line in numbered_lines(path)]
     cut = lines[: lines.index(next(line for line in lines if '"shellToolCall"' in line)) + 1]
     kinds = Counter(e["kind"] for e in _flat(cut))
     assert kinds["init"] == 1 and kinds["tool_call"] == 1 and kinds["tool_result"] == 0
@@ -415,13 +414,6 @@ def test_lines_that_are_not_cursor_events_are_raw_stdout(line: str) -> None:
     assert parse_stdout_line(line, TS) == [{"kind": "stdout", "ts": TS, "text": line}]
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=6,
-)
 field_names = st.sampled_from(
     [
         "subtype",
@@ -468,12 +460,12 @@ event_types = st.sampled_from(
 def cursor_like_events(draw: st.DrawFn) -> dict[str, Any]:
     event: dict[str, Any] = {"type": draw(event_types)}
     for _ in range(draw(st.integers(0, 5))):
-        event[draw(field_names)] = draw(json_values)
+        event[draw(field_names)] = draw(small_json_values)
     if draw(st.booleans()):
         tool = draw(st.sampled_from(["shellToolCall", "readToolCall", "shell", "x"]))
         event["tool_call"] = {
             tool: {
-                key: draw(json_values)
+                key: draw(small_json_values)
                 for key in draw(
                     st.sets(
                         st.sampled_from(
@@ -491,7 +483,7 @@ def cursor_like_events(draw: st.DrawFn) -> dict[str, Any]:
                 )
             },
             optional=dict.fromkeys(
-                ["text", "name", "input", "id", "output", "result", "status"], json_values
+                ["text", "name", "input", "id", "output", "result", "status"], small_json_values
             ),
         )
         event["message"] = {
@@ -508,11 +500,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any]], prefix: str
 ) -> None:
     lines = [prefix + json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for entries in first:
-        for entry in entries:
-            assert entry_problem(entry) is None, entry
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

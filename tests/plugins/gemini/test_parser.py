@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,28 +14,26 @@ from hypothesis import strategies as st
 from linewise import merge_deltas
 from linewise_contracts import entry_problem
 from linewise_gemini import create_stdout_parser, parse_stdout_line, sniff
-from support import corpus_json, corpus_path
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    json_values,
+    numbered_lines,
+    parse_all,
+    parse_flat,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 LONG_RUN = Path(__file__).with_name("long-run.jsonl")
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _lines(path: Path) -> list[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _real_logs() -> list[Path]:
     return sorted(path for path in corpus_path("real-logs", "gemini").iterdir())
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
 
 
 # -- the reference -----------------------------------------------------------------------
@@ -63,7 +62,8 @@ def test_acp_engine_events_go_through_the_shared_acpx_parser() -> None:
     for case in cases:
         assert parse_stdout_line(case["line"], case["ts"]) == case["output"]
     lines = [
-        line for _, line in _lines(corpus_path("paperclip", "acpx-engine", "acpx-lines.jsonl"))
+        line
+        for _, line in numbered_lines(corpus_path("paperclip", "acpx-engine", "acpx-lines.jsonl"))
     ]
     kinds = [entry["kind"] for entry in _flat(lines)]
     # Two calls, each finishing with a result paired by its toolCallId.
@@ -88,7 +88,7 @@ def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_th
             row["line"]: row["entries"]
             for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
         }
-        numbered = _lines(path)
+        numbered = numbered_lines(path)
         for (number, _), ours in zip(
             numbered, _parse_all([line for _, line in numbered]), strict=True
         ):
@@ -120,7 +120,7 @@ def test_every_real_line_is_recognised_and_valid() -> None:
         "result": {"result"},
     }
     for path in _real_logs():
-        numbered = _lines(path)
+        numbered = numbered_lines(path)
         for (number, line), entries in zip(
             numbered, _parse_all([text for _, text in numbered]), strict=True
         ):
@@ -140,7 +140,7 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
     paired = unpaired = 0
     for path in [*_real_logs(), LONG_RUN]:
         calls: dict[str, str] = {}
-        for entry in _flat([line for _, line in _lines(path)]):
+        for entry in _flat([line for _, line in numbered_lines(path)]):
             if entry["kind"] == "tool_call":
                 calls[entry["toolUseId"]] = entry["name"]
             elif entry["kind"] == "tool_result":
@@ -156,7 +156,9 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
 def test_a_run_cut_off_mid_line_still_gives_a_transcript() -> None:
     lines = [
         line
-        for _, line in _lines(corpus_path("real-logs", "gemini", "amux-0.53.1-shell-run.jsonl"))
+        for _, line in numbered_lines(
+            corpus_path("real-logs", "gemini", "amux-0.53.1-shell-run.jsonl")
+        )
     ]
     cut = [*lines[:4], lines[4][:40]]  # the stream stops inside the assistant message
     entries = _flat(cut)
@@ -168,7 +170,7 @@ def test_a_run_cut_off_mid_line_still_gives_a_transcript() -> None:
 
 
 def test_a_long_run_reads_as_a_conversation() -> None:
-    lines = [line for _, line in _lines(LONG_RUN)]
+    lines = [line for _, line in numbered_lines(LONG_RUN)]
     entries = _flat(lines)
     assert all(entry_problem(entry) is None for entry in entries)
     kinds = Counter(entry["kind"] for entry in entries)
@@ -200,7 +202,8 @@ def test_a_long_run_reads_as_a_conversation() -> None:
 
 
 def test_streamed_fragments_merge_into_whole_messages_in_the_host() -> None:
-    merged = merge_deltas(_flat([line for _, line in _lines(LONG_RUN)]))  # type: ignore[arg-type]
+    entries = _flat([line for _, line in numbered_lines(LONG_RUN)])
+    merged = merge_deltas(entries)  # type: ignore[arg-type]
     said = [e["text"] for e in merged if e["kind"] == "assistant"]
     assert said[0] == "I'll start by looking at the project layout and the export module."
     assert said[-1].startswith("Fixed. The CSV writer now writes UTF-8 with LF line endings")
@@ -368,7 +371,7 @@ def test_reset_forgets_tool_names() -> None:
 
 
 def _first_lines(path: Path) -> list[str]:
-    return [line for _, line in _lines(path)][:40]
+    return [line for _, line in numbered_lines(path)][:40]
 
 
 def test_sniff_recognises_every_real_gemini_log_and_no_other_cli() -> None:
@@ -395,13 +398,6 @@ def test_sniff_is_unsure_of_generic_lines() -> None:
 # -- never raises --------------------------------------------------------------------------------
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 field_names = st.sampled_from(
     [
         "type",
@@ -479,8 +475,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any] | str],
 ) -> None:
     lines = [event if isinstance(event, str) else json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for line, entries in zip(lines, first, strict=True):
-        for entry in [*entries, *parse_stdout_line(line, TS)]:
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

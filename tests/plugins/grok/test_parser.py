@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_grok import create_stdout_parser, parse_stdout_line, sniff
-from support import corpus_json, corpus_path
+from support import assert_valid_and_deterministic, corpus_json, corpus_path, parse_all, parse_flat
 
 TS = "2026-01-01T00:00:00.000Z"
 HERE = Path(__file__).parent
@@ -22,13 +23,8 @@ HERE = Path(__file__).parent
 TOOL_RUN = HERE / "grok-1.0-tool-run.jsonl"
 
 
-def _parse_all(lines: list[str], ts: str = TS) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, ts) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _tool_run() -> list[str]:
@@ -397,14 +393,7 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any]],
 ) -> None:
     lines = [json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for entries in first:
-        for entry in entries:
-            assert entry_problem(entry) is None, entry
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
     sniff(lines)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_hermes import create_stdout_parser, parse_stdout_line, parse_tool_line, sniff
-from support import REPO, corpus_json, corpus_path
+from support import (
+    REPO,
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    parse_all,
+    parse_flat,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 ESC = "\x1b"
@@ -50,13 +58,8 @@ def _contract_example() -> list[str]:
     return [line.strip() for line in block.splitlines() if line.strip()]
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _transcript(lines: list[str]) -> list[dict[str, Any]]:
@@ -531,13 +534,8 @@ hermes_lines = st.lists(hermes_pieces | st.text(max_size=6), max_size=6).map("".
 
 @given(st.lists(hermes_lines, max_size=10))
 def test_never_raises_and_always_returns_valid_entries_deterministically(lines: list[str]) -> None:
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
+    first = assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
     for entries in first:
         for entry in entries:
-            assert entry_problem(entry) is None, entry
             assert ESC not in json.dumps(entry)
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
     assert 0.0 <= sniff(lines) <= 1.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,24 +13,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_opencode import create_stdout_parser, diff_entries, parse_stdout_line, sniff
-from support import corpus_json, corpus_path
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    corpus_path,
+    json_values,
+    numbered_lines,
+    parse_all,
+    parse_flat,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 LONG_RUN = Path(__file__).with_name("long-run.jsonl")
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
-
-
-def _lines(path: Path) -> list[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _real_logs() -> list[Path]:
@@ -73,7 +72,7 @@ def test_matches_the_reference_on_real_logs_except_the_tool_result_header() -> N
             row["line"]: row["entries"]
             for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
         }
-        for number, line in _lines(path):
+        for number, line in numbered_lines(path):
             ours, theirs = parse_stdout_line(line, TS), baseline[number]
             if ours != theirs:
                 changed += 1
@@ -100,7 +99,7 @@ def test_every_real_line_is_recognised_and_valid() -> None:
         "tool_use": {"tool_call", "tool_result", "diff"},
     }
     for path in [*_real_logs(), LONG_RUN]:
-        numbered = _lines(path)
+        numbered = numbered_lines(path)
         results = _parse_all([line for _, line in numbered])
         for (number, line), entries in zip(numbered, results, strict=True):
             kinds = {entry["kind"] for entry in entries}
@@ -115,7 +114,7 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
     paired = 0
     for path in [*_real_logs(), LONG_RUN]:
         calls: dict[str, str] = {}
-        for entry in _flat([line for _, line in _lines(path)]):
+        for entry in _flat([line for _, line in numbered_lines(path)]):
             if entry["kind"] == "tool_call":
                 calls[entry["toolUseId"]] = entry["name"]
             elif entry["kind"] == "tool_result":
@@ -127,7 +126,9 @@ def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
 def test_a_run_cut_off_mid_line_still_gives_a_transcript() -> None:
     lines = [
         line
-        for _, line in _lines(corpus_path("real-logs", "opencode", "takopi-stream-success.jsonl"))
+        for _, line in numbered_lines(
+            corpus_path("real-logs", "opencode", "takopi-stream-success.jsonl")
+        )
     ]
     cut = [*lines[:4], lines[4][:60]]  # the stream stops inside the final text
     entries = _flat(cut)
@@ -146,7 +147,7 @@ def test_a_run_cut_off_mid_line_still_gives_a_transcript() -> None:
 
 
 def test_a_long_run_reads_as_a_conversation() -> None:
-    entries = _flat([line for _, line in _lines(LONG_RUN)])
+    entries = _flat([line for _, line in numbered_lines(LONG_RUN)])
     kinds = Counter(entry["kind"] for entry in entries)
     assert kinds == {
         "system": 7,  # six steps started, and the run finished
@@ -178,7 +179,7 @@ def test_a_long_run_reads_as_a_conversation() -> None:
 
 
 def test_an_edit_shows_its_diff_after_the_result() -> None:
-    entries = _flat([line for _, line in _lines(LONG_RUN)])
+    entries = _flat([line for _, line in numbered_lines(LONG_RUN)])
     start = next(i for i, e in enumerate(entries) if e["kind"] == "diff")
     assert entries[start - 1]["kind"] == "tool_result" and entries[start - 1]["toolName"] == "edit"
     diff = [(e["changeType"], e["text"]) for e in entries[start : start + 10]]
@@ -314,7 +315,7 @@ def test_lines_that_are_not_opencode_events_are_raw_stdout(line: str) -> None:
 
 
 def _first_lines(path: Path) -> list[str]:
-    return [line for _, line in _lines(path)][:40]
+    return [line for _, line in numbered_lines(path)][:40]
 
 
 def test_sniff_recognises_every_real_opencode_log_and_no_other_cli() -> None:
@@ -340,13 +341,6 @@ def test_sniff_is_unsure_of_bare_events() -> None:
 # -- never raises --------------------------------------------------------------------------------
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 part_fields = st.sampled_from(
     ["type", "text", "tool", "callID", "id", "state", "reason", "cost", "tokens", "sessionID"]
 )
@@ -382,8 +376,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any] | str],
 ) -> None:
     lines = [event if isinstance(event, str) else json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for line, entries in zip(lines, first, strict=True):
-        for entry in [*entries, *parse_stdout_line(line, TS)]:
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +19,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_pi import create_stdout_parser, parse_stdout_line
-from support import corpus_json
+from support import (
+    assert_valid_and_deterministic,
+    corpus_json,
+    parse_all,
+    parse_flat,
+    small_json_values,
+)
 
 TS = "2026-01-01T00:00:00.000Z"
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _parse_all(lines: list[str]) -> list[list[dict[str, Any]]]:
-    parser = create_stdout_parser()
-    return [parser.parse_line(line, TS) for line in lines]  # type: ignore[misc]
-
-
-def _flat(lines: list[str]) -> list[dict[str, Any]]:
-    return [entry for entries in _parse_all(lines) for entry in entries]
+_parse_all = partial(parse_all, create_stdout_parser, ts=TS)
+_flat = partial(parse_flat, create_stdout_parser, ts=TS)
 
 
 def _fixture(name: str) -> list[str]:
@@ -354,13 +356,6 @@ def test_lines_that_are_not_pi_events_are_raw_stdout(line: str) -> None:
     assert parse_stdout_line(line, TS) == [{"kind": "stdout", "ts": TS, "text": line}]
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=6,
-)
 event_types = st.sampled_from(
     [
         "session",
@@ -407,25 +402,25 @@ field_names = st.sampled_from(
 messages = st.fixed_dictionaries(
     {"role": st.sampled_from(["assistant", "user", "toolResult", "bashExecution", "custom", "x"])},
     optional={
-        "content": json_values
+        "content": small_json_values
         | st.lists(
             st.fixed_dictionaries(
                 {"type": st.sampled_from(["text", "thinking", "toolCall", "image"])},
-                optional=dict.fromkeys(["text", "thinking", "arguments"], json_values),
+                optional=dict.fromkeys(["text", "thinking", "arguments"], small_json_values),
             ),
             max_size=3,
         ),
-        "usage": json_values
+        "usage": small_json_values
         | st.fixed_dictionaries(
             {},
             optional=dict.fromkeys(
-                ["input", "output", "cacheRead", "cacheWrite", "cost"], json_values
+                ["input", "output", "cacheRead", "cacheWrite", "cost"], small_json_values
             ),
         ),
-        "stopReason": st.sampled_from(["stop", "error", "aborted", "toolUse"]) | json_values,
-        "errorMessage": json_values,
-        "model": json_values,
-        "provider": json_values,
+        "stopReason": st.sampled_from(["stop", "error", "aborted", "toolUse"]) | small_json_values,
+        "errorMessage": small_json_values,
+        "model": small_json_values,
+        "provider": small_json_values,
     },
 )
 
@@ -434,7 +429,7 @@ messages = st.fixed_dictionaries(
 def pi_like_events(draw: st.DrawFn) -> dict[str, Any]:
     event: dict[str, Any] = {"type": draw(event_types)}
     for _ in range(draw(st.integers(0, 3))):
-        event[draw(field_names)] = draw(json_values)
+        event[draw(field_names)] = draw(small_json_values)
     if draw(st.booleans()):
         event["message"] = draw(messages)
     if draw(st.booleans()):
@@ -442,7 +437,7 @@ def pi_like_events(draw: st.DrawFn) -> dict[str, Any]:
             "type": draw(
                 st.sampled_from(["text_delta", "thinking_delta", "toolcall_delta", "done"])
             ),
-            "delta": draw(json_values),
+            "delta": draw(small_json_values),
         }
     if draw(st.booleans()):
         event["messages" if draw(st.booleans()) else "toolResults"] = draw(
@@ -456,11 +451,4 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     events: list[dict[str, Any]],
 ) -> None:
     lines = [json.dumps(event) for event in events]
-    first = _parse_all(lines)
-    assert first == _parse_all(lines)
-    for entries in first:
-        for entry in entries:
-            assert entry_problem(entry) is None, entry
-    for line in lines:
-        for entry in parse_stdout_line(line, TS):
-            assert entry_problem(entry) is None, entry
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)

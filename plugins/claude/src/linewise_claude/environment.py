@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 
 __all__ = ["check_environment"]
 
@@ -21,26 +20,17 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     the logged-in subscription, which is rarely what a user expects.
     """
     env = os.environ if environ is None else environ
-    checks: list[EnvironmentCheck] = []
-    path = shutil.which("claude", path=env.get("PATH", ""))
-    if path:
-        checks.append(
-            EnvironmentCheck(
-                code="claude_command_found",
-                level="info",
-                message="Claude Code CLI found: `claude`.",
-                detail=path,
-            )
+    checks = [
+        command_check(
+            "claude",
+            environ=env,
+            found_code="claude_command_found",
+            found_message="Claude Code CLI found: `claude`.",
+            missing_code="claude_command_missing",
+            missing_message="The Claude Code CLI (`claude`) is not on PATH.",
+            hint=_INSTALL_HINT,
         )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="claude_command_missing",
-                level="error",
-                message="The Claude Code CLI (`claude`) is not on PATH.",
-                hint=_INSTALL_HINT,
-            )
-        )
+    ]
     if env.get("ANTHROPIC_API_KEY", "").strip():
         checks.append(
             EnvironmentCheck(

@@ -15,6 +15,7 @@ from linewise_contracts.extract import (
     as_string,
     content_text,
     dig,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
     truncate,
@@ -173,7 +174,7 @@ def _assistant_entries(
                 "kind": "tool_call",
                 "ts": ts,
                 "name": name,
-                "input": block.get("input", {}),
+                "input": json_or_placeholder(block.get("input", {})),
             }
             ident = block.get("id")
             if type(ident) is str:

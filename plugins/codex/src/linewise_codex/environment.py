@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 
 __all__ = ["check_environment"]
 
@@ -42,26 +41,17 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     credential variables are never reported.
     """
     env = os.environ if environ is None else environ
-    checks: list[EnvironmentCheck] = []
-    found = shutil.which(_COMMAND, path=env.get("PATH", ""))
-    if found:
-        checks.append(
-            EnvironmentCheck(
-                code="codex_command_found",
-                level="info",
-                message="The codex command is on PATH.",
-                detail=found,
-            )
+    checks = [
+        command_check(
+            _COMMAND,
+            environ=env,
+            found_code="codex_command_found",
+            found_message="The codex command is on PATH.",
+            missing_code="codex_command_missing",
+            missing_message="The codex command is not on PATH.",
+            hint="Install the Codex CLI (`npm install -g @openai/codex`) or add it to PATH.",
         )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="codex_command_missing",
-                level="error",
-                message="The codex command is not on PATH.",
-                hint="Install the Codex CLI (`npm install -g @openai/codex`) or add it to PATH.",
-            )
-        )
+    ]
 
     keys = [name for name in _KEY_VARIABLES if env.get(name, "").strip()]
     auth_file = _auth_file(env)

@@ -21,10 +21,10 @@ from linewise_contracts.extract import (
     as_string,
     content_text,
     dig,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
 )
-from linewise_contracts.validation import json_problem
 
 __all__ = [
     "CODEX_EVENT_TYPES",
@@ -167,10 +167,7 @@ def _tool_input(item: dict[str, Any]) -> JsonValue:
 
 
 def _tool_call(item: dict[str, Any], ts: str) -> ToolCallEntry:
-    tool_input = _tool_input(item)
-    problem = json_problem(tool_input)
-    if problem is not None:  # nested deeper than the contract allows: a hostile line
-        tool_input = f"(input not shown: it {problem})"
+    tool_input = json_or_placeholder(_tool_input(item))
     return {
         "kind": "tool_call",
         "ts": ts,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check, variable_check
 
 __all__ = ["check_cloud_environment", "check_environment"]
 
@@ -16,10 +15,7 @@ _COMMANDS: Final = ("cursor-agent", "agent")
 _INSTALL_HINT: Final = (
     "Install it with `curl https://cursor.com/install -fsS | bash` and put ~/.local/bin on PATH."
 )
-
-
-def _api_key(environ: Mapping[str, str]) -> bool:
-    return bool(environ.get("CURSOR_API_KEY", "").strip())
+_API_KEY: Final = "CURSOR_API_KEY"
 
 
 def check_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
@@ -29,48 +25,26 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     warning, because a ``cursor-agent login`` session works as well.
     """
     env = os.environ if environ is None else environ
-    search = env.get("PATH", "")
-    checks: list[EnvironmentCheck] = []
-    found = next(
-        ((name, path) for name in _COMMANDS if (path := shutil.which(name, path=search))), None
-    )
-    if found:
-        name, path = found
-        checks.append(
-            EnvironmentCheck(
-                code="cursor_command_found",
-                level="info",
-                message=f"Cursor Agent CLI found: `{name}`.",
-                detail=path,
-            )
-        )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="cursor_command_missing",
-                level="error",
-                message="The Cursor Agent CLI (`cursor-agent` or `agent`) is not on PATH.",
-                hint=_INSTALL_HINT,
-            )
-        )
-    if _api_key(env):
-        checks.append(
-            EnvironmentCheck(
-                code="cursor_api_key_present",
-                level="info",
-                message="CURSOR_API_KEY is set: Cursor authenticates with the API key.",
-            )
-        )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="cursor_api_key_missing",
-                level="warn",
-                message="CURSOR_API_KEY is not set: runs need a `cursor-agent login` session.",
-                hint="Run `cursor-agent login` once, or set CURSOR_API_KEY for headless machines.",
-            )
-        )
-    return checks
+    return [
+        command_check(
+            _COMMANDS,
+            environ=env,
+            found_code="cursor_command_found",
+            found_message="Cursor Agent CLI found: `{name}`.",
+            missing_code="cursor_command_missing",
+            missing_message="The Cursor Agent CLI (`cursor-agent` or `agent`) is not on PATH.",
+            hint=_INSTALL_HINT,
+        ),
+        variable_check(
+            _API_KEY,
+            environ=env,
+            present_code="cursor_api_key_present",
+            present_message="CURSOR_API_KEY is set: Cursor authenticates with the API key.",
+            missing_code="cursor_api_key_missing",
+            missing_message="CURSOR_API_KEY is not set: runs need a `cursor-agent login` session.",
+            hint="Run `cursor-agent login` once, or set CURSOR_API_KEY for headless machines.",
+        ),
+    ]
 
 
 def check_cloud_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
@@ -80,19 +54,16 @@ def check_cloud_environment(environ: Mapping[str, str] | None = None) -> list[En
     key is the only way to authenticate, so its absence is an error.
     """
     env = os.environ if environ is None else environ
-    if _api_key(env):
-        return [
-            EnvironmentCheck(
-                code="cursor_cloud_api_key_present",
-                level="info",
-                message="CURSOR_API_KEY is set for Cursor Cloud agents.",
-            )
-        ]
     return [
-        EnvironmentCheck(
-            code="cursor_cloud_api_key_missing",
-            level="error",
-            message="CURSOR_API_KEY is required: Cursor Cloud agents authenticate only with it.",
+        variable_check(
+            _API_KEY,
+            environ=env,
+            present_code="cursor_cloud_api_key_present",
+            present_message="CURSOR_API_KEY is set for Cursor Cloud agents.",
+            missing_code="cursor_cloud_api_key_missing",
+            missing_message="CURSOR_API_KEY is required: "
+            "Cursor Cloud agents authenticate only with it.",
             hint="Create a key in the Cursor dashboard (Integrations) and set CURSOR_API_KEY.",
+            missing_level="error",
         )
     ]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 
 __all__ = ["check_environment"]
 
@@ -21,21 +20,6 @@ _INSTALL_HINT: Final = (
 
 def _is_true(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes")
-
-
-def _command_check(env: Mapping[str, str]) -> EnvironmentCheck:
-    path = env.get("PATH")
-    found = shutil.which(_COMMAND, path=path) if path else None
-    if found is None:
-        return EnvironmentCheck(
-            code="gemini_command_missing",
-            level="error",
-            message="gemini is not on PATH: the gemini_local adapter cannot start Gemini CLI",
-            hint=_INSTALL_HINT,
-        )
-    return EnvironmentCheck(
-        code="gemini_command_found", level="info", message="gemini is on PATH", detail=found
-    )
 
 
 def _login_file(env: Mapping[str, str], use_real_home: bool) -> Path | None:
@@ -122,4 +106,13 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     sign in). Never raises for what it finds.
     """
     env: Mapping[str, str] = os.environ if environ is None else environ
-    return [_command_check(env), *_credential_checks(env, use_real_home=environ is None)]
+    command = command_check(
+        _COMMAND,
+        environ=env,
+        found_code="gemini_command_found",
+        found_message="gemini is on PATH",
+        missing_code="gemini_command_missing",
+        missing_message="gemini is not on PATH: the gemini_local adapter cannot start Gemini CLI",
+        hint=_INSTALL_HINT,
+    )
+    return [command, *_credential_checks(env, use_real_home=environ is None)]

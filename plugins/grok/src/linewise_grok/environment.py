@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, variable_check
 
 __all__ = ["GROK_COMMAND", "check_environment"]
 
@@ -58,22 +58,16 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
                 ),
             )
         )
-    if env.get(_API_KEY, "").strip():
-        checks.append(
-            EnvironmentCheck(
-                code="grok_api_key_present",
-                level="info",
-                message=f"{_API_KEY} is set: Grok authenticates with the API key",
-            )
+    checks.append(
+        variable_check(
+            _API_KEY,
+            environ=env,
+            present_code="grok_api_key_present",
+            present_message=f"{_API_KEY} is set: Grok authenticates with the API key",
+            missing_code="grok_api_key_missing",
+            missing_message=f"{_API_KEY} is not set",
+            missing_detail="Grok can still run with the account of a previous `grok login`.",
+            hint=f"Run `grok login` (or `grok login --device-code`), or set {_API_KEY}",
         )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="grok_api_key_missing",
-                level="warn",
-                message=f"{_API_KEY} is not set",
-                detail="Grok can still run with the account of a previous `grok login`.",
-                hint=f"Run `grok login` (or `grok login --device-code`), or set {_API_KEY}",
-            )
-        )
+    )
     return checks

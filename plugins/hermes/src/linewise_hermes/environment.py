@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 
 __all__ = ["API_KEY_VARIABLES", "HERMES_COMMAND", "check_environment"]
 
@@ -34,25 +33,18 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     reads itself.
     """
     env = os.environ if environ is None else environ
-    checks: list[EnvironmentCheck] = []
-    found = shutil.which(HERMES_COMMAND, path=env.get("PATH", ""))
-    if found:
-        checks.append(
-            EnvironmentCheck(
-                code="hermes_command_found",
-                level="info",
-                message=f"Hermes CLI found: {found}",
-            )
+    checks = [
+        command_check(
+            HERMES_COMMAND,
+            environ=env,
+            found_code="hermes_command_found",
+            found_message="Hermes CLI found: {path}",
+            missing_code="hermes_command_missing",
+            missing_message=f"Hermes CLI {HERMES_COMMAND!r} not found on PATH",
+            hint="Install Hermes Agent (pip install hermes-agent) and put `hermes` on PATH",
+            path_as_detail=False,
         )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="hermes_command_missing",
-                level="error",
-                message=f"Hermes CLI {HERMES_COMMAND!r} not found on PATH",
-                hint="Install Hermes Agent (pip install hermes-agent) and put `hermes` on PATH",
-            )
-        )
+    ]
     providers = [name for key, name in API_KEY_VARIABLES.items() if env.get(key, "").strip()]
     if providers:
         checks.append(

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 
 __all__ = ["check_environment"]
 
@@ -30,21 +29,6 @@ _PROVIDER_KEYS: Final = (
     "DEEPSEEK_API_KEY",
     "MISTRAL_API_KEY",
 )
-
-
-def _command_check(env: Mapping[str, str]) -> EnvironmentCheck:
-    path = env.get("PATH")
-    found = shutil.which(_COMMAND, path=path) if path else None
-    if found is None:
-        return EnvironmentCheck(
-            code="opencode_command_missing",
-            level="error",
-            message="opencode is not on PATH: the opencode_local adapter cannot start OpenCode",
-            hint=_INSTALL_HINT,
-        )
-    return EnvironmentCheck(
-        code="opencode_command_found", level="info", message="opencode is on PATH", detail=found
-    )
 
 
 def _is_file(path: Path) -> bool:
@@ -124,4 +108,13 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     still run its free models). Never raises for what it finds.
     """
     env: Mapping[str, str] = os.environ if environ is None else environ
-    return [_command_check(env), *_credential_checks(env, use_real_home=environ is None)]
+    command = command_check(
+        _COMMAND,
+        environ=env,
+        found_code="opencode_command_found",
+        found_message="opencode is on PATH",
+        missing_code="opencode_command_missing",
+        missing_message="opencode is not on PATH: the opencode_local adapter cannot start OpenCode",
+        hint=_INSTALL_HINT,
+    )
+    return [command, *_credential_checks(env, use_real_home=environ is None)]

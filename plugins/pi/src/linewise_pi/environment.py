@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from typing import Final
 
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check, variable_check
 
 __all__ = ["PROVIDER_KEYS", "check_environment"]
 
@@ -36,42 +35,25 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     providers configured in its models.json.
     """
     env = os.environ if environ is None else environ
-    checks: list[EnvironmentCheck] = []
-    path = shutil.which("pi", path=env.get("PATH", ""))
-    if path:
-        checks.append(
-            EnvironmentCheck(
-                code="pi_command_found", level="info", message="Pi CLI found: `pi`.", detail=path
-            )
-        )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="pi_command_missing",
-                level="error",
-                message="The Pi coding agent CLI (`pi`) is not on PATH.",
-                hint="Install it with `npm install -g @mariozechner/pi-coding-agent`.",
-            )
-        )
-    # Names only: a check's message must never carry a secret's value.
-    present = [name for name in PROVIDER_KEYS if env.get(name, "").strip()]
-    if present:
-        checks.append(
-            EnvironmentCheck(
-                code="pi_api_key_present",
-                level="info",
-                message="Model provider credentials are set for Pi.",
-                detail=", ".join(present),
-            )
-        )
-    else:
-        checks.append(
-            EnvironmentCheck(
-                code="pi_api_key_missing",
-                level="warn",
-                message="No model provider API key is set: Pi needs a `/login` or models.json.",
-                hint="Set the key of the provider you use (for example ANTHROPIC_API_KEY or "
-                "OPENAI_API_KEY), or run `pi` once and `/login` to a subscription.",
-            )
-        )
-    return checks
+    return [
+        command_check(
+            "pi",
+            environ=env,
+            found_code="pi_command_found",
+            found_message="Pi CLI found: `pi`.",
+            missing_code="pi_command_missing",
+            missing_message="The Pi coding agent CLI (`pi`) is not on PATH.",
+            hint="Install it with `npm install -g @mariozechner/pi-coding-agent`.",
+        ),
+        variable_check(
+            PROVIDER_KEYS,
+            environ=env,
+            present_code="pi_api_key_present",
+            present_message="Model provider credentials are set for Pi.",
+            missing_code="pi_api_key_missing",
+            missing_message="No model provider API key is set: Pi needs a `/login` or models.json.",
+            hint="Set the key of the provider you use (for example ANTHROPIC_API_KEY or "
+            "OPENAI_API_KEY), or run `pi` once and `/login` to a subscription.",
+            names_as_detail=True,
+        ),
+    ]

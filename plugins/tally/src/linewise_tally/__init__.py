@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from linewise_contracts.entries import JsonValue, ToolResultEntry, TranscriptEntry
-from linewise_contracts.environment import EnvironmentCheck
+from linewise_contracts.environment import EnvironmentCheck, command_check
 from linewise_contracts.summary import RunSummary, Usage
 
 __all__ = [
@@ -241,16 +240,15 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     import os
 
     env = os.environ if environ is None else environ
-    found = shutil.which("tally", path=env.get("PATH", ""))
-    if found:
-        return [
-            EnvironmentCheck(code="tally_command_found", level="info", message=f"tally at {found}")
-        ]
     return [
-        EnvironmentCheck(
-            code="tally_command_missing",
-            level="error",
-            message="the tally command is not on PATH",
+        command_check(
+            "tally",
+            environ=env,
+            found_code="tally_command_found",
+            found_message="tally at {path}",
+            missing_code="tally_command_missing",
+            missing_message="the tally command is not on PATH",
             hint="install Tally or add its folder to PATH",
+            path_as_detail=False,
         )
     ]
