@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import linewise_gemini
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,7 +26,7 @@ from support import (
 )
 
 TS = "2026-01-01T00:00:00.000Z"
-LONG_RUN = Path(__file__).with_name("long-run.jsonl")
+LONG_RUN = Path(linewise_gemini.__file__).parent / "samples" / "long-run.jsonl"
 
 
 _parse_all = partial(parse_all, create_stdout_parser, ts=TS)

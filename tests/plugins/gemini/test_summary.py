@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import linewise_gemini
 import pytest
 from linewise_contracts import Usage
 from linewise_gemini import (
@@ -17,7 +18,7 @@ from linewise_gemini import (
 )
 from support import corpus_json, corpus_path
 
-LONG_RUN = Path(__file__).with_name("long-run.jsonl")
+LONG_RUN = Path(linewise_gemini.__file__).parent / "samples" / "long-run.jsonl"
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:

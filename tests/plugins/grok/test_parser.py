@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import linewise
+import linewise_grok
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ HERE = Path(__file__).parent
 # A Grok 1.x run with tools, written from the vendor's documented streaming-json
 # events (headless-mode guide: available_commands, thought, text, usage, tool_call,
 # tool_call_update, plan, end); the corpus has no real Grok capture.
-TOOL_RUN = HERE / "grok-1.0-tool-run.jsonl"
+TOOL_RUN = Path(linewise_grok.__file__).parent / "samples" / "grok-1.0-tool-run.jsonl"
 
 
 _parse_all = partial(parse_all, create_stdout_parser, ts=TS)

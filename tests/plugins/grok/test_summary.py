@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import linewise_grok
 import pytest
 from linewise_contracts import Usage
 from linewise_grok import is_unknown_session_error, summarize_run, usage_from
 from support import corpus_json
 
-TOOL_RUN = Path(__file__).parent / "grok-1.0-tool-run.jsonl"
+TOOL_RUN = Path(linewise_grok.__file__).parent / "samples" / "grok-1.0-tool-run.jsonl"
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import linewise
+import linewise_hermes
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -32,7 +33,7 @@ HERE = Path(__file__).parent
 # `┊ {emoji} {verb:9} {detail}  {duration}` with failure suffixes, the inline
 # `┊ review diff` block and its colours, the Reasoning box) and the adapter's
 # `[hermes]` lines.
-PIPED_RUN_FILE = HERE / "hermes-piped-run.txt"
+PIPED_RUN_FILE = Path(linewise_hermes.__file__).parent / "samples" / "hermes-piped-run.txt"
 
 
 def _host_lines(path: Path) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import linewise_hermes
 import pytest
 from linewise_contracts import Usage
 from linewise_hermes import is_unknown_session_error, summarize_run
@@ -11,7 +12,11 @@ from support import REPO, corpus_path
 
 HERE = Path(__file__).parent
 # Raw stdout, blank lines included (see test_parser.py for where it comes from).
-PIPED_RUN = (HERE / "hermes-piped-run.txt").read_text(encoding="utf-8").splitlines()
+PIPED_RUN = (
+    (Path(linewise_hermes.__file__).parent / "samples" / "hermes-piped-run.txt")
+    .read_text(encoding="utf-8")
+    .splitlines()
+)
 
 
 def _contract_example() -> list[str]:

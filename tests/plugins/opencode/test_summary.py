@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import linewise_opencode
 import pytest
 from linewise_contracts import Usage
 from linewise_opencode import is_unknown_session_error, summarize_run
 from support import corpus_json, corpus_path
 
-LONG_RUN = Path(__file__).with_name("long-run.jsonl")
+LONG_RUN = Path(linewise_opencode.__file__).parent / "samples" / "long-run.jsonl"
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:

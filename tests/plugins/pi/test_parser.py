@@ -1,6 +1,6 @@
 """The Pi parser against the reference, realistic runs, and Pi's documented event shapes.
 
-There is no captured Pi log in the corpus: fixtures/ holds two runs written for
+There is no captured Pi log in the corpus: the plugin's samples/ holds two runs written for
 this repository from Pi's documented `--mode json` events (docs/json.md and
 docs/rpc.md of badlogic/pi-mono), streamed block by block as pi-ai streams them.
 """
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import linewise
+import linewise_pi
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,7 +29,7 @@ from support import (
 )
 
 TS = "2026-01-01T00:00:00.000Z"
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(linewise_pi.__file__).parent / "samples"
 
 
 _parse_all = partial(parse_all, create_stdout_parser, ts=TS)

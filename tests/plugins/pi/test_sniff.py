@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import linewise_pi
 import pytest
 from linewise_pi import sniff
 from support import corpus_path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(linewise_pi.__file__).parent / "samples"
 # As many first non-blank lines as the host hands a sniffer.
 FIRST = 40
 

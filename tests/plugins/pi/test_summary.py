@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import linewise_pi
 import pytest
 from linewise_contracts import Usage
 from linewise_pi import is_unknown_session_error, summarize_run
 from support import corpus_json, corpus_path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(linewise_pi.__file__).parent / "samples"
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:
