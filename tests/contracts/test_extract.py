@@ -139,3 +139,37 @@ def test_json_or_placeholder_keeps_plain_values_and_names_the_rest() -> None:
     assert json_or_placeholder({1, 2}, "value") == (
         "(value not shown: it contains a set, which is not a JSON value)"
     )
+
+
+def test_diff_entries_classify_by_position_in_the_hunk() -> None:
+    from linewise_contracts.extract import diff_entries
+
+    diff = "\n".join(
+        [
+            "diff --git a/notes.md b/notes.md",
+            "--- a/notes.md",
+            "+++ b/notes.md",
+            "@@ -1,3 +1,3 @@",
+            " # Notes",
+            "---- old rule",  # a removed line that looks like a header
+            "+++ new rule",  # an added line that looks like a header
+            " end",
+            "\\ No newline at end of file",
+            "--- a/other.md",
+            "+++ b/other.md",
+            "@@ -0,0 +1 @@",
+            "+created",
+        ]
+    )
+    kinds = [entry["changeType"] for entry in diff_entries(diff, "T")]
+    assert kinds == [
+        "file_header", "file_header", "file_header", "hunk", "context", "remove", "add",
+        "context", "context", "file_header", "file_header", "hunk", "add",
+    ]  # fmt: skip
+    cut = diff_entries(diff, "T", limit=4, more="more lines")
+    assert cut[-1] == {
+        "kind": "diff",
+        "ts": "T",
+        "changeType": "truncation",
+        "text": "… 9 more lines",
+    }

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 import orjson
 
-from linewise_contracts.entries import JsonValue
+from linewise_contracts.entries import DiffChangeType, JsonValue, TranscriptEntry
 from linewise_contracts.validation import json_problem
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "as_string",
     "as_string_list",
     "content_text",
+    "diff_entries",
     "dig",
     "first_line",
     "json_or_placeholder",
@@ -231,3 +232,69 @@ def first_line(text: str) -> str:
             return stripped
         start = end + 1
     return ""
+
+
+_HUNK: Final = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_FILE_HEADERS: Final = (
+    "---",
+    "+++",
+    "diff ",
+    "index ",
+    "Index: ",
+    "====",
+    "new file",
+    "deleted file",
+    "similarity",
+    "rename ",
+    "old mode",
+    "new mode",
+    "Binary files",
+)
+# Lines left in a hunk whose header cannot be read: keep treating lines as its body.
+_UNCOUNTED: Final = 1 << 30
+
+
+def diff_entries(
+    diff: str, ts: str, *, limit: int = 400, more: str = "more diff lines"
+) -> list[TranscriptEntry]:
+    """A unified diff as ``diff`` entries, one per line, at most ``limit`` then a marker.
+
+    Lines are classified by where they stand, not only by their first
+    character: inside a hunk (counted from its ``@@ -a,b +c,d @@`` header) a
+    line starting with ``---`` is a removed line; outside one, a file header.
+    """
+    lines = diff.splitlines()
+    entries: list[TranscriptEntry] = []
+    old_left = new_left = 0
+    for line in lines[:limit]:
+        change: DiffChangeType
+        first = line[:1]
+        if (old_left > 0 or new_left > 0) and first in ("+", "-", " ", "\\", ""):
+            if first == "+":
+                change, new_left = "add", new_left - 1
+            elif first == "-":
+                change, old_left = "remove", old_left - 1
+            else:
+                change = "context"
+                if first != "\\":  # "\ No newline at end of file" is not a line of either side
+                    old_left, new_left = old_left - 1, new_left - 1
+        elif line.startswith("@@"):
+            change = "hunk"
+            match = _HUNK.match(line)
+            old_left = int(match.group(1) or 1) if match else _UNCOUNTED
+            new_left = int(match.group(2) or 1) if match else _UNCOUNTED
+        elif line.startswith(_FILE_HEADERS):
+            change = "file_header"
+        elif first == "+":
+            change = "add"
+        elif first == "-":
+            change = "remove"
+        else:
+            change = "context"
+        entries.append({"kind": "diff", "ts": ts, "changeType": change, "text": line})
+    if len(lines) > limit:
+        left = len(lines) - limit
+        entries.append(
+            {"kind": "diff", "ts": ts, "changeType": "truncation", "text": f"… {left} {more}"}
+        )
+    return entries

@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import (
-    DiffChangeType,
     JsonValue,
     ToolCallEntry,
     ToolResultEntry,
@@ -20,6 +19,7 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     content_text,
+    diff_entries,
     dig,
     json_or_placeholder,
     parse_json_object,
@@ -288,29 +288,7 @@ def _diff_entries(changes: list[dict[str, Any]], ts: str) -> list[TranscriptEntr
         if not lines[0].startswith(("---", "diff ")):
             path = as_string(change.get("path"), "unknown")
             entries.append({"kind": "diff", "ts": ts, "changeType": "file_header", "text": path})
-        for text in lines[:budget]:
-            change_type: DiffChangeType
-            if text.startswith("@@"):
-                change_type = "hunk"
-            elif text.startswith(("+++", "---", "diff ", "index ")):
-                change_type = "file_header"
-            elif text.startswith("+"):
-                change_type = "add"
-            elif text.startswith("-"):
-                change_type = "remove"
-            else:
-                change_type = "context"
-            entries.append({"kind": "diff", "ts": ts, "changeType": change_type, "text": text})
-        if len(lines) > budget:
-            more = len(lines) - budget
-            entries.append(
-                {
-                    "kind": "diff",
-                    "ts": ts,
-                    "changeType": "truncation",
-                    "text": f"… {more} more diff lines",
-                }
-            )
+        entries.extend(diff_entries(diff, ts, limit=budget))
         budget = max(budget - len(lines), 0)
     return entries
 

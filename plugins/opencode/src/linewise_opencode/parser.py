@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from linewise_contracts.entries import (
-    DiffChangeType,
     ToolCallEntry,
     ToolResultEntry,
     TranscriptEntry,
@@ -18,6 +17,7 @@ from linewise_contracts.extract import (
     parse_json_object,
     to_json_text,
 )
+from linewise_contracts.extract import diff_entries as unified_diff_entries
 
 __all__ = [
     "OpenCodeStdoutParser",
@@ -99,27 +99,7 @@ def _result_content(part: dict[str, Any], state: dict[str, Any], status: str) ->
 
 def diff_entries(diff: str, ts: str) -> list[TranscriptEntry]:
     """A unified diff (as OpenCode's edit tools report it) as ``diff`` entries, one per line."""
-    lines = diff.splitlines()
-    entries: list[TranscriptEntry] = []
-    for line in lines[:_DIFF_LINES]:
-        change: DiffChangeType
-        if line.startswith(("--- ", "+++ ", "Index: ", "diff ", "====")):
-            change = "file_header"
-        elif line.startswith("@@"):
-            change = "hunk"
-        elif line.startswith("+"):
-            change = "add"
-        elif line.startswith("-"):
-            change = "remove"
-        else:
-            change = "context"
-        entries.append({"kind": "diff", "ts": ts, "changeType": change, "text": line})
-    if len(lines) > _DIFF_LINES:
-        left = len(lines) - _DIFF_LINES
-        entries.append(
-            {"kind": "diff", "ts": ts, "changeType": "truncation", "text": f"… {left} more lines"}
-        )
-    return entries
+    return unified_diff_entries(diff, ts, limit=_DIFF_LINES, more="more lines")
 
 
 def _tool_use(
