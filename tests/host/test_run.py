@@ -583,3 +583,16 @@ def test_options_after_the_command_belong_to_the_command() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)["text"] == "['--timeout', '-a']"
+
+
+def test_run_renders_compact_and_html_too(tmp_path: Path) -> None:
+    replay = agent("replay", str(RECORDED))
+    compact = linewise("run", "-a", "claude_local", "-s", "compact", "-q", "--", *replay)
+    assert compact.returncode == 0, compact.stderr
+    assert compact.stdout.decode().startswith("[session 9d4c1e2a · claude-sonnet-4-6]\n")
+    page = tmp_path / "run.html"
+    html = linewise("run", "-f", "html", "-o", str(page), "-q", "--", *replay)
+    assert html.returncode == 0, html.stderr
+    assert html.stdout == b""
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert linewise("run", "-f", "jsonl", "-s", "compact", "--", *replay).returncode == 2

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any, TextIO
 
 from linewise._registry import Registry
 from linewise._sanitize import neutralize
@@ -75,7 +76,17 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--save-transcript", metavar="PATH", help="save the transcript to PATH as JSON lines"
     )
-    run_parser.add_argument("-f", "--format", choices=("text", "jsonl"), default="text")
+    run_parser.add_argument("-f", "--format", choices=("text", "jsonl", "html"), default="text")
+    run_parser.add_argument(
+        "-s",
+        "--style",
+        choices=("default", "compact"),
+        default="default",
+        help="text style: compact is one line per event (the entry-based rules, for every CLI)",
+    )
+    run_parser.add_argument(
+        "-o", "--output", metavar="PATH", help="write the transcript to PATH instead of stdout"
+    )
     run_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     run_parser.add_argument(
         "--full", action="store_true", help="do not shorten tool inputs and results"
@@ -105,15 +116,24 @@ def register(commands: Any) -> None:
     run_parser.set_defaults(handler=run)
 
 
-def _renderer(args: argparse.Namespace) -> tuple[Renderer, Any]:
-    """The renderer, and the stream to flush after each entry so the output is live."""
+def _renderer(args: argparse.Namespace, output: TextIO) -> tuple[Renderer, Any]:
+    """The renderer, and the stream to flush after each batch so the output is live."""
     from linewise._render import JsonlRenderer, TextRenderer, use_color
 
     if args.format == "jsonl":
-        return JsonlRenderer(sys.stdout.buffer), sys.stdout.buffer
-    color = use_color(sys.stdout, args.color)
-    renderer = TextRenderer(sys.stdout, color=color, full=args.full, thinking=args.thinking)
-    return renderer, sys.stdout
+        return JsonlRenderer(output.buffer), output.buffer
+    if args.format == "html":
+        from linewise._html import HtmlRenderer
+
+        return HtmlRenderer(output, title=" ".join(args.command).strip("- ")), output
+    color = use_color(output, args.color)
+    if args.style == "compact":
+        # Entry-based: the Claude compact style proper needs each raw event line,
+        # which a live run hands to the parser, not to the renderer.
+        from linewise._compact import CompactRenderer
+
+        return CompactRenderer(output, color=color), output
+    return TextRenderer(output, color=color, full=args.full, thinking=args.thinking), output
 
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
@@ -127,7 +147,19 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         fail("no command to run: linewise run [OPTIONS] -- COMMAND [ARG ...]", EXIT_USAGE)
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
-    renderer, stream = _renderer(args)
+    if args.style == "compact" and args.format != "text":
+        fail(
+            "--style compact is a text style; it cannot be used with --format jsonl or html",
+            EXIT_USAGE,
+        )
+    stack = ExitStack()
+    output: TextIO = sys.stdout
+    if args.output and args.output != "-":
+        try:
+            output = stack.enter_context(open(args.output, "w", encoding="utf-8"))  # noqa: SIM115
+        except OSError as error:
+            fail(f"cannot write {args.output}: {error.strerror or error}", _EXIT_HOST_FAILURE)
+    renderer, stream = _renderer(args, output)
 
     def on_detect(detection: Detection) -> None:
         if detection.detected:
@@ -167,6 +199,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     except LinewiseError as error:
         fail(str(error), _EXIT_HOST_FAILURE)
     renderer.close()
+    stack.close()
     if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
         logger.warning(
             "rendered %s with the generic parser: %s",
