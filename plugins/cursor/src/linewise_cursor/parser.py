@@ -13,6 +13,7 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
     truncate,
@@ -131,7 +132,7 @@ def _tool_call_event(event: dict[str, Any], ts: str, with_name: bool) -> list[Tr
             "ts": ts,
             "name": name,
             "toolUseId": call_id,
-            "input": _shell_input(raw, payload) if shell else raw,
+            "input": json_or_placeholder(_shell_input(raw, payload) if shell else raw),
         }
         return [call]
     if subtype in _COMPLETED:
@@ -195,7 +196,9 @@ def _content_tool_call(part: dict[str, Any], ts: str) -> ToolCallEntry:
         "kind": "tool_call",
         "ts": ts,
         "name": name,
-        "input": _shell_input(raw, as_object(raw)) if name in _SHELL_TOOLS else raw,
+        "input": json_or_placeholder(
+            _shell_input(raw, as_object(raw)) if name in _SHELL_TOOLS else raw
+        ),
     }
     ident = _ident(part, "tool_use_id", "toolUseId", "call_id", "id")
     if ident:
@@ -329,7 +332,7 @@ def _legacy_tool_use(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
             "kind": "tool_call",
             "ts": ts,
             "name": as_string(part.get("tool"), "tool"),
-            "input": _first_present(state.get("input"), {}),
+            "input": json_or_placeholder(_first_present(state.get("input"), {})),
             "toolUseId": ident,
         }
     ]
@@ -394,7 +397,7 @@ def _cloud_sdk_message(message: object, ts: str) -> list[TranscriptEntry]:
                     "kind": "tool_call",
                     "ts": ts,
                     "name": as_string(part.get("name"), "tool"),
-                    "input": _first_present(part.get("input"), {}),
+                    "input": json_or_placeholder(_first_present(part.get("input"), {})),
                 }
                 if as_string(part.get("id")):
                     call["toolUseId"] = part["id"]
@@ -432,7 +435,7 @@ def _cloud_tool_message(kind: str, body: dict[str, Any], ts: str) -> TranscriptE
             "ts": ts,
             "name": name,
             "toolUseId": ident,
-            "input": _first_present(body.get("args"), {}),
+            "input": json_or_placeholder(_first_present(body.get("args"), {})),
         }
     if kind == "tool_call":
         content = _pretty(_first_present(body.get("result"), body.get("args"), {}))

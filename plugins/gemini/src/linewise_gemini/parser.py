@@ -14,6 +14,7 @@ from linewise_contracts.extract import (
     as_string,
     content_text,
     dig,
+    json_or_placeholder,
     parse_json_object,
     strip_ansi,
     to_json_text,
@@ -250,7 +251,7 @@ def _legacy_assistant(
                 "kind": "tool_call",
                 "ts": ts,
                 "name": name,
-                "input": _input(part, "input", "arguments", "args"),
+                "input": json_or_placeholder(_input(part, "input", "arguments", "args")),
             }
             ident = as_string(part.get("id")) or as_string(part.get("call_id"))
             if ident:
@@ -293,7 +294,7 @@ def _tool_use(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> T
         "kind": "tool_call",
         "ts": ts,
         "name": name,
-        "input": _input(event, "parameters", "args", "input"),
+        "input": json_or_placeholder(_input(event, "parameters", "args", "input")),
     }
     ident = as_string(event.get("tool_id"))
     if ident:

@@ -12,6 +12,7 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
     truncate,
@@ -153,7 +154,7 @@ def _tool_call(event: dict[str, Any], ts: str) -> ToolCallEntry:
         "kind": "tool_call",
         "ts": ts,
         "name": name,
-        "input": event.get("rawInput", {}),
+        "input": json_or_placeholder(event.get("rawInput", {})),
     }
     ident = event.get("toolCallId")
     if type(ident) is str:

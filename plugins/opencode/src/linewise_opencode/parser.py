@@ -14,6 +14,7 @@ from linewise_contracts.extract import (
     as_number,
     as_object,
     as_string,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
 )
@@ -119,7 +120,7 @@ def _tool_use(
             "kind": "tool_call",
             "ts": ts,
             "name": name,
-            "input": state.get("input", {}),
+            "input": json_or_placeholder(state.get("input", {})),
         }
         if ident:
             call["toolUseId"] = ident

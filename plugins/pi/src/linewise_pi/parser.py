@@ -12,6 +12,7 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     content_text,
+    json_or_placeholder,
     parse_json_object,
     to_json_text,
     truncate,
@@ -201,7 +202,7 @@ def _session_entries(event: dict[str, Any], kind: str, line: str, ts: str) -> li
                 "kind": "tool_call",
                 "ts": ts,
                 "name": as_string(event.get("toolName"), "tool"),
-                "input": {} if args is None else args,
+                "input": {} if args is None else json_or_placeholder(args),
                 "toolUseId": ident,
             }
         ]
