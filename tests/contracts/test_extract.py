@@ -173,3 +173,12 @@ def test_diff_entries_classify_by_position_in_the_hunk() -> None:
         "changeType": "truncation",
         "text": "… 9 more lines",
     }
+
+
+def test_pretty_json_of_a_deeply_nested_value_does_not_balloon() -> None:
+    deep: object = "x"
+    for _ in range(200):
+        deep = {"k": deep}
+    compact = to_json_text(deep)
+    assert to_json_text(deep, pretty=True) == compact
+    assert to_json_text({"a": [1, 2]}, pretty=True) == '{\n  "a": [\n    1,\n    2\n  ]\n}'

@@ -149,17 +149,30 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
+# Pretty text longer than this is checked against the compact form (see to_json_text).
+_PRETTY_GROWTH_LIMIT: Final = 16 * 1024
+
+
 def to_json_text(value: object, *, pretty: bool = False) -> str:
     """``value`` as JSON text; ``pretty`` indents by two spaces like ``JSON.stringify(v, null, 2)``.
 
     Values JSON cannot hold are written with ``repr``, and values nested too
-    deeply to encode become a short placeholder, instead of raising.
+    deeply to encode become a short placeholder, instead of raising. Pretty
+    text more than four times the compact text (deep nesting: indentation
+    grows with depth) is given compact, so a short line cannot balloon.
     """
     option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
     try:
-        return orjson.dumps(value, option=option).decode()
+        text = orjson.dumps(value, option=option).decode()
     except (TypeError, orjson.JSONEncodeError):
         pass
+    else:
+        if pretty and len(text) > _PRETTY_GROWTH_LIMIT:
+            # Indentation grows with depth: a deeply nested value would balloon.
+            compact = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+            if len(text) > 4 * len(compact):
+                return compact
+        return text
     try:
         return json.dumps(
             value,
