@@ -10,7 +10,7 @@ from typing import Any, Final
 import orjson
 
 from linewise_contracts.entries import DiffChangeType, JsonValue, TranscriptEntry
-from linewise_contracts.validation import json_problem
+from linewise_contracts.validation import _flat_json, json_problem
 
 __all__ = [
     "as_bool",
@@ -100,6 +100,8 @@ def json_or_placeholder(value: object, what: str = "input") -> JsonValue:
     ``input``): a hostile line nested deeper than the contract's limit would
     otherwise make the whole entry invalid.
     """
+    if _flat_json(value):  # the usual tool input, checked without the full walk
+        return value  # type: ignore[return-value]
     problem = json_problem(value)
     if problem is None:
         return value  # type: ignore[return-value]

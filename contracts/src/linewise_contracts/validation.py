@@ -173,8 +173,15 @@ def _scalar(value: object) -> bool:
 
 def _flat_json(value: object) -> bool:
     """True for a scalar, or a dict or list of scalars (most tool inputs)."""
+    # A plain loop with the scalar test inline: this runs for every tool call.
     if type(value) is dict:
-        return all(type(key) is str and _scalar(item) for key, item in value.items())
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or not (
+                kind is str or kind is int or kind is bool or item is None or _scalar(item)
+            ):
+                return False
+        return True
     if type(value) is list:
         return all(_scalar(item) for item in value)
     return _scalar(value)
@@ -196,14 +203,20 @@ def _delta_text_ok(entry: dict[str, object]) -> bool:
 def _tool_call_ok(entry: dict[str, object]) -> bool:
     if type(entry.get("ts")) is not str or type(entry.get("name")) is not str:
         return False
-    size = 4
-    for key in ("toolUseId", "invocationId", "actionRequestId"):
-        value = entry.get(key)
-        if value is not None:
-            if type(value) is not str:
-                return False
-            size += 1
-    return len(entry) == size and "input" in entry and _flat_json(entry["input"])
+    size = len(entry)
+    if size == 5 and type(entry.get("toolUseId")) is str:
+        pass  # the usual shape: kind, ts, name, input, toolUseId
+    elif size != 4:
+        present = 4
+        for key in ("toolUseId", "invocationId", "actionRequestId"):
+            value = entry.get(key)
+            if value is not None:
+                if type(value) is not str:
+                    return False
+                present += 1
+        if size != present:
+            return False
+    return "input" in entry and _flat_json(entry["input"])
 
 
 def _tool_result_ok(entry: dict[str, object]) -> bool:
