@@ -565,3 +565,25 @@ def test_a_50_mb_log_renders_in_constant_memory(tmp_path: Path) -> None:
     # Keeping the entries (or the text) of a 50 MB log would add well over 50 MB.
     growth_kb = _peak_kb(big, tmp_path) - _peak_kb(small, tmp_path)
     assert growth_kb < 16_000, f"rendering 49 MB more log took {growth_kb} KB more memory"
+
+
+def test_censor_usernames_masks_home_paths_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_text(
+        '{"type":"user","message":{"content":"open /Users/dotta/project/a.py"}}\n'
+        '{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"t1",'
+        '"name":"Read","input":{"file_path":"/home/dotta/a.py"}}]},"parent_tool_use_id":null}\n',
+        encoding="utf-8",
+    )
+    for fmt in ("text", "jsonl"):
+        assert (
+            main(["render", str(log), "-a", "claude_local", "-f", fmt, "-q", "--censor-usernames"])
+            == 0
+        )
+        out = capsys.readouterr().out
+        assert "dotta" not in out
+        assert "/Users/d****/project" in out and "/home/d****/a.py" in out
+    assert main(["render", str(log), "-a", "claude_local", "-f", "jsonl", "-q"]) == 0
+    assert "/Users/dotta/project" in capsys.readouterr().out

@@ -123,3 +123,30 @@ def test_a_trailing_unterminated_line_that_throws_is_handled(registry: Registry)
 def test_unknown_streams_are_rejected(registry: Registry) -> None:
     with pytest.raises(ValueError, match="unknown stream"):
         build_transcript([{"ts": "t", "stream": "video", "chunk": "x"}], "echo", registry=registry)
+
+
+def test_usernames_are_censored_only_when_asked(registry: Registry) -> None:
+    case = _case("chunks-05.jsonl")
+    assert case["options"] == {"censorUsernameInLogs": True}
+    censored = build_transcript(case["chunks"], "echo", registry=registry, censor_usernames=True)
+    assert censored.entries == case["output"]
+    plain = build_transcript(case["chunks"], "echo", registry=registry)
+    assert plain.entries == _case("chunks-04.jsonl")["output"]
+
+
+def test_censoring_covers_tool_inputs_and_other_home_paths() -> None:
+    from linewise._privacy import censor_usernames
+
+    call = {
+        "kind": "tool_call",
+        "ts": "t",
+        "name": "Read",
+        "input": {"file_path": "/home/alice/app/main.py", "paths": ["C:\\Users\\bob\\x"]},
+    }
+    assert censor_usernames(call)["input"] == {  # type: ignore[typeddict-item]
+        "file_path": "/home/a****/app/main.py",
+        "paths": ["C:\\Users\\b****\\x"],
+    }
+    assert call["input"]["file_path"] == "/home/alice/app/main.py"  # not modified
+    untouched = {"kind": "stdout", "ts": "t", "text": "no paths; /usr/share/x; src/Users/x"}
+    assert censor_usernames(untouched) is untouched  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ def build_transcript(
     *,
     registry: Registry | None = None,
     merge: bool = True,
+    censor_usernames: bool = False,
     **options: Any,
 ) -> Transcript:
     """Build a transcript from run log chunks ``{"ts", "stream", "chunk"}``.
@@ -57,6 +58,8 @@ def build_transcript(
     ``stream`` is ``stdout``, ``stderr`` or ``system``. Consecutive delta
     entries of one kind are merged unless ``merge`` is False. ``adapter_type``
     may be ``"auto"``: the first stdout lines pick it (see ``detect_adapter``).
+    ``censor_usernames`` masks user names in home-directory paths
+    (``/Users/dotta`` becomes ``/Users/d****``), as the reference builder can.
     """
     if adapter_type == "auto":
         chunks = list(chunks)
@@ -83,6 +86,10 @@ def build_transcript(
         else:
             raise ValueError(f"unknown stream {stream!r}; expected stdout, stderr or system")
     entries.extend(session.close(last_ts))
+    if censor_usernames:
+        from linewise._privacy import censor_usernames as censor
+
+        entries = [censor(entry) for entry in entries]
     return Transcript(
         adapter_type=adapter_type,
         entries=merge_deltas(entries) if merge else entries,

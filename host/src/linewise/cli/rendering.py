@@ -89,6 +89,12 @@ def register(commands: Any) -> None:
         "-o", "--output", metavar="PATH", help="write the transcript to PATH instead of stdout"
     )
     render.add_argument(
+        "--censor-usernames",
+        action="store_true",
+        help="mask user names in home-directory paths (/Users/dotta -> /Users/d****), "
+        "for transcripts you share",
+    )
+    render.add_argument(
         "--thinking",
         action="store_true",
         help="show the agent's thinking (dimmed) instead of a one-line marker; "
@@ -389,6 +395,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             thinking=args.thinking,
             title=os.path.basename(args.path) if args.path != "-" else "stdin",
         )
+        if args.censor_usernames:
+            from linewise._privacy import CensoringRenderer
+
+            renderer = CensoringRenderer(renderer)
         pipeline = RenderPipeline(session, renderer, max_line_chars=args.max_line_chars)
         chunks: Iterable[bytes] = read_chunks(source)
         held = None
