@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from hypothesis import strategies as st
-from linewise_contracts import ParseStdoutLine, StdoutParser, entry_problem
+from linewise_contracts import EnvironmentCheck, ParseStdoutLine, StdoutParser, entry_problem
 
 TS = "2026-03-29T00:00:00.000Z"
 
@@ -66,6 +66,20 @@ VALID_ENTRIES: list[dict[str, Any]] = [
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def fake_executable(folder: Path, name: str) -> Path:
+    """Create ``folder/name``, an executable script that exits 0, for checks that search PATH."""
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / name
+    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    program.chmod(0o755)
+    return program
+
+
+def check_levels(checks: Iterable[EnvironmentCheck]) -> dict[str, str]:
+    """Each environment check's code mapped to its level."""
+    return {check.code: check.level for check in checks}
 
 
 def corpus_path(*parts: str) -> Path:

@@ -8,14 +8,7 @@ from typing import Literal
 
 import pytest
 from linewise_contracts import EnvironmentCheck, command_check, variable_check
-
-
-def _program(folder: Path, name: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    program = folder / name
-    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    program.chmod(0o755)
-    return program
+from support import fake_executable
 
 
 def _acme(environ: dict[str, str], *, path_as_detail: bool = True) -> EnvironmentCheck:
@@ -53,7 +46,7 @@ def _key(
 
 
 def test_a_command_on_path_is_info_with_its_path_as_detail(tmp_path: Path) -> None:
-    program = _program(tmp_path / "bin", "acme")
+    program = fake_executable(tmp_path / "bin", "acme")
     check = _acme({"PATH": str(tmp_path / "bin")})
     assert check == EnvironmentCheck(
         code="acme_command_found",
@@ -65,15 +58,15 @@ def test_a_command_on_path_is_info_with_its_path_as_detail(tmp_path: Path) -> No
 
 def test_the_first_name_found_wins_and_later_names_are_tried(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    _program(first, "acme-cli")
-    _program(second, "acme")
+    fake_executable(first, "acme-cli")
+    fake_executable(second, "acme")
     both = os.pathsep.join([str(first), str(second)])
     assert "`acme`" in _acme({"PATH": both}).message  # name order beats PATH order
     assert _acme({"PATH": str(first)}).detail == str(first / "acme-cli")
 
 
 def test_the_path_can_stay_out_of_the_detail(tmp_path: Path) -> None:
-    program = _program(tmp_path, "acme")
+    program = fake_executable(tmp_path, "acme")
     check = _acme({"PATH": str(tmp_path)}, path_as_detail=False)
     assert check.detail is None
     assert str(program) in check.message
@@ -94,7 +87,7 @@ def test_a_command_not_on_path_is_an_error_with_the_hint(tmp_path: Path) -> None
 
 
 def test_a_lone_name_is_one_command_not_its_letters(tmp_path: Path) -> None:
-    _program(tmp_path, "a")
+    fake_executable(tmp_path, "a")
     check = command_check(
         "ab",
         environ={"PATH": str(tmp_path)},
@@ -110,7 +103,7 @@ def test_a_lone_name_is_one_command_not_its_letters(tmp_path: Path) -> None:
 def test_only_the_given_environ_is_searched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _program(tmp_path, "acme")
+    fake_executable(tmp_path, "acme")
     monkeypatch.setenv("PATH", str(tmp_path))
     assert _acme({}).code == "acme_command_missing"
 

@@ -7,13 +7,11 @@ from pathlib import Path
 import pytest
 from linewise_claude import check_environment
 from linewise_contracts import overall_status
+from support import fake_executable
 
 
 def _path_with_claude(tmp_path: Path) -> str:
-    binary = tmp_path / "claude"
-    binary.write_text("#!/bin/sh\nexit 0\n")
-    binary.chmod(0o755)
-    return str(tmp_path)
+    return str(fake_executable(tmp_path, "claude").parent)
 
 
 def test_cli_found_and_subscription_login_passes(tmp_path: Path) -> None:

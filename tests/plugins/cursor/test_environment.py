@@ -5,28 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from linewise_contracts import EnvironmentCheck, overall_status
+from linewise_contracts import overall_status
 from linewise_cursor import check_environment
 from linewise_cursor.cloud import check_environment as check_cloud_environment
+from support import check_levels, fake_executable
 
 
 def _fake_bin(tmp_path: Path, name: str) -> Path:
-    folder = tmp_path / "bin"
-    folder.mkdir(exist_ok=True)
-    program = folder / name
-    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    program.chmod(0o755)
-    return folder
-
-
-def _codes(checks: list[EnvironmentCheck]) -> dict[str, str]:
-    return {check.code: check.level for check in checks}
+    return fake_executable(tmp_path / "bin", name).parent
 
 
 def test_cli_installed_and_api_key_set_passes(tmp_path: Path) -> None:
     folder = _fake_bin(tmp_path, "cursor-agent")
     checks = check_environment({"PATH": str(folder), "CURSOR_API_KEY": "key_123"})
-    assert _codes(checks) == {"cursor_command_found": "info", "cursor_api_key_present": "info"}
+    assert check_levels(checks) == {
+        "cursor_command_found": "info",
+        "cursor_api_key_present": "info",
+    }
     assert checks[0].detail == str(folder / "cursor-agent")
     assert overall_status(checks) == "pass"
     assert all("key_123" not in str(check.to_json()) for check in checks)
@@ -41,14 +36,14 @@ def test_no_api_key_is_a_warning_because_a_login_works_too(tmp_path: Path) -> No
     checks = check_environment(
         {"PATH": str(_fake_bin(tmp_path, "cursor-agent")), "CURSOR_API_KEY": " "}
     )
-    assert _codes(checks)["cursor_api_key_missing"] == "warn"
+    assert check_levels(checks)["cursor_api_key_missing"] == "warn"
     assert "login" in (checks[1].hint or "")
     assert overall_status(checks) == "warn"
 
 
 def test_a_missing_cli_is_an_error(tmp_path: Path) -> None:
     checks = check_environment({"PATH": str(tmp_path), "CURSOR_API_KEY": "k"})
-    assert _codes(checks)["cursor_command_missing"] == "error"
+    assert check_levels(checks)["cursor_command_missing"] == "error"
     assert checks[0].hint and "cursor.com/install" in checks[0].hint
     assert overall_status(checks) == "fail"
 
@@ -58,7 +53,7 @@ def test_the_process_environment_is_the_default(
 ) -> None:
     monkeypatch.setenv("PATH", str(_fake_bin(tmp_path, "cursor-agent")))
     monkeypatch.delenv("CURSOR_API_KEY", raising=False)
-    assert _codes(check_environment()) == {
+    assert check_levels(check_environment()) == {
         "cursor_command_found": "info",
         "cursor_api_key_missing": "warn",
     }
@@ -66,8 +61,8 @@ def test_the_process_environment_is_the_default(
 
 def test_cloud_needs_only_the_api_key(tmp_path: Path) -> None:
     present = check_cloud_environment({"PATH": str(tmp_path), "CURSOR_API_KEY": "k"})
-    assert _codes(present) == {"cursor_cloud_api_key_present": "info"}
+    assert check_levels(present) == {"cursor_cloud_api_key_present": "info"}
     assert overall_status(present) == "pass"
     missing = check_cloud_environment({"PATH": str(_fake_bin(tmp_path, "cursor-agent"))})
-    assert _codes(missing) == {"cursor_cloud_api_key_missing": "error"}
+    assert check_levels(missing) == {"cursor_cloud_api_key_missing": "error"}
     assert overall_status(missing) == "fail"

@@ -6,19 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
-from linewise_contracts import EnvironmentCheck, overall_status
+from linewise_contracts import overall_status
 from linewise_gemini import check_environment
+from support import check_levels, fake_executable
 
 
 @pytest.fixture
 def bin_dir(tmp_path: Path) -> Path:
     """A PATH directory holding an executable ``gemini``."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    executable = folder / "gemini"
-    executable.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    executable.chmod(0o755)
-    return folder
+    return fake_executable(tmp_path / "bin", "gemini").parent
 
 
 @pytest.fixture
@@ -28,14 +24,10 @@ def home(tmp_path: Path) -> Path:
     return folder
 
 
-def _codes(checks: list[EnvironmentCheck]) -> dict[str, str]:
-    return {check.code: check.level for check in checks}
-
-
 def test_cli_and_api_key_pass(bin_dir: Path, home: Path) -> None:
     environ = {"PATH": str(bin_dir), "HOME": str(home), "GEMINI_API_KEY": "AIza-secret"}
     checks = check_environment(environ)
-    assert _codes(checks) == {"gemini_command_found": "info", "gemini_api_key_set": "info"}
+    assert check_levels(checks) == {"gemini_command_found": "info", "gemini_api_key_set": "info"}
     assert checks[0].detail == str(bin_dir / "gemini")
     assert overall_status(checks) == "pass"
     # A key's value never appears in what the checks report.
@@ -51,13 +43,16 @@ def test_missing_cli_is_an_error_with_an_install_hint(tmp_path: Path, home: Path
 
 
 def test_no_path_at_all_is_a_missing_cli(home: Path) -> None:
-    assert _codes(check_environment({"HOME": str(home)}))["gemini_command_missing"] == "error"
+    assert check_levels(check_environment({"HOME": str(home)}))["gemini_command_missing"] == "error"
 
 
 def test_no_credentials_is_only_a_warning(bin_dir: Path, home: Path) -> None:
     """Gemini can still sign in interactively (or use a keychain login): not an error."""
     checks = check_environment({"PATH": str(bin_dir), "HOME": str(home)})
-    assert _codes(checks) == {"gemini_command_found": "info", "gemini_credentials_missing": "warn"}
+    assert check_levels(checks) == {
+        "gemini_command_found": "info",
+        "gemini_credentials_missing": "warn",
+    }
     assert overall_status(checks) == "warn"
 
 
@@ -65,14 +60,14 @@ def test_a_cached_google_login_counts(bin_dir: Path, home: Path, tmp_path: Path)
     (home / ".gemini").mkdir()
     (home / ".gemini" / "oauth_creds.json").write_text("{}", encoding="utf-8")
     checks = check_environment({"PATH": str(bin_dir), "HOME": str(home)})
-    assert _codes(checks) == {"gemini_command_found": "info", "gemini_login_found": "info"}
+    assert check_levels(checks) == {"gemini_command_found": "info", "gemini_login_found": "info"}
     # GEMINI_CLI_HOME replaces the home directory Gemini looks in.
     other = tmp_path / "profile"
     other.mkdir()
     moved = check_environment(
         {"PATH": str(bin_dir), "HOME": str(home), "GEMINI_CLI_HOME": str(other)}
     )
-    assert "gemini_credentials_missing" in _codes(moved)
+    assert "gemini_credentials_missing" in check_levels(moved)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +91,7 @@ def test_vertex_ai_settings(
         "GOOGLE_GENAI_USE_VERTEXAI": "true",
         **extra,
     }
-    codes = _codes(check_environment(environ))
+    codes = check_levels(check_environment(environ))
     assert codes[code] == level
     assert "gemini_credentials_missing" not in codes
 
@@ -106,4 +101,4 @@ def test_defaults_to_the_process_environment(
 ) -> None:
     monkeypatch.setenv("PATH", str(bin_dir) + os.pathsep + os.environ.get("PATH", ""))
     monkeypatch.setenv("GEMINI_API_KEY", "k")
-    assert _codes(check_environment())["gemini_command_found"] == "info"
+    assert check_levels(check_environment())["gemini_command_found"] == "info"

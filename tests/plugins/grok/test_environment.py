@@ -4,26 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linewise_contracts import EnvironmentCheck, overall_status
+from linewise_contracts import overall_status
 from linewise_grok import check_environment
+from support import check_levels, fake_executable
 
 
 def _fake_command(folder: Path, name: str = "grok") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    command = folder / name
-    command.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    command.chmod(0o755)
-    return command
-
-
-def _codes(checks: list[EnvironmentCheck]) -> dict[str, str]:
-    return {check.code: check.level for check in checks}
+    return fake_executable(folder, name)
 
 
 def test_everything_in_place_passes(tmp_path: Path) -> None:
     command = _fake_command(tmp_path / "bin")
     checks = check_environment({"PATH": str(tmp_path / "bin"), "XAI_API_KEY": "xai-123"})
-    assert _codes(checks) == {"grok_command_found": "info", "grok_api_key_present": "info"}
+    assert check_levels(checks) == {"grok_command_found": "info", "grok_api_key_present": "info"}
     assert str(command) in checks[0].message
     assert overall_status(checks) == "pass"
 
@@ -32,14 +25,14 @@ def test_a_missing_api_key_is_only_a_warning(tmp_path: Path) -> None:
     """Grok can still run with the account of `grok login`."""
     _fake_command(tmp_path / "bin")
     checks = check_environment({"PATH": str(tmp_path / "bin")})
-    assert _codes(checks) == {"grok_command_found": "info", "grok_api_key_missing": "warn"}
+    assert check_levels(checks) == {"grok_command_found": "info", "grok_api_key_missing": "warn"}
     assert overall_status(checks) == "warn"
     assert "grok login" in (checks[1].hint or "")
 
 
 def test_a_missing_command_is_an_error(tmp_path: Path) -> None:
     checks = check_environment({"PATH": str(tmp_path), "XAI_API_KEY": "x"})
-    assert _codes(checks)["grok_command_missing"] == "error"
+    assert check_levels(checks)["grok_command_missing"] == "error"
     assert overall_status(checks) == "fail"
 
 
@@ -56,7 +49,7 @@ def test_a_blank_key_counts_as_missing_and_a_file_that_is_not_executable_is_not_
 ) -> None:
     (tmp_path / "grok").write_text("not a program", encoding="utf-8")
     checks = check_environment({"PATH": str(tmp_path), "XAI_API_KEY": "  "})
-    assert _codes(checks) == {"grok_command_missing": "error", "grok_api_key_missing": "warn"}
+    assert check_levels(checks) == {"grok_command_missing": "error", "grok_api_key_missing": "warn"}
 
 
 def test_checks_are_json_ready() -> None:

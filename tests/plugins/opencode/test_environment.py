@@ -6,19 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
-from linewise_contracts import EnvironmentCheck, overall_status
+from linewise_contracts import overall_status
 from linewise_opencode import check_environment
+from support import check_levels, fake_executable
 
 
 @pytest.fixture
 def bin_dir(tmp_path: Path) -> Path:
     """A PATH directory holding an executable ``opencode``."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    executable = folder / "opencode"
-    executable.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    executable.chmod(0o755)
-    return folder
+    return fake_executable(tmp_path / "bin", "opencode").parent
 
 
 @pytest.fixture
@@ -28,14 +24,10 @@ def home(tmp_path: Path) -> Path:
     return folder
 
 
-def _codes(checks: list[EnvironmentCheck]) -> dict[str, str]:
-    return {check.code: check.level for check in checks}
-
-
 def test_cli_and_a_provider_key_pass(bin_dir: Path, home: Path) -> None:
     environ = {"PATH": str(bin_dir), "HOME": str(home), "ANTHROPIC_API_KEY": "sk-ant-secret"}
     checks = check_environment(environ)
-    assert _codes(checks) == {
+    assert check_levels(checks) == {
         "opencode_command_found": "info",
         "opencode_provider_keys_found": "info",
     }
@@ -47,7 +39,7 @@ def test_cli_and_a_provider_key_pass(bin_dir: Path, home: Path) -> None:
 
 def test_missing_cli_is_an_error_with_an_install_hint(tmp_path: Path, home: Path) -> None:
     checks = check_environment({"PATH": str(tmp_path), "HOME": str(home), "OPENAI_API_KEY": "k"})
-    assert _codes(checks)["opencode_command_missing"] == "error"
+    assert check_levels(checks)["opencode_command_missing"] == "error"
     assert checks[0].hint is not None and "opencode-ai" in checks[0].hint
     assert overall_status(checks) == "fail"
 
@@ -55,7 +47,7 @@ def test_missing_cli_is_an_error_with_an_install_hint(tmp_path: Path, home: Path
 def test_no_credentials_is_only_a_warning(bin_dir: Path, home: Path) -> None:
     """OpenCode's free models need no key, so missing credentials do not block a run."""
     checks = check_environment({"PATH": str(bin_dir), "HOME": str(home)})
-    assert _codes(checks) == {
+    assert check_levels(checks) == {
         "opencode_command_found": "info",
         "opencode_credentials_missing": "warn",
     }
@@ -66,7 +58,7 @@ def test_a_stored_login_counts(bin_dir: Path, home: Path, tmp_path: Path) -> Non
     auth = home / ".local" / "share" / "opencode"
     auth.mkdir(parents=True)
     (auth / "auth.json").write_text("{}", encoding="utf-8")
-    assert _codes(check_environment({"PATH": str(bin_dir), "HOME": str(home)})) == {
+    assert check_levels(check_environment({"PATH": str(bin_dir), "HOME": str(home)})) == {
         "opencode_command_found": "info",
         "opencode_auth_found": "info",
     }
@@ -74,7 +66,7 @@ def test_a_stored_login_counts(bin_dir: Path, home: Path, tmp_path: Path) -> Non
     moved = check_environment(
         {"PATH": str(bin_dir), "HOME": str(home), "XDG_DATA_HOME": str(tmp_path / "data")}
     )
-    assert "opencode_credentials_missing" in _codes(moved)
+    assert "opencode_credentials_missing" in check_levels(moved)
 
 
 def test_a_config_path_that_does_not_exist_warns(bin_dir: Path, home: Path) -> None:
@@ -85,7 +77,7 @@ def test_a_config_path_that_does_not_exist_warns(bin_dir: Path, home: Path) -> N
         "OPENCODE_CONFIG": str(home / "missing.json"),
     }
     checks = check_environment(environ)
-    assert _codes(checks)["opencode_config_missing"] == "warn"
+    assert check_levels(checks)["opencode_config_missing"] == "warn"
     assert overall_status(checks) == "warn"
 
 
@@ -93,4 +85,4 @@ def test_defaults_to_the_process_environment(
     bin_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(bin_dir) + os.pathsep + os.environ.get("PATH", ""))
-    assert _codes(check_environment())["opencode_command_found"] == "info"
+    assert check_levels(check_environment())["opencode_command_found"] == "info"

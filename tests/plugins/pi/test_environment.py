@@ -7,15 +7,11 @@ from pathlib import Path
 import pytest
 from linewise_contracts import overall_status
 from linewise_pi import check_environment
+from support import fake_executable
 
 
 def _fake_pi(tmp_path: Path) -> Path:
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    program = folder / "pi"
-    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    program.chmod(0o755)
-    return folder
+    return fake_executable(tmp_path / "bin", "pi").parent
 
 
 def test_cli_installed_and_a_provider_key_set_passes(tmp_path: Path) -> None:
