@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import linewise_contracts
 import pytest
 from linewise.cli import main
 from support import REPO, FakeSite
@@ -125,7 +126,7 @@ def test_list_shows_the_installed_claude_plugin() -> None:
 def test_list_json() -> None:
     done = _linewise("list", "--json")
     payload = json.loads(done.stdout)
-    assert payload["contract"] == "1.0.0"
+    assert payload["contract"] == linewise_contracts.CONTRACT_VERSION
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"

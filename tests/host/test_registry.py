@@ -18,6 +18,7 @@ from linewise import (
     open_session,
 )
 from linewise.hookspecs import hookimpl
+from linewise_contracts import CONTRACT_VERSION
 from support import FakeSite
 
 TS = "2026-01-01T00:00:00.000Z"
@@ -198,10 +199,10 @@ def test_incompatible_major_warns_and_falls_back_to_generic(
     assert _texts(registry, "future", "hello") == ["hello"]  # generic: raw stdout, not upper-cased
     assert "future_mod" not in sys.modules
     message = caplog.text
-    assert "future-parser 3.1.0" in message and "<3,>=2" in message and "1.0.0" in message
+    assert "future-parser 3.1.0" in message and "<3,>=2" in message and CONTRACT_VERSION in message
     failure = registry.failed_loads["future"]
     assert failure.stage == "contract"
-    assert "supports contract 1.0.0" in failure.hint
+    assert f"supports contract {CONTRACT_VERSION}" in failure.hint
     assert registry.info("future").status is ParserStatus.INCOMPATIBLE
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from linewise_contracts import CONTRACT_VERSION
 from support import FakeSite
 
 LINEWISE = str(Path(sys.executable).with_name("linewise"))
@@ -76,9 +77,9 @@ ZOO = [
         "zoo_incompatible",
         _parser(f"    return {ECHO}"),
         "incompatible",
-        "declares linewise-contracts<3,>=2, which excludes this host's contract 1.0.0",
+        f"declares linewise-contracts<3,>=2, which excludes this host's contract {CONTRACT_VERSION}",
         "metadata.contract",
-        "excludes this host's contract 1.0.0",
+        f"excludes this host's contract {CONTRACT_VERSION}",
         requires=("linewise-contracts>=2,<3",),
     ),
     Specimen(

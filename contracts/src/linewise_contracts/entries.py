@@ -56,6 +56,7 @@ class AssistantEntry(TypedDict):
     ts: str
     text: str
     delta: NotRequired[bool]
+    parentToolUseId: NotRequired[str]
 
 
 class ThinkingEntry(TypedDict):
@@ -65,6 +66,7 @@ class ThinkingEntry(TypedDict):
     ts: str
     text: str
     delta: NotRequired[bool]
+    parentToolUseId: NotRequired[str]
 
 
 class UserEntry(TypedDict):
@@ -73,6 +75,7 @@ class UserEntry(TypedDict):
     kind: Literal["user"]
     ts: str
     text: str
+    parentToolUseId: NotRequired[str]
 
 
 class ToolCallEntry(TypedDict):
@@ -85,6 +88,7 @@ class ToolCallEntry(TypedDict):
     toolUseId: NotRequired[str]
     invocationId: NotRequired[str]
     actionRequestId: NotRequired[str]
+    parentToolUseId: NotRequired[str]
 
 
 class ToolResultEntry(TypedDict):
@@ -96,6 +100,7 @@ class ToolResultEntry(TypedDict):
     toolName: NotRequired[str]
     content: str
     isError: bool
+    parentToolUseId: NotRequired[str]
 
 
 class InitEntry(TypedDict):
@@ -105,6 +110,7 @@ class InitEntry(TypedDict):
     ts: str
     model: str
     sessionId: str
+    parentToolUseId: NotRequired[str]
 
 
 class ResultEntry(TypedDict):
@@ -120,6 +126,7 @@ class ResultEntry(TypedDict):
     subtype: str
     isError: bool
     errors: list[str]
+    parentToolUseId: NotRequired[str]
 
 
 class StderrEntry(TypedDict):
@@ -128,6 +135,7 @@ class StderrEntry(TypedDict):
     kind: Literal["stderr"]
     ts: str
     text: str
+    parentToolUseId: NotRequired[str]
 
 
 class SystemEntry(TypedDict):
@@ -136,6 +144,7 @@ class SystemEntry(TypedDict):
     kind: Literal["system"]
     ts: str
     text: str
+    parentToolUseId: NotRequired[str]
 
 
 class StdoutEntry(TypedDict):
@@ -144,6 +153,7 @@ class StdoutEntry(TypedDict):
     kind: Literal["stdout"]
     ts: str
     text: str
+    parentToolUseId: NotRequired[str]
 
 
 class DiffEntry(TypedDict):
@@ -153,6 +163,7 @@ class DiffEntry(TypedDict):
     ts: str
     changeType: DiffChangeType
     text: str
+    parentToolUseId: NotRequired[str]
 
 
 TranscriptEntry: TypeAlias = (

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Final
+from collections import OrderedDict
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, Generic, TypeVar
 
 import orjson
 
@@ -13,6 +16,7 @@ from linewise_contracts.entries import DiffChangeType, JsonValue, TranscriptEntr
 from linewise_contracts.validation import _flat_json, json_problem
 
 __all__ = [
+    "BoundedMap",
     "as_bool",
     "as_int",
     "as_list",
@@ -23,12 +27,16 @@ __all__ = [
     "content_text",
     "diff_entries",
     "dig",
+    "error_text",
     "first_line",
+    "iso_timestamp",
     "json_or_placeholder",
     "parse_json_object",
+    "stdout_entries",
     "strip_ansi",
     "to_json_text",
     "truncate",
+    "with_parent",
 ]
 
 
@@ -312,4 +320,155 @@ def diff_entries(
         entries.append(
             {"kind": "diff", "ts": ts, "changeType": "truncation", "text": f"… {left} {more}"}
         )
+    return entries
+
+
+# -- helpers every plugin used to carry its own copy of ------------------------------
+
+
+def stdout_entries(line: str, ts: str) -> list[TranscriptEntry]:
+    """The line as one raw ``stdout`` entry: what a parser returns for a line it cannot read."""
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+
+_ERROR_KEYS: Final = ("message", "error", "code", "detail")
+
+
+def error_text(value: object, keys: Iterable[str] = _ERROR_KEYS) -> str:
+    """A readable message from an error value.
+
+    A str is itself; an object gives its first non-empty str field among
+    ``keys`` (``message``, ``error``, ``code``, ``detail``), else its compact
+    JSON; None gives ``""``.
+    """
+    if type(value) is str:
+        return value
+    if value is None:
+        return ""
+    if type(value) is dict:
+        for key in keys:
+            text = value.get(key)
+            if type(text) is str and text:
+                return text
+    return to_json_text(value)
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class BoundedMap(Generic[_K, _V]):
+    """A dict that forgets its oldest keys past ``limit`` (O(1) per insertion).
+
+    Parsers remember tool names by id, ids already streamed, and the like; a
+    long run must not grow that memory without bound.
+    """
+
+    __slots__ = ("_items", "_limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self._items: OrderedDict[_K, _V] = OrderedDict()
+        self._limit = limit
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        items = self._items
+        if key in items:
+            items.move_to_end(key)
+        items[key] = value
+        if len(items) > self._limit:
+            items.popitem(last=False)
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._items[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: _K, default: _V | None = None) -> _V | None:
+        """The value for ``key``, or ``default``."""
+        return self._items.get(key, default)
+
+    def pop(self, key: _K, default: _V | None = None) -> _V | None:
+        """Remove ``key`` and return its value, or ``default``."""
+        return self._items.pop(key, default)
+
+    def clear(self) -> None:
+        """Forget everything (a parser's ``reset``)."""
+        self._items.clear()
+
+
+_ISO: Final = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?"
+    r"(Z|[+-]\d{2}:?\d{2})?"
+)
+# Epoch values between 2000 and 2200, in seconds or milliseconds.
+_EPOCH_SECONDS: Final = (946_684_800, 7_258_118_400)
+
+
+def iso_timestamp(value: object) -> str | None:
+    """An event's own time as ISO 8601 UTC with milliseconds (``2026-11-22T10:00:00.000Z``).
+
+    Accepts ISO 8601 text (any offset; no offset is read as UTC) and epoch
+    seconds or milliseconds as numbers. Returns None for anything else, so a
+    parser keeps the host's ``ts``. Deterministic: no clock is read.
+    """
+    moment: datetime | None = None
+    if type(value) is str:
+        if len(value) > 40:
+            return None
+        match = _ISO.fullmatch(value.strip())
+        if match is None:
+            return None
+        year, month, day, hour, minute, second, fraction, zone = match.groups()
+        micro = int((fraction or "0")[:6].ljust(6, "0"))
+        try:
+            moment = datetime(
+                int(year), int(month), int(day), int(hour), int(minute), int(second or 0), micro
+            )
+            if zone and zone != "Z":
+                sign = 1 if zone[0] == "+" else -1
+                digits = zone[1:].replace(":", "")
+                offset = sign * (int(digits[:2]) * 60 + int(digits[2:]))
+                moment = moment.replace(tzinfo=UTC) - _minutes(offset)
+            else:
+                moment = moment.replace(tzinfo=UTC)
+        except (ValueError, OverflowError):
+            return None
+    elif type(value) is int or type(value) is float:
+        if not -1e300 < value < 1e300:  # also NaN; a huge int would overflow float()
+            return None
+        number = float(value)
+        low, high = _EPOCH_SECONDS
+        if low * 1000 <= number < high * 1000:
+            number /= 1000
+        if not low <= number < high:
+            return None
+        moment = datetime.fromtimestamp(number, UTC)
+    if moment is None:
+        return None
+    return (
+        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    )
+
+
+def _minutes(count: int) -> timedelta:
+    return timedelta(minutes=count)
+
+
+def with_parent(
+    entries: list[TranscriptEntry], parent_tool_use_id: str | None
+) -> list[TranscriptEntry]:
+    """Mark ``entries`` as made by the subagent of tool call ``parent_tool_use_id`` (contract 1.1).
+
+    Returns the same list, each entry given ``parentToolUseId``; a None or
+    empty id leaves them on the main thread, unchanged.
+    """
+    if parent_tool_use_id:
+        for entry in entries:
+            entry["parentToolUseId"] = parent_tool_use_id
     return entries

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import re
-from typing import Final, Protocol, TypedDict, runtime_checkable
+from typing import Final, Literal, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 from linewise_contracts.entries import TranscriptEntry
 
 __all__ = [
     "CHECK_ENVIRONMENT",
+    "COMPACT_ROLES",
     "CREATE_STDOUT_PARSER",
     "ENTRY_POINT_GROUP",
     "FINISH",
+    "FORMAT_STDOUT_LINE",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
     "RAW_LINES",
     "SNIFF",
     "SUMMARIZE_RUN",
+    "CompactLine",
+    "CompactRole",
+    "FormatStdoutLine",
     "ModelOption",
     "ParseStdoutLine",
     "StdoutParser",
@@ -51,6 +56,30 @@ SNIFF: Final = "sniff"
 #: Optional export: ``check_environment(environ: Mapping[str, str] | None = None)
 #: -> list[EnvironmentCheck]``, whether the agent CLI can run on this machine.
 CHECK_ENVIRONMENT: Final = "check_environment"
+
+#: Optional export (contract 1.1): ``format_stdout_line(line: str) -> list[CompactLine]``,
+#: the CLI's own one-line-per-event terminal format (the reference's
+#: ``formatStdoutEvent``), used by the host's compact style when a plugin has one.
+FORMAT_STDOUT_LINE: Final = "format_stdout_line"
+
+#: How a compact line is coloured: the host maps each role to the reference colours
+#: (lifecycle blue, assistant green, thinking grey, tool yellow, result cyan, error red).
+CompactRole: TypeAlias = Literal[
+    "lifecycle", "assistant", "thinking", "tool", "result", "error", "heading", "plain"
+]
+COMPACT_ROLES: Final[tuple[CompactRole, ...]] = (
+    "lifecycle",
+    "assistant",
+    "thinking",
+    "tool",
+    "result",
+    "error",
+    "heading",
+    "plain",
+)
+#: One compact line: ``(role, text)``; the text is one line of agent text, which
+#: the host neutralises before it reaches a terminal.
+CompactLine: TypeAlias = tuple[CompactRole, str]
 
 
 _ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
@@ -111,6 +140,17 @@ class StdoutParserFactory(Protocol):
     """``create_stdout_parser()``: returns a fresh :class:`StdoutParser`."""
 
     def __call__(self) -> StdoutParser: ...
+
+
+class FormatStdoutLine(Protocol):
+    """``format_stdout_line(line)``: one raw stdout line as compact lines.
+
+    Pure and deterministic like a parser; ``[]`` means the line is not shown
+    (a heartbeat, a streamed fragment repeated later); a line the formatter does
+    not understand comes back as ``[("plain", line)]``.
+    """
+
+    def __call__(self, line: str, /) -> list[CompactLine]: ...
 
 
 class ModelOption(TypedDict):

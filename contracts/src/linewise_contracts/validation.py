@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, TypeGuard
+from typing import Final, TypeAlias, TypeGuard
 
 from linewise_contracts.entries import DIFF_CHANGE_TYPES, TranscriptEntry
 
@@ -112,8 +112,10 @@ def json_problem(value: object) -> str | None:
 
 _TEXT = (("ts", _is_str), ("text", _is_str))
 
-# kind -> (required fields, optional fields); "kind" itself is checked first.
-_SPECS: Final[dict[str, tuple[tuple[tuple[str, _Check], ...], tuple[tuple[str, _Check], ...]]]] = {
+_Spec: TypeAlias = tuple[tuple[tuple[str, _Check], ...], tuple[tuple[str, _Check], ...]]
+
+# kind -> (required fields, optional fields of the kind); "kind" itself is checked first.
+_KIND_SPECS: Final[dict[str, _Spec]] = {
     "assistant": (_TEXT, (("delta", _is_bool),)),
     "thinking": (_TEXT, (("delta", _is_bool),)),
     "user": (_TEXT, ()),
@@ -144,6 +146,12 @@ _SPECS: Final[dict[str, tuple[tuple[tuple[str, _Check], ...], tuple[tuple[str, _
     "system": (_TEXT, ()),
     "stdout": (_TEXT, ()),
     "diff": ((("ts", _is_str), ("changeType", _is_change_type), ("text", _is_str)), ()),
+}
+
+# Contract 1.1: every kind may name the tool call whose subagent produced it.
+_SPECS: Final[dict[str, _Spec]] = {
+    kind: (required, (*optional, ("parentToolUseId", _is_str)))
+    for kind, (required, optional) in _KIND_SPECS.items()
 }
 
 _ALLOWED: Final[dict[str, frozenset[str]]] = {
