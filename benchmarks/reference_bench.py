@@ -1,0 +1,390 @@
+"""Benchmark: linewise against the reference TypeScript parsers under Node, as whole processes.
+
+At run time this packs Paperclip's published adapter packages
+(@paperclipai/adapter-claude-local, @paperclipai/adapter-codex-local and the
+@paperclipai/adapter-utils they import) with `npm pack` into a temporary
+directory, bundles their UI parsers with a small driver using esbuild from npm,
+and times, interleaved over several rounds, `node driver` (parse + JSON.stringify
+of each entry, output written in 1 MiB blocks) against `linewise render
+--format jsonl` on the same files. Nothing of theirs is kept. It reports the
+median ratio per workload (above 1: linewise is faster), start-up on a one-line
+file, `linewise list`, and the peak memory of both on the largest workload.
+
+Run with `python3 -m uv run --locked python benchmarks/reference_bench.py`.
+Skips with a message when node or npm is missing or the registry is out of reach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent.parent / "shared" / "corpus" / "real-logs"
+PACKAGES = ("@paperclipai/adapter-claude-local", "@paperclipai/adapter-codex-local")
+
+_DRIVER = """
+import { parseClaudeStdoutLine } from "./claude/dist/ui/parse-stdout.js";
+import { parseCodexStdoutLine } from "./codex/dist/ui/parse-stdout.js";
+import { readFileSync, writeSync } from "node:fs";
+const parse = process.argv[2] === "codex" ? parseCodexStdoutLine : parseClaudeStdoutLine;
+const text = readFileSync(process.argv[3], "utf8");
+const ts = new Date().toISOString();
+let out = [];
+let size = 0;
+for (const raw of text.split(/\\r?\\n/)) {
+  const line = raw.trim();
+  if (!line) continue;
+  for (const entry of parse(line, ts)) {
+    const s = JSON.stringify(entry) + "\\n";
+    out.push(s);
+    size += s.length;
+  }
+  if (size > 1048576) { writeSync(1, out.join("")); out = []; size = 0; }
+}
+writeSync(1, out.join(""));
+"""
+
+
+def _npm(args: list[str], cwd: Path) -> str:
+    done = subprocess.run(
+        ["npm", *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=True
+    )
+    return done.stdout
+
+
+def _unpack(tarball: Path, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        ["tar", "xzf", str(tarball), "-C", str(target), "--strip-components=1"], check=True
+    )
+
+
+def build_reference(work: Path) -> Path:
+    """Pack the reference parsers and bundle them with a driver; returns the bundle path."""
+    names = _npm(["pack", *PACKAGES], work).split()
+    claude, codex = (work / name for name in names[-2:])
+    _unpack(claude, work / "claude")
+    _unpack(codex, work / "codex")
+    manifest = json.loads((work / "claude" / "package.json").read_text())
+    utils = f"@paperclipai/adapter-utils@{manifest['dependencies']['@paperclipai/adapter-utils']}"
+    _npm(["install", "--no-save", "--no-audit", "--no-fund", "esbuild"], work)
+    utils_tgz = work / _npm(["pack", utils], work).split()[-1]
+    _unpack(utils_tgz, work / "node_modules" / "@paperclipai" / "adapter-utils")
+    (work / "driver.mjs").write_text(_DRIVER)
+    bundle = work / "driver.bundle.mjs"
+    subprocess.run(
+        [
+            str(work / "node_modules" / ".bin" / "esbuild"),
+            "driver.mjs",
+            "--bundle",
+            "--platform=node",
+            "--format=esm",
+            f"--outfile={bundle.name}",
+        ],
+        cwd=work,
+        check=True,
+        capture_output=True,
+    )
+    print(f"reference: {claude.name}, {codex.name}, {utils_tgz.name}")
+    return bundle
+
+
+# -- workloads --------------------------------------------------------------------
+
+
+def _words(rng: random.Random, count: int) -> str:
+    vocabulary = ["the", "file", "test", "value", "error", "fix", "module", "return", "read"]
+    return " ".join(rng.choice(vocabulary) for _ in range(count))
+
+
+def claude_small(lines: int, rng: random.Random) -> list[str]:
+    """Short Claude events: text replies, small tool calls and one-line results."""
+    out = [
+        json.dumps(
+            {
+                "type": "system",
+                "subtype": "init",
+                "model": "claude-sonnet-4-6",
+                "session_id": "s-1",
+                "tools": ["Bash"],
+            }
+        )
+    ]
+    for index in range(lines):
+        ident = f"toolu_{index}"
+        if index % 3 == 0:
+            content: list[dict[str, object]] = [{"type": "text", "text": _words(rng, 8)}]
+            out.append(
+                json.dumps(
+                    {
+                        "type": "assistant",
+                        "message": {"id": f"m{index}", "content": content},
+                        "session_id": "s-1",
+                    }
+                )
+            )
+        elif index % 3 == 1:
+            block = {
+                "type": "tool_use",
+                "id": ident,
+                "name": "Bash",
+                "input": {"command": _words(rng, 4)},
+            }
+            out.append(
+                json.dumps(
+                    {
+                        "type": "assistant",
+                        "message": {"id": f"m{index}", "content": [block]},
+                        "session_id": "s-1",
+                    }
+                )
+            )
+        else:
+            block = {
+                "type": "tool_result",
+                "tool_use_id": f"toolu_{index - 1}",
+                "content": _words(rng, 6),
+                "is_error": False,
+            }
+            out.append(
+                json.dumps({"type": "user", "message": {"content": [block]}, "session_id": "s-1"})
+            )
+    return out
+
+
+def claude_big(lines: int, rng: random.Random) -> list[str]:
+    sys.path.insert(0, str(HERE))
+    from host_bench import claude_workload
+
+    return claude_workload(lines, seed=rng.randint(0, 1000))
+
+
+def codex_small(lines: int, rng: random.Random) -> list[str]:
+    """Short `codex exec --json` events: messages, commands and their completions."""
+    out = [
+        json.dumps({"type": "thread.started", "thread_id": "t-1"}),
+        json.dumps({"type": "turn.started"}),
+    ]
+    for index in range(lines):
+        item = f"item_{index}"
+        kind = index % 3
+        if kind == 0:
+            event = {
+                "type": "item.completed",
+                "item": {"id": item, "type": "agent_message", "text": _words(rng, 10)},
+            }
+        elif kind == 1:
+            event = {
+                "type": "item.started",
+                "item": {
+                    "id": item,
+                    "type": "command_execution",
+                    "command": _words(rng, 4),
+                    "aggregated_output": "",
+                    "status": "in_progress",
+                },
+            }
+        else:
+            event = {
+                "type": "item.completed",
+                "item": {
+                    "id": f"item_{index - 1}",
+                    "type": "command_execution",
+                    "command": _words(rng, 4),
+                    "aggregated_output": _words(rng, 12),
+                    "exit_code": 0,
+                    "status": "completed",
+                },
+            }
+        out.append(json.dumps(event))
+    out.append(
+        json.dumps(
+            {
+                "type": "turn.completed",
+                "usage": {"input_tokens": 10, "cached_input_tokens": 5, "output_tokens": 3},
+            }
+        )
+    )
+    return out
+
+
+def real(cli: str, target_bytes: int) -> list[str] | None:
+    folder = CORPUS / cli
+    if not folder.is_dir():
+        return None
+    lines = [
+        line
+        for path in sorted(folder.glob("*.json*"))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if line.strip()
+    ]
+    out: list[str] = []
+    size = 0
+    while size < target_bytes and lines:
+        out.extend(lines)
+        size += sum(len(line) + 1 for line in lines)
+    return out
+
+
+# -- timing -------------------------------------------------------------------------
+
+
+def _time(command: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one process run, output discarded.
+
+    Linux keeps the parent's peak RSS in a child's across fork and exec, so the
+    workloads are written by a separate process and this one stays small.
+    """
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(
+            f"{command[0]} failed: {process.stderr.read().decode()[:400] if process.stderr else ''}"
+        )
+    return elapsed, usage.ru_maxrss
+
+
+def _linewise() -> list[str]:
+    found = shutil.which("linewise")
+    return [found] if found else [sys.executable, "-m", "linewise"]
+
+
+def compare(name: str, path: Path, cli: str, bundle: Path, rounds: int) -> dict[str, float]:
+    node = ["node", str(bundle), cli, str(path)]
+    ours = [
+        *_linewise(),
+        "render",
+        str(path),
+        "-a",
+        f"{cli}_local",
+        "-f",
+        "jsonl",
+        "--color",
+        "never",
+    ]
+    node_times, our_times, node_rss, our_rss = [], [], 0, 0
+    for _ in range(rounds):
+        seconds, rss = _time(node)
+        node_times.append(seconds)
+        node_rss = max(node_rss, rss)
+        seconds, rss = _time(ours)
+        our_times.append(seconds)
+        our_rss = max(our_rss, rss)
+    ratios = [n / o for n, o in zip(node_times, our_times, strict=True)]
+    mb = path.stat().st_size / 1e6
+    row = {
+        "MB": mb,
+        "node_s": statistics.median(node_times),
+        "linewise_s": statistics.median(our_times),
+        "ratio": statistics.median(ratios),
+        "node_MiB": node_rss / 1024,
+        "linewise_MiB": our_rss / 1024,
+    }
+    print(
+        f"{name:22s} {mb:7.1f} MB  node {row['node_s']:6.2f}s  linewise {row['linewise_s']:6.2f}s"
+        f"  ratio {row['ratio']:.2f}x  peak node {row['node_MiB']:.0f} MiB, linewise {row['linewise_MiB']:.0f} MiB"
+    )
+    return row
+
+
+def startup(bundle: Path, work: Path, rounds: int) -> None:
+    one = work / "one.jsonl"
+    one.write_text(
+        json.dumps({"type": "system", "subtype": "init", "model": "m", "session_id": "s"}) + "\n"
+    )
+    node = [_time(["node", str(bundle), "claude", str(one)])[0] for _ in range(rounds)]
+    ours = [
+        _time([*_linewise(), "render", str(one), "-a", "claude_local", "-f", "jsonl"])[0]
+        for _ in range(rounds)
+    ]
+    listing = [_time([*_linewise(), "list"])[0] for _ in range(rounds)]
+    print(
+        f"start-up, one-line file: node {statistics.median(node) * 1000:.0f} ms, linewise "
+        f"{statistics.median(ours) * 1000:.0f} ms ({statistics.median(ours) / statistics.median(node):.2f}x node);"
+        f" linewise list {statistics.median(listing) * 1000:.0f} ms"
+    )
+
+
+WORKLOADS = {
+    "claude big lines": ("claude", claude_big),
+    "claude small lines": ("claude", claude_small),
+    "codex small lines": ("codex", codex_small),
+}
+
+
+def generate(name: str, path: Path, target: int) -> bool:
+    """Write one workload of about ``target`` bytes to ``path``; False when it has no data."""
+    rng = random.Random(11)
+    if name in WORKLOADS:
+        make = WORKLOADS[name][1]
+        sample = make(2000, rng)
+        per_line = sum(len(line) + 1 for line in sample) / len(sample)
+        lines: list[str] | None = make(max(100, int(target / per_line)), rng)
+    else:
+        lines = real(name.split(maxsplit=1)[0], target)
+    if lines is None:
+        return False
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return True
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--rounds", type=int, default=5)
+    options.add_argument("--megabytes", type=float, default=20.0, help="size of each workload")
+    options.add_argument("--generate", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
+    args = options.parse_args()
+    target = int(args.megabytes * 1e6)
+    if args.generate:
+        name, path = args.generate
+        raise SystemExit(0 if generate(name, Path(path), target) else 3)
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        print("skipped: node and npm are needed for the reference parsers")
+        return
+    os.environ.pop(
+        "PYTHONDONTWRITEBYTECODE", None
+    )  # start-up with cached bytecode, as users have it
+    with tempfile.TemporaryDirectory(prefix="linewise-refbench-") as folder:
+        work = Path(folder)
+        try:
+            bundle = build_reference(work)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as error:
+            print(f"skipped: could not fetch or bundle the reference parsers ({error})")
+            return
+        names = [*WORKLOADS, "claude real logs", "codex real logs"]
+        for name in names:
+            path = work / f"{name.replace(' ', '-')}.jsonl"
+            made = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--generate",
+                    name,
+                    str(path),
+                    "--megabytes",
+                    str(args.megabytes),
+                ],
+                check=False,
+            )
+            if made.returncode != 0:
+                print(f"{name:22s} skipped: no corpus at {CORPUS}")
+                continue
+            compare(name, path, name.split()[0], bundle, args.rounds)
+        startup(bundle, work, args.rounds * 2)
+
+
+if __name__ == "__main__":
+    main()
