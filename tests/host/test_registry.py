@@ -114,13 +114,13 @@ def test_the_process_registry_scans_entry_points_once(monkeypatch: pytest.Monkey
     import linewise._discovery as discovery
 
     calls: list[str] = []
-    real = discovery.entry_points
+    real = discovery.installed_entry_points
 
-    def counting(**kwargs: Any) -> Any:
-        calls.append(kwargs["group"])
-        return real(**kwargs)
+    def counting(group: str = "linewise.parsers") -> Any:
+        calls.append(group)
+        return real(group)
 
-    monkeypatch.setattr(discovery, "entry_points", counting)
+    monkeypatch.setattr(discovery, "installed_entry_points", counting)
     registry = get_registry()
     registry.parsers()
     registry.parsers()
