@@ -27,8 +27,9 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
 
 
 def _close(name: str, choices: Sequence[str]) -> list[str]:
+    # The closest name only: "_local" suffixes make many names look alike.
     # Names are at most 64 characters (the contract's limit) in a short list: cheap.
-    return difflib.get_close_matches(name[:64].lower(), choices, n=3, cutoff=0.6)
+    return difflib.get_close_matches(name[:64].lower(), choices, n=1, cutoff=0.6)
 
 
 def unknown_adapter_message(adapter_type: str, known: Sequence[str]) -> str:
