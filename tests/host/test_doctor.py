@@ -49,6 +49,54 @@ def check_environment(environ=None):
         )
     ]
 """,
+    "outdated_agent": CHECKS
+    + """
+def check_environment(environ=None):
+    return [
+        EnvironmentCheck(code="outdated_command_found", level="info", message="outdated 0.1"),
+        EnvironmentCheck(
+            code="outdated_version_too_old",
+            level="error",
+            message="outdated 0.1 is too old",
+            hint="upgrade to outdated 2",
+        ),
+    ]
+""",
+    "cloud_agent": CHECKS
+    + """
+def check_environment(environ=None):
+    return [
+        EnvironmentCheck(code="cloud_api_key_missing", level="error", message="CLOUD_KEY is required")
+    ]
+""",
+    "unhashable_agent": CHECKS
+    + """
+def check_environment(environ=None):
+    return [
+        EnvironmentCheck(code="ok", level="info", message="fine"),
+        EnvironmentCheck(code="odd", level=["error"], message="a list as level"),
+        EnvironmentCheck(code="odder", level=None, message="no level"),
+        EnvironmentCheck(code=7, level="info", message="a number as code"),
+        EnvironmentCheck(code="x", level="info", message="m", detail=["not", "text"]),
+    ]
+""",
+    "hostile_agent": CHECKS
+    + """
+class Loud(EnvironmentCheck):
+    __slots__ = ()
+    def __getattribute__(self, name):
+        if name == "message":
+            raise SystemExit("no message for you")
+        return object.__getattribute__(self, name)
+
+def check_environment(environ=None):
+    return [Loud(code="loud", level="info", message="m")]
+""",
+    "interrupting_agent": PARSE
+    + """
+def check_environment(environ=None):
+    raise GeneratorExit("closing")
+""",
     "silent_agent": PARSE,
     "raising_agent": PARSE
     + """
@@ -139,11 +187,45 @@ def test_info_checks_pass(site: FakeSite) -> None:
     assert report.tested_at.endswith("Z")
 
 
-def test_a_warning_warns_and_an_error_fails(site: FakeSite) -> None:
+def test_a_warning_warns_and_an_error_of_an_installed_cli_fails(site: FakeSite) -> None:
     assert _check(site, "careful_agent").status == "warn"
-    report = _check(site, "missing_agent")
+    report = _check(site, "outdated_agent")
     assert report.status == "fail"
+    assert report.checks[1].hint == "upgrade to outdated 2"
+
+
+def test_a_cli_that_is_not_on_this_machine_is_not_installed_not_failed(site: FakeSite) -> None:
+    report = _check(site, "missing_agent")
+    assert report.status == "not_installed"
     assert report.checks[0].hint == "npm install -g missing-cli"
+    # A cloud adapter whose required key is missing is not set up here either.
+    assert _check(site, "cloud_agent").status == "not_installed"
+
+
+def test_a_check_level_that_is_not_one_of_the_three_fails_that_check_only(
+    site: FakeSite,
+) -> None:
+    report = _check(site, "unhashable_agent")
+    assert report.status == "fail"
+    assert [(c.code, c.level) for c in report.checks] == [
+        ("ok", "info"),
+        ("invalid_checks", "error"),
+        ("invalid_checks", "error"),
+        ("invalid_checks", "error"),
+        ("invalid_checks", "error"),
+    ]
+    assert report.checks[1].message == "check_environment() returned level ['error'] as check 2"
+    assert report.checks[2].message == "check_environment() returned level None as check 3"
+    assert "code or message is not a string" in report.checks[3].message
+    assert "detail or hint is not a string" in report.checks[4].message
+
+
+def test_a_check_whose_fields_raise_is_an_invalid_check(site: FakeSite) -> None:
+    report = _check(site, "hostile_agent")
+    assert report.status == "fail"
+    (check,) = report.checks
+    assert check.code == "invalid_checks"
+    assert "SystemExit: no message for you" in check.message
 
 
 def test_a_plugin_without_checks_is_unchecked_not_failed(site: FakeSite) -> None:
@@ -161,6 +243,7 @@ def test_a_plugin_without_checks_is_unchecked_not_failed(site: FakeSite) -> None
             "check_environment() raised RuntimeError: could not parse",
         ),
         ("exiting_agent", "check_raised", "check_environment() raised SystemExit: 3"),
+        ("interrupting_agent", "check_raised", "check_environment() raised GeneratorExit: closing"),
         ("garbage_agent", "invalid_checks", "check_environment() returned a dict, not a list"),
         (
             "broken_agent",
@@ -239,12 +322,46 @@ def test_doctor_exits_1_when_an_adapter_fails_and_shows_detail_and_hint(
 ) -> None:
     code, out, _ = _doctor("missing_agent", "raising_agent", capsys=capsys)
     assert code == 1
-    assert "missing_agent  FAIL  missing-agent 1.0.0" in out
+    assert "missing_agent  NOT INSTALLED  missing-agent 1.0.0" in out
     assert "  error  cli_missing  missing-cli is not on PATH" in out
     assert "                      searched /usr/bin:/bin" in out
     assert "                      hint: npm install -g missing-cli" in out
     assert "check_environment() raised RuntimeError: could not parse ~/.config" in out
-    assert out.endswith("2 adapter types: 2 fail\n")
+    assert out.endswith("2 adapter types: 1 fail, 1 not installed\n")
+
+
+def test_doctor_over_everything_exits_0_when_the_only_problem_is_clis_not_installed(
+    fake_site: FakeSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for adapter_type in ("ready_agent", "missing_agent", "cloud_agent", "silent_agent"):
+        fake_site.add(
+            adapter_type.replace("_", "-"),
+            entry_points={adapter_type: f"{adapter_type}_mod"},
+            modules={f"{adapter_type}_mod": PLUGINS[adapter_type]},
+        )
+    code, out, _ = _doctor(capsys=capsys)
+    # The real first-party plugins are checked too: their CLIs may or may not be here.
+    assert code == 0, out
+    *lines, tally = out.splitlines()
+    assert "fail" not in tally and "1 pass" in tally and "not installed" in tally
+    assert any(line.startswith("missing_agent  ") and "NOT INSTALLED" in line for line in lines)
+    code, out, _ = _doctor("--json", capsys=capsys)
+    payload = json.loads(out)
+    assert code == 0 and payload["status"] == "pass"
+    statuses = {a["adapterType"]: a["status"] for a in payload["adapters"]}
+    assert statuses["missing_agent"] == statuses["cloud_agent"] == "not_installed"
+    # Named on the command line, a CLI that is not installed answers "no": exit 1.
+    assert _doctor("missing_agent", capsys=capsys)[0] == 1
+
+
+def test_doctor_shows_an_unhashable_level_without_crashing(
+    site: FakeSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for extra in ([], ["--json"], ["--color", "always"]):
+        code, out, err = _doctor("unhashable_agent", "hostile_agent", *extra, capsys=capsys)
+        assert code == 1
+        assert "Traceback" not in err
+        assert "level ['error']" in out
 
 
 def test_doctor_json(site: FakeSite, capsys: pytest.CaptureFixture[str]) -> None:
@@ -298,7 +415,9 @@ def test_doctor_runs_over_the_real_installed_plugins(capsys: pytest.CaptureFixtu
     payload = json.loads(out)
     claude = next(a for a in payload["adapters"] if a["adapterType"] == "claude_local")
     assert claude["distribution"] == "linewise-claude"
-    assert claude["status"] in (None, "pass", "warn", "fail")
+    assert claude["status"] in (None, "pass", "warn", "fail", "not_installed")
     assert code == (1 if payload["status"] == "fail" else 0)
+    if claude["status"] == "not_installed":
+        assert any(check["code"] == "claude_command_missing" for check in claude["checks"])
     code, out, _ = _doctor("process", capsys=capsys)
     assert code == 0 and "built in" in out

@@ -114,13 +114,13 @@ def test_the_process_registry_scans_entry_points_once(monkeypatch: pytest.Monkey
     import linewise._discovery as discovery
 
     calls: list[str] = []
-    real = discovery.entry_points
+    real = discovery.installed_entry_points
 
-    def counting(**kwargs: Any) -> Any:
-        calls.append(kwargs["group"])
-        return real(**kwargs)
+    def counting(group: str = "linewise.parsers") -> Any:
+        calls.append(group)
+        return real(group)
 
-    monkeypatch.setattr(discovery, "entry_points", counting)
+    monkeypatch.setattr(discovery, "installed_entry_points", counting)
     registry = get_registry()
     registry.parsers()
     registry.parsers()
@@ -163,6 +163,52 @@ def test_unknown_adapter_type_is_an_error_naming_what_is_installed(fake_site: Fa
     with pytest.raises(UnknownAdapterError) as caught:
         _registry(fake_site).load("nope")
     assert "echo" in str(caught.value) and "process" in str(caught.value)
+
+
+def test_a_mistyped_adapter_type_gets_did_you_mean(fake_site: FakeSite) -> None:
+    fake_site.add(
+        "echo-parser", entry_points={"echo_local": "echo_mod"}, modules={"echo_mod": ECHO}
+    )
+    registry = _registry(fake_site)
+    with pytest.raises(UnknownAdapterError, match=r"Did you mean 'echo_local'\?"):
+        registry.load("echo_locl")
+    with pytest.raises(UnknownAdapterError, match=r"Did you mean 'echo_local'\?"):
+        registry.info("ecko_local")
+
+
+def test_a_first_party_adapter_type_not_installed_names_its_distribution(
+    fake_site: FakeSite,
+) -> None:
+    registry = _registry(fake_site)  # no codex plugin in this registry
+    with pytest.raises(UnknownAdapterError) as caught:
+        registry.load("codex_local")
+    assert "it comes with linewise-codex (pip install linewise-codex)" in str(caught.value)
+    with pytest.raises(UnknownAdapterError) as caught:
+        registry.load("codex_locl")  # a typo of one that is not installed either
+    assert "Did you mean 'codex_local' (pip install linewise-codex)?" in str(caught.value)
+
+
+def test_the_first_party_table_matches_the_plugins_entry_points() -> None:
+    import tomllib
+    from pathlib import Path
+
+    from linewise._suggest import FIRST_PARTY
+
+    declared: dict[str, str] = {}
+    for pyproject in Path(__file__).parents[2].glob("plugins/*/pyproject.toml"):
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+        for adapter_type in project.get("entry-points", {}).get("linewise.parsers", {}):
+            declared[adapter_type] = project["name"]
+    assert dict(FIRST_PARTY) == declared
+
+
+def test_the_cli_suggests_too(fake_site: FakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    from linewise.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["doctor", "claude_locl"])
+    assert exit_.value.code == 2
+    assert "Did you mean 'claude_local'?" in capsys.readouterr().err
 
 
 # -- the stateful factory ------------------------------------------------------------

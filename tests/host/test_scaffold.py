@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -48,7 +50,7 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
         cwd=root,
     )
     assert own.returncode == 0, own.stdout[-3000:]
-    assert "17 passed" in own.stdout
+    assert " passed" in own.stdout and "failed" not in own.stdout
 
     target = tmp_path / "installed"
     pip = _run(
@@ -72,6 +74,89 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
     assert acme["distribution"] == "linewise-acme-agent"
     assert acme["status"] == "available"
     assert acme["contract"] == ">=1.0,<2"
+
+    # Its own sample is auto-detected as its adapter type, among every installed plugin.
+    sample = root / "src" / "linewise_acme_agent" / "samples" / "sample.jsonl"
+    render = _run(
+        LINEWISE,
+        "-v",
+        "render",
+        str(sample),
+        "-f",
+        "jsonl",
+        env={**os.environ, "PYTHONPATH": str(target)},
+    )
+    assert render.returncode == 0, render.stderr
+    assert "acme_agent_local" in render.stderr, render.stderr
+    kinds = {json.loads(line)["kind"] for line in render.stdout.splitlines()}
+    assert {"init", "tool_call", "tool_result", "result"} <= kinds
+
+
+def _named_files(readme: str) -> set[str]:
+    """Every backquoted word of a README that looks like a path (has a / or a file suffix)."""
+    words = set(re.findall(r"`([^`\s]+)`", readme))
+    words |= set(re.findall(r"(?:^|\s)((?:src|tests)/\S+)", readme))
+    return {w for w in words if "/" in w or re.search(r"\.(py|jsonl|toml|md|log)$", w)}
+
+
+def test_the_readme_names_only_files_that_exist(tmp_path: Path) -> None:
+    root = scaffold("readme-check", tmp_path)[0].parent
+    named = _named_files((root / "README.md").read_text(encoding="utf-8"))
+    assert "src/linewise_readme_check/samples/sample.jsonl" in named
+    missing = sorted(name for name in named if not (root / name).exists())
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    "label", ['Acme "Turbo" CLI', "C:\\tools\\acme", 'ends with a quote"', "tab\\t and \\n"]
+)
+def test_a_label_with_quotes_or_backslashes_makes_a_readable_project(
+    tmp_path: Path, label: str
+) -> None:
+    root = scaffold("quoted", tmp_path, label=label)[0].parent
+    with (root / "pyproject.toml").open("rb") as handle:
+        assert tomllib.load(handle)["project"]["description"] == f"{label} parser for linewise"
+    namespace: dict[str, object] = {}
+    source = (root / "src" / "linewise_quoted" / "__init__.py").read_text(encoding="utf-8")
+    exec(compile(source, "linewise_quoted/__init__.py", "exec"), namespace)
+    assert namespace["label"] == label
+    assert label in str(namespace["__doc__"]).replace("\\\\", "\\")
+    compile((root / "tests" / "test_parser.py").read_text(encoding="utf-8"), "t.py", "exec")
+    check = _run(LINEWISE, "check", str(root), "--json", "--examples", "0")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert json.loads(check.stdout)["counts"]["fail"] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("contracts", "linewise-contracts is one of linewise's own distributions"),
+        ("claude", "linewise-claude is one of linewise's own distributions"),
+    ],
+)
+def test_a_name_that_would_shadow_linewise_itself_is_refused(
+    tmp_path: Path, name: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        scaffold(name, tmp_path)
+    done = _run(LINEWISE, "new", name, "--dir", str(tmp_path))
+    assert done.returncode == 2
+    assert message in done.stderr and "choose another name" in done.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_name_whose_package_is_already_importable_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "linewise_taken.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match="a module named linewise_taken is already installed"):
+        scaffold("taken", tmp_path / "out")
+
+
+def test_a_label_with_a_newline_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="control character"):
+        scaffold("lines", tmp_path, label="two\nlines")
 
 
 @pytest.mark.parametrize(

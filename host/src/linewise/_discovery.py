@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import Distribution, EntryPoint, distributions
 
 from linewise_contracts.protocols import (
     ENTRY_POINT_GROUP,
@@ -14,7 +15,18 @@ from linewise_contracts.protocols import (
     entry_point_value_problem,
 )
 
-__all__ = ["Candidate", "adapter_type_problem", "entry_point_value_problem", "scan"]
+from linewise._guard import describe, guarded
+
+__all__ = [
+    "Candidate",
+    "Scan",
+    "adapter_type_problem",
+    "entry_point_value_problem",
+    "installed_entry_points",
+    "scan",
+]
+
+logger = logging.getLogger("linewise")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +63,60 @@ def _path_ranks() -> dict[str, int]:
     return ranks
 
 
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """The claims found, and the installed distributions skipped for unreadable metadata."""
+
+    candidates: list[Candidate]
+    skipped: list[str]
+
+
+def _where(dist: Distribution) -> str:
+    # The dist-info folder names a distribution whose METADATA cannot be read.
+    path = getattr(dist, "_path", None)
+    return str(path) if path is not None else repr(dist)
+
+
+def _points_of(dist: Distribution, group: str) -> list[EntryPoint]:
+    return [point for point in dist.entry_points if point.group == group]
+
+
+def _name_of(dist: Distribution) -> object:
+    return dist.metadata["Name"]
+
+
+def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPoint], list[str]]:
+    """The ``group`` entry points of every installed distribution, and why some were skipped.
+
+    Like ``importlib.metadata.entry_points(group=...)`` (the first distribution
+    of a name on ``sys.path`` wins), except that a distribution whose
+    ``entry_points.txt`` or ``METADATA`` cannot be read (malformed lines,
+    invalid UTF-8) is skipped with a reason instead of failing every command.
+    Only distributions with entry points in ``group`` have their METADATA read.
+    """
+    points: list[EntryPoint] = []
+    skipped: list[str] = []
+    seen: set[str] = set()
+    for dist in distributions():
+        mine, error = guarded(_points_of, dist, group)
+        if error is not None:
+            skipped.append(f"{_where(dist)}: unreadable entry_points.txt ({describe(error)})")
+            continue
+        if not mine:
+            continue
+        name, error = guarded(_name_of, dist)
+        if error is not None or not isinstance(name, str) or not name.strip():
+            why = describe(error) if error is not None else "no Name field"
+            skipped.append(f"{_where(dist)}: unreadable METADATA ({why})")
+            continue
+        key = name.strip().lower().replace("-", "_").replace(".", "_")
+        if key in seen:
+            continue  # an earlier sys.path entry holds this distribution: it wins
+        seen.add(key)
+        points.extend(mine)
+    return points, skipped
+
+
 def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
     dist = point.dist
     name = version = summary = None
@@ -59,10 +125,12 @@ def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
     if dist is not None:
         # One read of METADATA gives name, version, summary and Requires-Dist.
         metadata = dist.metadata
-        name = metadata["Name"]
-        version = metadata["Version"]
-        summary = metadata["Summary"]
-        requires = tuple(metadata.get_all("Requires-Dist") or ())
+        name = _text(metadata["Name"])
+        version = _text(metadata["Version"])
+        summary = _text(metadata["Summary"])
+        requires = tuple(
+            item for item in metadata.get_all("Requires-Dist") or () if isinstance(item, str)
+        )
         location = dist.locate_file("")
         rank = ranks.get(os.path.realpath(str(location)), rank)
     return Candidate(
@@ -77,13 +145,29 @@ def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
     )
 
 
-def scan(points: Iterable[EntryPoint] | None = None) -> list[Candidate]:
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def scan(points: Iterable[EntryPoint] | None = None) -> Scan:
     """Every claim in the ``linewise.parsers`` group, read from installed metadata only.
 
     ``points`` replaces the environment's entry points (for host apps that
-    assemble their own set, and for tests).
+    assemble their own set, and for tests). A distribution whose metadata
+    cannot be read is skipped, logged and named in :attr:`Scan.skipped`.
     """
+    skipped: list[str] = []
     if points is None:
-        points = entry_points(group=ENTRY_POINT_GROUP)
+        points, skipped = installed_entry_points()
     ranks = _path_ranks()
-    return [_candidate(point, ranks) for point in points]
+    candidates: list[Candidate] = []
+    for point in points:
+        candidate, error = guarded(_candidate, point, ranks)
+        if candidate is None:
+            assert error is not None
+            skipped.append(f"entry point {point.name!r}: unreadable metadata ({describe(error)})")
+            continue
+        candidates.append(candidate)
+    for reason in skipped:
+        logger.warning("skipped an installed distribution: %s", reason)
+    return Scan(candidates, skipped)

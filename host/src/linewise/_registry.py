@@ -5,17 +5,20 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib.metadata import EntryPoint
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from linewise_contracts._version import CONTRACT_VERSION
-from linewise_contracts.exports import describe_error, exports_problem, parser_problem
+from linewise_contracts.exports import exports_problem, parser_problem
 from linewise_contracts.protocols import (
+    CHECK_ENVIRONMENT,
     CREATE_STDOUT_PARSER,
+    FORMAT_STDOUT_LINE,
     PARSE_STDOUT_LINE,
+    SNIFF,
     SUMMARIZE_RUN,
 )
 
@@ -27,12 +30,27 @@ from linewise._discovery import (
 )
 from linewise._gate import GateDecision, check_contract
 from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
+from linewise._guard import (
+    GuardedCall,
+    GuardedFactory,
+    GuardedFormatter,
+    GuardedSniff,
+    PluginCallFailure,
+    PluginCallRecord,
+    describe,
+    guarded,
+    is_import_failure,
+    lookup,
+    safe_repr,
+)
 from linewise._hooks import HookRelay
+from linewise._suggest import unknown_adapter_message
 from linewise.errors import PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
-    from linewise_contracts.protocols import StdoutParser
+    from linewise_contracts.environment import EnvironmentCheck
+    from linewise_contracts.protocols import CompactLine, StdoutParser
     from linewise_contracts.summary import RunSummary
 
 __all__ = [
@@ -40,6 +58,7 @@ __all__ = [
     "LoadedParser",
     "ParserInfo",
     "ParserStatus",
+    "PluginExports",
     "Registry",
     "get_registry",
     "reset_registry",
@@ -95,6 +114,9 @@ class ParserInfo:
     hint: str | None = None
     shadowed_by: str | None = None
     builtin: bool = False
+    #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
+    #: sniffer, a factory...), one line each, oldest first.
+    problems: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the entries)."""
@@ -111,6 +133,7 @@ class ParserInfo:
             "hint": self.hint,
             "shadowedBy": self.shadowed_by,
             "builtin": self.builtin,
+            "problems": list(self.problems),
         }
 
 
@@ -127,12 +150,34 @@ class _StaticParser:
 
 
 @dataclass(frozen=True, slots=True)
+class PluginExports:
+    """A loaded plugin's optional exports, each behind the guard; None when it has none.
+
+    The attributes carry the contract's export names, so ``getattr(exports,
+    SNIFF)`` works. ``sniff`` and ``format_stdout_line`` never raise (a failure
+    is recorded and gives 0, or the line shown plain); ``summarize_run`` and
+    ``check_environment`` raise :class:`~linewise._guard.PluginCallError`
+    (an ``Exception``) for whatever the plugin raised.
+    """
+
+    sniff: Callable[[Sequence[str]], float | None] | None = None
+    summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
+    check_environment: Callable[..., list[EnvironmentCheck]] | None = None
+    format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LoadedParser:
     """A parser ready to serve an adapter type: the plugin's, or the generic one standing in.
 
     ``new_parser()`` returns a fresh parser for one transcript (the plugin's
-    stateful factory when it exports one, which wins over its static function).
-    ``fallback_reason`` is set when the generic parser stands in for a plugin.
+    stateful factory when it exports one, which wins over its static function);
+    it raises :class:`~linewise._guard.PluginCallError` (an ``Exception``)
+    whatever the plugin's factory raised. ``fallback_reason`` is set when the
+    generic parser stands in for a plugin. Every plugin callable handed out
+    here goes through the guard (see :mod:`linewise._guard`); ``target`` holds
+    the same guarded optional exports as :class:`PluginExports`, never the
+    plugin's own module.
     """
 
     adapter_type: str
@@ -143,7 +188,10 @@ class LoadedParser:
     agent_configuration_doc: str | None = None
     summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
     fallback_reason: str | None = None
-    target: object = None
+    target: PluginExports | None = None
+    sniff: Callable[[Sequence[str]], float | None] | None = None
+    check_environment: Callable[..., list[EnvironmentCheck]] | None = None
+    format_stdout_line: Callable[[str], list[CompactLine]] | None = None
 
     @property
     def is_fallback(self) -> bool:
@@ -209,9 +257,11 @@ class Registry:
         self.strict = _env_flag("LINEWISE_STRICT") if strict is None else strict
         self.host_contract = host_contract
         self.hooks = HookRelay()
+        self.call_failures = PluginCallRecord(self.hooks.plugin_call_failed)
         self._points = None if entry_points is None else list(entry_points)
         self._lock = threading.RLock()
         self._claims: dict[str, list[Candidate]] | None = None
+        self._skipped: list[str] = []
         self._loaded: dict[str, LoadedParser] = {}
         self._failed: dict[str, FailedLoad] = {}
 
@@ -222,7 +272,9 @@ class Registry:
             with self._lock:
                 if self._claims is None:
                     claims: dict[str, list[Candidate]] = {}
-                    for candidate in scan(self._points):
+                    found = scan(self._points)
+                    self._skipped = found.skipped
+                    for candidate in found.candidates:
                         claims.setdefault(candidate.adapter_type, []).append(candidate)
                     for group in claims.values():
                         # Deterministic winner: first on sys.path, then by name, then version.
@@ -258,6 +310,12 @@ class Registry:
         return allowed[0], allowed[1:], None
 
     @property
+    def skipped_distributions(self) -> list[str]:
+        """Installed distributions left out because their metadata cannot be read, and why."""
+        self._by_type()
+        return list(self._skipped)
+
+    @property
     def adapter_types(self) -> list[str]:
         """Every adapter type this registry can serve (discovered ones and the built-in generic)."""
         return sorted({GENERIC_ADAPTER_TYPE, *self._by_type()})
@@ -287,7 +345,7 @@ class Registry:
             return self.parsers()[0]
         group = self._by_type().get(adapter_type)
         if not group:
-            raise UnknownAdapterError(adapter_type, self.adapter_types)
+            raise unknown_adapter(adapter_type, self.adapter_types)
         winner, shadowed, _ = self._contenders(adapter_type)
         return self._info(winner or group[0], winner, shadowed)
 
@@ -332,10 +390,16 @@ class Registry:
         if shadowed:
             others = ", ".join(str(c.distribution) for c in shadowed)
             base = replace(base, reason=f"also claimed by {others} (shadowed)")
+        problems = tuple(f.describe() for f in self.call_failures.of(candidate.adapter_type))
         loaded = self._loaded.get(candidate.adapter_type)
         if loaded is not None:
-            return replace(base, status=ParserStatus.LOADED, label=loaded.label or base.label)
-        return base
+            return replace(
+                base,
+                status=ParserStatus.LOADED,
+                label=loaded.label or base.label,
+                problems=problems,
+            )
+        return replace(base, problems=problems)
 
     def _static_problem(
         self, candidate: Candidate, decision: GateDecision
@@ -389,7 +453,7 @@ class Registry:
         if failure is not None:
             return _generic(adapter_type, failure.describe())
         if adapter_type not in self._by_type():
-            raise UnknownAdapterError(adapter_type, self.adapter_types)
+            raise unknown_adapter(adapter_type, self.adapter_types)
         winner, shadowed, disabled = self._contenders(adapter_type)
         if winner is None:
             return _generic(adapter_type, disabled or "disabled")
@@ -411,63 +475,97 @@ class Registry:
                 adapter_type,
                 winner.distribution,
             )
-        try:
-            target = winner.entry_point.load()
-        except SystemExit as error:
+        target, error = _import(winner.entry_point)
+        if error is not None:
+            return self._import_failed(winner, error)
+        adopted, error = guarded(self._adopt, winner, target)
+        if error is not None:
+            # Anything the checks of the exports let through (a hostile __signature__, say).
             return self._fail(
-                winner, "import", f"called sys.exit({error.code!r}) at import", _IMPORT_HINT, error
+                winner, "exports", f"checking the exports raised {describe(error)}", _HINT, error
             )
-        except ImportError as error:
+        assert adopted is not None
+        return adopted
+
+    def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
+        if isinstance(error, SystemExit):
+            reason = f"called sys.exit({safe_repr(error.code)}) at import"
+            return self._fail(winner, "import", reason, _IMPORT_HINT, error)
+        if isinstance(error, ImportError):
             return self._fail(
                 winner,
                 "import",
-                f"import failed: {describe_error(error)}",
+                f"import failed: {describe(error)}",
                 "check that the distribution is completely installed and its dependencies too "
                 f"(pip install --force-reinstall {winner.distribution})",
                 error,
             )
-        except AttributeError as error:
+        if isinstance(error, AttributeError):
             return self._fail(
                 winner,
                 "exports",
-                f"entry point target not found: {error}",
+                f"entry point target not found: {describe(error).removeprefix('AttributeError: ')}",
                 "fix the attribute named after ':' in the entry point",
                 error,
             )
-        except Exception as error:
-            return self._fail(
-                winner,
-                "import",
-                f"raised at import: {describe_error(error)}",
-                _IMPORT_HINT,
-                error,
-            )
-        return self._adopt(winner, target)
+        return self._fail(
+            winner, "import", f"raised at import: {describe(error)}", _IMPORT_HINT, error
+        )
 
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
-        factory = getattr(target, CREATE_STDOUT_PARSER, None)
-        static = getattr(target, PARSE_STDOUT_LINE, None)
+        who = candidate.adapter_type
+        record = self.call_failures
+
+        def export(name: str) -> object:
+            value, problem = lookup(target, name)
+            if problem is not None:
+                record.add(PluginCallFailure(who, name, problem))
+            return value
+
+        factory = export(CREATE_STDOUT_PARSER)
+        static = export(PARSE_STDOUT_LINE)
         problem = exports_problem(factory, static)
         if problem is not None:
             return self._fail(candidate, "exports", *problem)
-        new_parser: Callable[[], StdoutParser]
+        new_parser: GuardedFactory
         if factory is not None:
-            broken = parser_problem(factory)
+            new_parser = GuardedFactory(
+                who, f"{CREATE_STDOUT_PARSER}()", cast("Callable[[], object]", factory), record
+            )
+            probe, error = guarded(factory)  # type: ignore[arg-type]
+            if error is not None:
+                return self._fail(
+                    candidate,
+                    "exports",
+                    f"{CREATE_STDOUT_PARSER}() raised {describe(error)}",
+                    f"{CREATE_STDOUT_PARSER}() must return a parser without side effects or errors",
+                    error,
+                )
+            broken = parser_problem(lambda: probe)
             if broken is not None:
                 return self._fail(candidate, "exports", *broken)
-            new_parser = factory
         else:
             assert static is not None
-            new_parser = _static_factory(static)
+            parse = cast("Callable[[str, str], list[TranscriptEntry]]", static)
+            new_parser = GuardedFactory(who, PARSE_STDOUT_LINE, _static_factory(parse), record)
+        exports = PluginExports(
+            sniff=_optional(export, SNIFF, who, record, GuardedSniff),
+            summarize_run=_optional(export, SUMMARIZE_RUN, who, record, GuardedCall),
+            check_environment=_optional(export, CHECK_ENVIRONMENT, who, record, GuardedCall),
+            format_stdout_line=_optional(export, FORMAT_STDOUT_LINE, who, record, GuardedFormatter),
+        )
         loaded = LoadedParser(
             adapter_type=candidate.adapter_type,
             new_parser=new_parser,
             stateful=factory is not None,
-            label=_metadata_str(target, "label") or candidate.summary,
-            models=_metadata_models(target),
-            agent_configuration_doc=_metadata_str(target, "agent_configuration_doc"),
-            summarize_run=_optional_callable(target, SUMMARIZE_RUN),
-            target=target,
+            label=_metadata_str(export("label")) or candidate.summary,
+            models=_metadata_models(export("models")),
+            agent_configuration_doc=_metadata_str(export("agent_configuration_doc")),
+            summarize_run=exports.summarize_run,
+            target=exports,
+            sniff=exports.sniff,
+            check_environment=exports.check_environment,
+            format_stdout_line=exports.format_stdout_line,
         )
         self._loaded[candidate.adapter_type] = loaded
         self.hooks.parser_loaded(self.info(candidate.adapter_type))
@@ -513,6 +611,7 @@ class Registry:
             else:
                 self._loaded.pop(adapter_type, None)
                 self._failed.pop(adapter_type, None)
+            self.call_failures.forget(adapter_type)
             self._claims = None
 
     # -- API equivalents of the environment variables -------------------------
@@ -545,23 +644,60 @@ def _static_factory(
     return new_parser
 
 
-def _metadata_str(target: object, name: str) -> str | None:
-    value = getattr(target, name, None)
-    return value if isinstance(value, str) and value.strip() else None
+_HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
 
 
-def _metadata_models(target: object) -> tuple[Mapping[str, Any], ...]:
-    value = getattr(target, "models", None)
-    if not isinstance(value, list | tuple):
+def _import(point: EntryPoint) -> tuple[object, BaseException | None]:
+    """The entry point's target, or what its import raised.
+
+    At import even a KeyboardInterrupt is the plugin's failure: see
+    :func:`linewise._guard.is_import_failure`.
+    """
+    try:
+        return point.load(), None
+    except BaseException as error:  # whatever a plugin raises at import
+        if not is_import_failure(error):  # pragma: no cover - true for every exception
+            raise
+        return None, error
+
+
+def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
+    """An :class:`UnknownAdapterError` whose message suggests a close name or what to install."""
+    error = UnknownAdapterError(adapter_type, known)
+    # errors.py builds a plain message; this one adds "did you mean" and the distribution.
+    error.args = (unknown_adapter_message(adapter_type, known),)
+    return error
+
+
+def _optional(
+    export: Callable[[str], object],
+    name: str,
+    who: str,
+    record: PluginCallRecord,
+    kind: type[GuardedCall] | type[GuardedSniff] | type[GuardedFormatter],
+) -> Any:
+    """An optional export behind the guard, or None when absent or not callable (recorded)."""
+    value = export(name)
+    if value is None:
+        return None
+    if not callable(value):
+        record.add(PluginCallFailure(who, name, f"is a {type(value).__name__}, not callable"))
+        return None
+    return kind(who, name, value, record)
+
+
+def _metadata_str(value: object) -> str | None:
+    return value if type(value) is str and value.strip() else None
+
+
+def _metadata_models(value: object) -> tuple[Mapping[str, Any], ...]:
+    if type(value) not in (list, tuple):
         return ()
     return tuple(
-        item for item in value if isinstance(item, Mapping) and isinstance(item.get("id"), str)
+        dict(item)
+        for item in value  # type: ignore[attr-defined]
+        if type(item) is dict and type(item.get("id")) is str
     )
-
-
-def _optional_callable(target: object, name: str) -> Any:
-    value = getattr(target, name, None)
-    return value if callable(value) else None
 
 
 _default: Registry | None = None

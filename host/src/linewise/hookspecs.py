@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from linewise._guard import PluginCallFailure
     from linewise._registry import FailedLoad, ParserInfo
 
 __all__ = ["hookimpl", "hookspec"]
@@ -24,6 +25,12 @@ def linewise_parser_loaded(info: ParserInfo) -> None:
 @hookspec
 def linewise_parser_failed(failure: FailedLoad) -> None:
     """Called once when a plugin is refused (contract) or fails to load."""
+
+
+@hookspec
+def linewise_plugin_call_failed(failure: PluginCallFailure) -> None:
+    """Called when a call into a loaded plugin fails: a sniffer that raises or returns no
+    score, a formatter, a factory, a metadata lookup. The host carried on without it."""
 
 
 @hookspec

@@ -8,10 +8,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from linewise._registry import Registry
+from linewise._registry import Registry, unknown_adapter
 from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.errors import UnknownAdapterError
 
 if TYPE_CHECKING:
     from linewise._doctor import EnvironmentReport
@@ -19,7 +18,15 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _DEFAULT_TIMEOUT = 30.0  # linewise._doctor.DEFAULT_CHECK_TIMEOUT
-_COLORS = {"pass": "32", "info": "32", "warn": "33", "error": "31", "fail": "31"}
+_COLORS = {
+    "pass": "32",
+    "info": "32",
+    "warn": "33",
+    "error": "31",
+    "fail": "31",
+    "not_installed": "90",
+}
+_ORDER = ("pass", "warn", "fail", "not_installed", "unchecked")
 
 
 def register(commands: Any) -> None:
@@ -27,8 +34,11 @@ def register(commands: Any) -> None:
     doctor = commands.add_parser(
         "doctor",
         help="run the plugins' environment checks (pass / warn / fail per adapter type)",
-        description="Run each installed plugin's environment checks. Exit status 1 when an "
-        "adapter type fails (its CLI cannot run here, or its plugin is broken), else 0.",
+        description="Run each installed plugin's environment checks. An agent CLI that is "
+        "not on this machine shows as NOT INSTALLED, which is not a failure. Exit status 1 "
+        "when an adapter type fails (its CLI is installed but cannot run here, or its plugin "
+        "is broken), or when an adapter type named on the command line is not installed; "
+        "else 0.",
     )
     doctor.add_argument(
         "adapter_types",
@@ -61,15 +71,18 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
     def clean(text: str) -> str:
         return neutralize(mask(text))
 
-    def paint(text: str, key: str) -> str:
-        return f"\x1b[{_COLORS[key]}m{text}\x1b[0m" if color and key in _COLORS else text
+    def paint(text: str, key: object) -> str:
+        # A plugin's level may be anything: only the known ones are coloured.
+        known = isinstance(key, str) and key in _COLORS
+        return f"\x1b[{_COLORS[str(key)]}m{text}\x1b[0m" if color and known else text
 
     lines: list[str] = []
     width = max((len(report.adapter_type) for report in reports), default=0)
     for report in reports:
         who = f"{report.distribution} {report.version}" if report.distribution else "built in"
         status = report.status or "unchecked"
-        head = f"{clean(report.adapter_type).ljust(width)}  {paint(status.upper(), status)}"
+        shown = status.replace("_", " ").upper()
+        head = f"{clean(report.adapter_type).ljust(width)}  {paint(shown, status)}"
         head += f"  {clean(who)}" + (f" · {clean(report.label)}" if report.label else "")
         lines.append(head)
         if report.note:
@@ -89,8 +102,7 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
     for report in reports:
         key = report.status or "unchecked"
         counts[key] = counts.get(key, 0) + 1
-    order = ("pass", "warn", "fail", "unchecked")
-    tally = ", ".join(f"{counts[key]} {key}" for key in order if key in counts)
+    tally = ", ".join(f"{counts[key]} {key.replace('_', ' ')}" for key in _ORDER if key in counts)
     noun = "adapter type" if len(reports) == 1 else "adapter types"
     lines.append(f"{len(reports)} {noun}: {tally or 'nothing installed'}")
     return "\n".join(lines) + "\n"
@@ -110,19 +122,23 @@ def _json(reports: list[EnvironmentReport]) -> str:
 
     statuses = [report.status for report in reports]
     overall = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
+    # Not installed is not a failure: the overall status is that of what is installed.
     payload = {"status": overall, "adapters": [scrub(report.to_json()) for report in reports]}
     return json.dumps(payload, ensure_ascii=False) + "\n"
 
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
-    """Check every named (or installed) adapter type; exit 1 if one fails."""
+    """Check every named (or installed) adapter type; exit 1 if one fails.
+
+    An adapter type whose CLI is not installed does not fail, unless it was named.
+    """
     from linewise._doctor import check_environments
     from linewise._render import use_color
 
     known = registry.adapter_types
     for name in args.adapter_types:
         if name not in known:
-            fail(str(UnknownAdapterError(name, known)), EXIT_USAGE)
+            fail(str(unknown_adapter(name, known)), EXIT_USAGE)
     timeout = args.timeout if args.timeout > 0 else None
     names = list(dict.fromkeys(args.adapter_types)) or None
     reports = check_environments(names, registry=registry, timeout=timeout)
@@ -130,4 +146,5 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         sys.stdout.write(_json(reports))
     else:
         sys.stdout.write(_text(reports, use_color(sys.stdout, args.color)))
-    return EXIT_FAILURE if any(report.status == "fail" for report in reports) else EXIT_OK
+    failing = {"fail", "not_installed"} if args.adapter_types else {"fail"}
+    return EXIT_FAILURE if any(report.status in failing for report in reports) else EXIT_OK

@@ -57,6 +57,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             "linewise": __version__,
             "contract": CONTRACT_VERSION,
             "parsers": [info.to_json() for info in infos],
+            "skipped": registry.skipped_distributions,
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return EXIT_OK
@@ -81,4 +82,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         shown = infos[index - 1] if index else None
         if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
             out.write(" " * (sum(widths) + 8) + f"hint: {neutralize(shown.hint)}\n")
+        for problem in shown.problems if shown is not None else ():
+            out.write(" " * (sum(widths) + 8) + f"problem: {neutralize(problem)}\n")
+    for reason in registry.skipped_distributions:
+        out.write(f"skipped (unreadable metadata): {neutralize(reason)}\n")
     return EXIT_OK

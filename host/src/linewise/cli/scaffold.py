@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+from importlib.metadata import PackageNotFoundError, distribution
 from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -13,12 +16,44 @@ from typing import Any
 from linewise_contracts._version import CONTRACT_VERSION
 from linewise_contracts.protocols import adapter_type_problem
 
+from linewise._guard import guarded
 from linewise._registry import Registry
+from linewise._suggest import FIRST_PARTY
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 
 __all__ = ["register", "scaffold"]
 
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+#: linewise's own distributions: a new plugin must never take one of their names.
+OWN_DISTRIBUTIONS = frozenset({"linewise", "linewise-contracts", *FIRST_PARTY.values()})
+
+
+def _taken(distribution_name: str, package: str) -> str | None:
+    """Why a new project may not be called ``distribution_name`` with ``package``, or None."""
+    if distribution_name in OWN_DISTRIBUTIONS:
+        return f"{distribution_name} is one of linewise's own distributions"
+    spec, error = guarded(find_spec, package)
+    if spec is not None or error is not None:
+        return f"a module named {package} is already installed: the new package would shadow it"
+    try:
+        distribution(distribution_name)
+    except PackageNotFoundError:
+        return None
+    return f"a distribution named {distribution_name} is already installed"
+
+
+def _label_problem(label: str) -> str | None:
+    if not label.strip():
+        return "the label is empty"
+    if any(ord(char) < 32 or ord(char) == 127 for char in label):
+        return "the label contains a control character (a newline, say)"
+    return None
+
+
+def _docstring_text(text: str) -> str:
+    # Inside a triple-quoted docstring: a backslash or quote must not end or escape it.
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def register(commands: Any) -> None:
@@ -44,8 +79,9 @@ def scaffold(
 ) -> list[Path]:
     """Create the project ``linewise-NAME`` under ``parent``; returns the files written.
 
-    Raises ValueError for a bad name or adapter type, FileExistsError when the
-    project folder already exists.
+    Raises ValueError for a bad name, label or adapter type, or a name whose
+    distribution or package is linewise's own or already installed (the new
+    package would shadow it); FileExistsError when the project folder exists.
     """
     if not _NAME.fullmatch(name):
         raise ValueError(f"{name!r} is not a valid name: use lowercase letters, digits, - or _")
@@ -54,35 +90,52 @@ def scaffold(
     problem = adapter_type_problem(adapter_type)
     if problem:
         raise ValueError(problem)
+    distribution_name = f"linewise-{name.replace('_', '-')}"
+    package = f"linewise_{slug}"
+    taken = _taken(distribution_name, package)
+    if taken:
+        raise ValueError(f"cannot call a new plugin {name!r}: {taken}; choose another name")
+    label = (
+        label
+        if label is not None
+        else f"{name.replace('-', ' ').replace('_', ' ').title()} (local)"
+    )
+    problem = _label_problem(label)
+    if problem:
+        raise ValueError(problem)
     major = int(CONTRACT_VERSION.split(".", 1)[0])
+    # The label goes into Python and TOML strings, docstrings and Markdown: each its own way.
     values = {
-        "distribution": f"linewise-{name.replace('_', '-')}",
-        "package": f"linewise_{slug}",
+        "distribution": distribution_name,
+        "package": package,
         "adapter_type": adapter_type,
-        "label": label or f"{name.replace('-', ' ').replace('_', ' ').title()} (local)",
+        "label": label,
+        "label_py": json.dumps(label, ensure_ascii=False),
+        "label_doc": _docstring_text(label),
+        "description_toml": json.dumps(f"{label} parser for linewise", ensure_ascii=False),
         "contract_major": str(major),
         "next_major": str(major + 1),
     }
-    root = parent / values["distribution"]
+    root = parent / distribution_name
     if root.exists():
         raise FileExistsError(f"{root} already exists")
-    package = Path("src") / values["package"]
+    source = Path("src") / package
     layout = {
         "pyproject.toml.tmpl": Path("pyproject.toml"),
         "README.md.tmpl": Path("README.md"),
-        "src/__init__.py.tmpl": package / "__init__.py",
-        "src/samples.jsonl.tmpl": package / "samples" / "sample.jsonl",
+        "src/__init__.py.tmpl": source / "__init__.py",
+        "src/samples.jsonl.tmpl": source / "samples" / "sample.jsonl",
         "tests/test_parser.py.tmpl": Path("tests") / "test_parser.py",
     }
     templates = files("linewise") / "templates" / "plugin"
     written: list[Path] = []
-    for source, target in layout.items():
-        text = Template(templates.joinpath(source).read_text(encoding="utf-8")).substitute(values)
+    for template, target in layout.items():
+        text = Template(templates.joinpath(template).read_text(encoding="utf-8")).substitute(values)
         path = root / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    marker = root / package / "py.typed"
+    marker = root / source / "py.typed"
     marker.touch()
     written.append(marker)
     return written
