@@ -32,11 +32,14 @@ AuthRefreshFailure = Literal[
 
 # The wordings Codex uses when `codex exec resume <id>` names a thread it cannot load.
 _UNKNOWN_SESSION: Final = re.compile(
-    r"unknown (session|thread)|session .* not found|thread .* not found"
-    r"|conversation .* not found|missing rollout path for thread|state db missing rollout path"
+    r"unknown (?:session|thread)|missing rollout path for thread|state db missing rollout path"
     r"|state db returned stale rollout path|no rollout found for thread id",
     re.IGNORECASE,
 )
+# "session <id> not found" (thread, conversation): read as "a head, then later on the
+# same line the tail", searched once each, so no text makes the search quadratic.
+_NOT_FOUND_HEAD: Final = re.compile(r"(?:session|thread|conversation) ", re.IGNORECASE)
+_NOT_FOUND_TAIL: Final = re.compile(r" not found", re.IGNORECASE)
 _TRANSIENT: Final = re.compile(
     r"we[\u2019']re\s+currently\s+experiencing\s+high\s+demand|temporary\s+errors"
     r"|rate[-\s]?limit(?:ed)?|too\s+many\s+requests|\b429\b|server\s+overloaded"
@@ -49,6 +52,8 @@ _QUOTA: Final = re.compile(
     r"|at capacity for this model|capacity limit",
     re.IGNORECASE,
 )
+_CLOCK_HEAD: Final = re.compile(r"you[\u2019']ve hit your usage limit for ", re.IGNORECASE)
+_DATE_HEAD: Final = re.compile(r"usage limit", re.IGNORECASE)
 _USAGE_LIMIT_CLOCK: Final = re.compile(
     r"you[\u2019']ve hit your usage limit for .+\.\s+switch to another model now,"
     r"\s+or try again at\s+([^.!\n]+)(?:[.!]|\n|$)",
@@ -124,9 +129,19 @@ def _haystack(texts: Iterable[str | None]) -> str:
     return "\n".join(line.strip() for line in lines if line.strip())
 
 
+def _head_then_tail(line: str, head: re.Pattern[str], tail: re.Pattern[str]) -> bool:
+    found = head.search(line)
+    return found is not None and tail.search(line, found.end()) is not None
+
+
 def is_unknown_session_error(*texts: str | None) -> bool:
     """True when Codex could not resume the thread it was given (stdout, stderr or messages)."""
-    return _UNKNOWN_SESSION.search(_haystack(texts)) is not None
+    haystack = _haystack(texts)
+    if _UNKNOWN_SESSION.search(haystack) is not None:
+        return True
+    return any(
+        _head_then_tail(line, _NOT_FOUND_HEAD, _NOT_FOUND_TAIL) for line in haystack.splitlines()
+    )
 
 
 def classify_auth_refresh_failure(*texts: str | None) -> AuthRefreshFailure | None:
@@ -138,9 +153,27 @@ def classify_auth_refresh_failure(*texts: str | None) -> AuthRefreshFailure | No
     return None
 
 
+def _first_match(
+    pattern: re.Pattern[str], head: re.Pattern[str], text: str
+) -> re.Match[str] | None:
+    """``pattern`` tried only where ``head`` (its opening words) first occurs in each line.
+
+    Both usage-limit patterns scan the rest of a line from where they start
+    (``.+``, ``.*?``), so the first start matches whenever a later one would;
+    trying every occurrence of the phrase would make a line that repeats it
+    cost quadratic time.
+    """
+    for line in text.splitlines():
+        start = head.search(line)
+        found = pattern.match(line, start.start()) if start is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def _clock(haystack: str) -> tuple[int, int, str | None] | None:
     """Hour, minute and time zone hint of "try again at 11:31 PM (Zone)", if any."""
-    found = _USAGE_LIMIT_CLOCK.search(haystack)
+    found = _first_match(_USAGE_LIMIT_CLOCK, _CLOCK_HEAD, haystack)
     match = _CLOCK.match(found.group(1).strip()) if found else None
     if match is None:
         return None
@@ -171,7 +204,7 @@ def _next_wall_clock(now: datetime, hour: int, minute: int, zone: tzinfo) -> dat
 
 
 def _dated(haystack: str, zone: tzinfo) -> datetime | None:
-    found = _USAGE_LIMIT_DATE.search(haystack)
+    found = _first_match(_USAGE_LIMIT_DATE, _DATE_HEAD, haystack)
     if found is None or found.group(1).lower() not in _MONTHS:
         return None
     month = _MONTHS.index(found.group(1).lower()) + 1
