@@ -622,6 +622,13 @@ class CodexStdoutParser:
                 self._legacy_usage = total
         elif kind in ("task_complete", "turn_complete"):
             entries = [legacy_result(msg, ts, self._legacy_usage)]
+        for entry in entries:  # a begin event's call names the result of its end event
+            if entry["kind"] == "tool_call" and "toolUseId" in entry:
+                self._names[entry["toolUseId"]] = entry["name"]
+            elif entry["kind"] == "tool_result":
+                name = self._names.get(entry["toolUseId"])
+                if name is not None:
+                    entry["toolName"] = name
         return entries
 
     def reset(self) -> None:
