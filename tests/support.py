@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
@@ -213,3 +214,25 @@ class FakeSite:
         for dist in Distribution.discover(path=[str(self.root)]):
             points.extend(ep for ep in dist.entry_points if ep.group == "linewise.parsers")
         return points
+
+
+# -- regex audit ---------------------------------------------------------------------------
+
+
+def assert_linear(run: Callable[[int], object], n: int = 4000, repeats: int = 3) -> None:
+    """``run(n)`` costs about 4x more at 4n than at n, far from quadratic's 16x.
+
+    Compares ratios of the best of ``repeats`` timings, never absolute times,
+    so a slow machine cannot fail it; a ratio under 10 leaves room for noise.
+    """
+
+    def best(size: int) -> float:
+        timings = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            run(size)
+            timings.append(time.perf_counter() - start)
+        return min(timings)
+
+    small, large = best(n), best(4 * n)
+    assert large / max(small, 1e-6) < 10, f"{small:.4f}s at n={n}, {large:.4f}s at 4n"

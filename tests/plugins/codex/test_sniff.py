@@ -32,7 +32,7 @@ def test_every_raw_codex_log_scores_high() -> None:
     scores = {
         path.name: sniff(_first_lines(path)) for path in _logs("codex") if path.name != WRAPPED
     }
-    assert len(scores) == 15
+    assert len(scores) == 27  # the legacy {"id", "msg"} capture included
     assert all(score >= 0.8 for score in scores.values()), scores
 
 

@@ -17,7 +17,7 @@ from linewise_codex import (
     summarize_run,
 )
 from linewise_contracts import Usage
-from support import corpus_json, corpus_path
+from support import assert_linear, corpus_json, corpus_path
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:
@@ -222,3 +222,57 @@ def test_an_agent_discussing_missing_sessions_is_not_an_unknown_session() -> Non
     ]
     summary = summarize_run(lines)
     assert not summary.unknown_session and summary.final_text == text
+
+
+def test_codex_0_159_usage_counts_cache_writes_beside_the_three_totals() -> None:
+    """Five-field usage: cache writes and reasoning are parts of input and output, kept apart."""
+    summary = summarize_run(_real("fullsend-codex-basic_run.ndjson"))
+    assert summary.usage == Usage(input_tokens=41320, output_tokens=295, cached_tokens=27386)
+    assert summary.details["cacheWriteInputTokens"] == 13925
+    assert summary.details["reasoningOutputTokens"] == 74
+    assert summary.cost_usd is None and summary.model is None  # neither is reported
+
+
+def test_reasoning_tokens_are_the_thread_total_not_a_sum_over_turns() -> None:
+    """Each turn.completed reports the thread's running total, reasoning included."""
+
+    def turn(total: int, reasoning: int, written: int) -> list[str]:
+        usage = {
+            "input_tokens": total,
+            "cached_input_tokens": 0,
+            "cache_write_input_tokens": written,
+            "output_tokens": 10,
+            "reasoning_output_tokens": reasoning,
+        }
+        return [
+            json.dumps({"type": "turn.started"}),
+            json.dumps({"type": "turn.completed", "usage": usage}),
+        ]
+
+    start = json.dumps({"type": "thread.started", "thread_id": "a"})
+    other = json.dumps({"type": "thread.started", "thread_id": "b"})
+    summary = summarize_run([start, *turn(100, 5, 40), *turn(300, 9, 60), other, *turn(50, 2, 1)])
+    assert summary.details["reasoningOutputTokens"] == 11  # 9 (thread a) + 2 (thread b)
+    assert summary.details["cacheWriteInputTokens"] == 61
+    assert summary.usage.input_tokens == 350
+
+
+def test_the_legacy_id_msg_shape_is_summarised() -> None:
+    name = "acplazybridge-codex-proto-legacy-id-msg-wrapper_test_20250927_115226.jsonl"
+    summary = summarize_run(_real(name))
+    assert summary.session_id == "0199894d-068c-70a1-857c-753ef9abf7b5"
+    assert summary.model == "gpt-5-codex"
+    assert summary.usage == Usage(input_tokens=2552, output_tokens=15, cached_tokens=0)
+    assert summary.final_text == "Hey! How can I help you today?"
+    assert summary.complete and summary.outcome == "completed" and summary.turns == 1
+    assert summary.cost_usd is None
+
+
+def test_the_classifiers_cost_linear_time_on_hostile_text() -> None:
+    """Regex audit: "session <id> not found" and the usage-limit clock were quadratic."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert_linear(lambda n: is_unknown_session_error("session " * n))
+    assert_linear(lambda n: retry_not_before("You've hit your usage limit for x." * n, now=now))
+    assert_linear(lambda n: retry_not_before("usage limit " * n, now=now))
+    assert is_unknown_session_error("Error: thread 0199 not found")
+    assert not is_unknown_session_error("thread not found")  # as the reference: needs an id

@@ -30,7 +30,7 @@ def test_every_real_cursor_log_scores_high_and_every_other_log_low() -> None:
         scores[f"{path.parent.name}/{path.name}"] = (sniff(lines), sniff_cloud(lines))
     cursor = {name: score for name, score in scores.items() if name.startswith("cursor/")}
     others = {name: score for name, score in scores.items() if not name.startswith("cursor/")}
-    assert len(cursor) == 5 and len(others) >= 40
+    assert len(cursor) == 6 and len(others) >= 40
     assert all(local >= 0.8 and cloud < 0.5 for local, cloud in cursor.values()), cursor
     assert all(local < 0.5 and cloud < 0.5 for local, cloud in others.values()), {
         name: score for name, score in others.items() if max(score) >= 0.5

@@ -9,7 +9,7 @@ import pytest
 from linewise_contracts import Usage
 from linewise_cursor import is_unknown_session_error, summarize_run
 from linewise_cursor.cloud import summarize_run as summarize_cloud_run
-from support import corpus_json, corpus_path
+from support import assert_linear, corpus_json, corpus_path
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:
@@ -58,7 +58,38 @@ def test_real_runs() -> None:
     assert summary.final_text == "Done! I've created the summary in summary.txt"
     assert summary.usage == Usage() and summary.cost_usd is None  # Cursor reports neither
     assert summary.complete and summary.outcome == "success" and not summary.is_error
-    assert summary.details == {"sessions": 1, "results": 1, "durationMs": 5234}
+    # No result reported tokens: the zero counts are unknown, and the summary says so.
+    assert summary.details == {
+        "sessions": 1,
+        "results": 1,
+        "usageBasis": "none",
+        "durationMs": 5234,
+    }
+
+
+def test_cursor_2026_08_reports_tokens_with_cache_reads_and_writes() -> None:
+    """cursor-agent 2026.08 results carry inputTokens, outputTokens, cacheRead/WriteTokens."""
+    summary = summarize_run(_real("vincent-cursor-success_2026.08.04.jsonl"))
+    assert summary.usage == Usage(input_tokens=8274, output_tokens=39, cached_tokens=8000)
+    assert summary.details["usageBasis"] == "per_result"
+    assert "cacheWriteInputTokens" not in summary.details  # 0 written
+    assert summary.cost_usd is None and summary.model == "Auto"
+    lines = [
+        '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}',
+        '{"type":"result","subtype":"success","result":"ok","session_id":"s",'
+        '"usage":{"inputTokens":10,"outputTokens":2,"cacheReadTokens":4,"cacheWriteTokens":6}}',
+    ]
+    written = summarize_run(lines)
+    assert written.usage == Usage(input_tokens=10, output_tokens=2, cached_tokens=4)
+    assert written.details["cacheWriteInputTokens"] == 6
+
+
+def test_the_unknown_session_check_stays_linear_on_hostile_text() -> None:
+    """ "session ... not found" is read as a head then a tail, never backtracking per start."""
+    assert is_unknown_session_error("chat 42 was not   found")
+    assert is_unknown_session_error("resume\tabc not found")
+    assert not is_unknown_session_error("session not found")  # as the reference: needs an id
+    assert_linear(lambda n: is_unknown_session_error("session " * n))
 
 
 def test_every_real_run_is_complete_and_successful() -> None:

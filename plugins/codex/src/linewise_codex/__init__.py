@@ -45,7 +45,8 @@ agent_configuration_doc = """\
 # codex_local
 
 Adapter: codex_local. Parses `codex exec --json` (JSON Lines on stdout), also
-`codex exec --json resume <thread id>`, and `acpx.*` events of Paperclip's ACP engine.
+`codex exec --json resume <thread id>`, the legacy `{"id", "msg"}` events of older
+releases (`codex proto`), and `acpx.*` events of Paperclip's ACP engine.
 
 Use when:
 - The agent is OpenAI's Codex CLI run headless on this machine with `--json`.
@@ -65,7 +66,8 @@ Don't use when:
 
 Output: init (thread id), system (turn started, file changes, to-do list), thinking
 (reasoning summaries), assistant, tool_call / tool_result (commands, MCP tools, web
-search, collab agents; with toolName from the stateful parser), diff (when Codex attaches
-diffs), stderr (error items and stream errors), result (tokens per turn; Codex reports no
-cost), stdout for lines that are not Codex events.
+search, collab agents; with toolName from the stateful parser, and parentToolUseId on the
+collab calls of a spawned agent), diff (when Codex attaches diffs), stderr (error items,
+stream errors, Codex's tracing log), result (tokens per turn; Codex reports no cost, so
+the run summary's cost is unknown), stdout for lines that are not Codex events.
 """

@@ -14,6 +14,7 @@ from linewise_contracts.entries import (
     TranscriptEntry,
 )
 from linewise_contracts.extract import (
+    BoundedMap,
     as_list,
     as_number,
     as_object,
@@ -21,10 +22,17 @@ from linewise_contracts.extract import (
     content_text,
     diff_entries,
     dig,
+    error_text,
+    iso_timestamp,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
+    strip_ansi,
     to_json_text,
+    with_parent,
 )
+
+from linewise_codex.legacy import is_legacy_event, legacy_entries, legacy_result
 
 __all__ = [
     "CODEX_EVENT_TYPES",
@@ -32,6 +40,7 @@ __all__ = [
     "create_stdout_parser",
     "parse_stdout_line",
     "read_event",
+    "read_event_at",
 ]
 
 #: Top-level event types ``codex exec --json`` writes.
@@ -71,46 +80,63 @@ _DIFF_LINES: Final = 2000
 
 # A logger's prefix before a JSON event: "[2025-11-11T12:19:39.412Z] [INFO] {...}".
 _LOG_PREFIX: Final = re.compile(
-    r"\[\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?\]\s*(?:\[[A-Za-z]+\]\s*)?(?=\{)"
+    r"\[(\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\]\s*(?:\[[A-Za-z]+\]\s*)?(?=\{)"
 )
+# Codex's own tracing log on stderr, when a capture mixed it into stdout:
+# "2025-09-27T03:52:30.590128Z  INFO codex_core::config: cwd not set" (colours removed first).
+_TRACING: Final = re.compile(
+    r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) +(?:TRACE|DEBUG|INFO|WARN|ERROR) +[\w:]+: "
+)
+_ERROR_KEYS: Final = ("message", "error", "code")
 
 
-def read_event(line: str) -> dict[str, Any] | None:
-    """The Codex event on ``line``: a JSON object, or one a logger prefixed with a timestamp.
+def _codex_event(event: dict[str, Any]) -> bool:
+    kind = event.get("type")
+    if type(kind) is str:
+        return kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")
+    return is_legacy_event(event)
 
-    A prefixed line counts only when its JSON is a Codex (or ``acpx.*``)
-    event, so a wrapper's own log lines stay text.
+
+def read_event_at(line: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The Codex event on ``line`` and the time a logger's prefix gave it (or None).
+
+    The event is a JSON object, or one a logger prefixed with a timestamp
+    (``[2025-11-11T12:19:39.412Z] [INFO] {...}``); a prefixed line counts
+    only when its JSON is a Codex (or ``acpx.*``) event, so a wrapper's own
+    log lines stay text.
     """
     event = parse_json_object(line)
     if event is not None or not line.startswith("["):
-        return event
+        return event, None
     match = _LOG_PREFIX.match(line)
     if match is None:
-        return None
+        return None, None
     event = parse_json_object(line[match.end() :])
-    if event is None:
-        return None
-    kind = event.get("type")
-    if type(kind) is str and (kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")):
-        return event
-    return None
+    if event is None or not _codex_event(event):
+        return None, None
+    return event, iso_timestamp(match.group(1))
 
 
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
+def read_event(line: str) -> dict[str, Any] | None:
+    """The Codex event on ``line`` (see :func:`read_event_at`)."""
+    return read_event_at(line)[0]
+
+
+def _text_line(line: str, ts: str) -> list[TranscriptEntry]:
+    """A line that is no event: Codex's tracing log as ``stderr`` at its own time, else raw."""
+    if "\x1b" in line or line[:1].isdigit():
+        plain = strip_ansi(line)
+        match = _TRACING.match(plain)
+        if match is not None:
+            return [{"kind": "stderr", "ts": iso_timestamp(match.group(1)) or ts, "text": plain}]
+    return stdout_entries(line, ts)
 
 
 def _error_text(value: object) -> str:
     """A message from an error value: a str, or an object's message, error or code."""
-    if type(value) is str:
-        return value
-    if type(value) is not dict:
+    if type(value) is not str and type(value) is not dict:
         return ""
-    for key in ("message", "error", "code"):
-        text = value.get(key)
-        if type(text) is str and text:
-            return text
-    return to_json_text(value)
+    return error_text(value, _ERROR_KEYS)
 
 
 def _json_text(value: object) -> str:
@@ -212,27 +238,52 @@ def _mcp_output(item: dict[str, Any]) -> tuple[str, bool]:
     return text or f"{_tool_name(item)} {'failed' if failed else 'completed'}", failed
 
 
+def _search_results(item: dict[str, Any]) -> list[str]:
+    """Codex 0.157+ lists what a search found: title, address and snippet of each result."""
+    lines = []
+    for result in as_list(item.get("results")):
+        if type(result) is not dict:
+            continue
+        title = as_string(result.get("title")) or as_string(result.get("domain")) or "result"
+        where = as_string(result.get("url")) or as_string(result.get("ref_id"))
+        lines.append(f"- {title}" + (f" ({where})" if where else ""))
+        snippet = as_string(result.get("snippet"))
+        if snippet:
+            lines.append(f"  {snippet}")
+    return lines
+
+
 def _web_search_output(item: dict[str, Any]) -> str:
     action = as_object(item.get("action"))
     kind = action.get("type")
     query = as_string(item.get("query"))
     if kind == "open_page":
-        return f"opened {as_string(action.get('url')) or query}"
-    if kind == "find_in_page":
+        head = f"opened {as_string(action.get('url')) or query}"
+    elif kind == "find_in_page":
         pattern = as_string(action.get("pattern"))
-        return f"searched {as_string(action.get('url')) or 'the page'} for {pattern!r}"
-    queries = [q for q in as_list(action.get("queries")) if type(q) is str and q != query]
-    return "searched: " + "\n".join([query or as_string(action.get("query")), *queries])
+        head = f"searched {as_string(action.get('url')) or 'the page'} for {pattern!r}"
+    else:
+        queries = [q for q in as_list(action.get("queries")) if type(q) is str and q != query]
+        searched = "\n".join(q for q in [query or as_string(action.get("query")), *queries] if q)
+        head = f"searched: {searched}" if searched or kind != "other" else "web search"
+    return "\n".join([head, *_search_results(item)])
 
 
 def _collab_output(item: dict[str, Any]) -> tuple[str, bool]:
+    """Each agent's state ("thread: completed (its message)"), else the threads it addressed."""
     lines = []
     for thread, state in as_object(item.get("agents_states")).items():
         status = as_string(dig(state, "status"), "unknown")
         message = as_string(dig(state, "message"))
         lines.append(f"{thread}: {status}" + (f" ({message})" if message else ""))
     failed = item.get("status") in _FAILED
-    return "\n".join(lines) or f"{_tool_name(item)} {'failed' if failed else 'completed'}", failed
+    if not lines:
+        threads = [t for t in as_list(item.get("receiver_thread_ids")) if type(t) is str]
+        outcome = "failed" if failed else "completed"
+        lines.append(
+            f"{_tool_name(item)} {outcome}" + (f": {', '.join(threads)}" if threads else "")
+        )
+    return "\n".join(lines), failed
 
 
 def _tool_use_output(item: dict[str, Any]) -> tuple[str, bool]:
@@ -421,7 +472,8 @@ def _entries(event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]
             {
                 "kind": "init",
                 "ts": ts,
-                "model": as_string(event.get("model"), "codex"),
+                # Codex names no model here; an invented one would mislead (it is unknown).
+                "model": as_string(event.get("model")),
                 "sessionId": as_string(event.get("thread_id")),
             }
         ]
@@ -440,8 +492,10 @@ def _entries(event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]
         return [{"kind": "assistant", "ts": ts, "text": text, "delta": True}] if text else []
     if kind == "request_user_input":
         return [{"kind": "system", "ts": ts, "text": _questions_text(event)}]
+    if is_legacy_event(event):
+        return legacy_entries(event["msg"], ts)
     entries = parse_acpx_event(event, ts)
-    return entries if entries is not None else _stdout(line, ts)
+    return entries if entries is not None else stdout_entries(line, ts)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
@@ -450,50 +504,51 @@ def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     Each event stands alone: a tool item gives its ``tool_call`` when it
     starts and its ``tool_result`` when it completes, as in the reference.
     """
-    event = read_event(line)
+    event, at = read_event_at(line)
     if event is None:
-        return _stdout(line, ts)
+        return _text_line(line, ts)
     try:
-        return _entries(event, line, ts)
+        return _entries(event, line, at or ts)
     except RecursionError:
         # Only a line nested about a thousand levels deep makes the JSON encoder give up.
-        return _stdout(line, ts)
-
-
-def _remember(store: dict[str, Any], key: str, value: Any) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
+        return stdout_entries(line, ts)
 
 
 class CodexStdoutParser:
-    """The stateful Codex parser, which adds three things to :func:`parse_stdout_line`.
+    """The stateful Codex parser, which adds to :func:`parse_stdout_line`:
 
-    A tool item (command, MCP call, web search, collab call) gives one
-    ``tool_call`` however many ``item.started`` / ``item.updated`` events it
-    has, and a ``tool_result`` carrying ``toolName`` when it completes; a
-    completed item whose start was never seen (an excerpt, a log that starts
-    mid-run) gets its ``tool_call`` then. A plan streamed as
-    ``item.plan.delta`` is not repeated when its item completes.
+    - A tool item (command, MCP call, web search, collab call) gives one
+      ``tool_call`` however many ``item.started`` / ``item.updated`` events it
+      has, and a ``tool_result`` carrying ``toolName`` when it completes; a
+      completed item whose start was never seen (an excerpt, a log that starts
+      mid-run) gets its ``tool_call`` then.
+    - A plan streamed as ``item.plan.delta`` is not repeated when its item
+      completes; in the legacy shape, a message or reasoning streamed as
+      deltas is not repeated by the event that closes it, and a task's
+      ``result`` carries the last ``token_count`` totals.
+    - Collab calls made by a sub-thread (``sender_thread_id`` is a thread a
+      ``spawn_agent`` call created) carry that call's id as ``parentToolUseId``.
     """
 
-    __slots__ = ("_names", "_open", "_streamed")
+    __slots__ = ("_legacy_text", "_legacy_usage", "_names", "_open", "_spawned", "_streamed")
 
     def __init__(self) -> None:
-        self._open: dict[str, str] = {}  # tool use id -> name: calls shown, results still to come
-        self._names: dict[str, str] = {}  # tool use id -> name of every call shown
-        self._streamed: dict[str, bool] = {}  # plan item ids streamed as deltas
+        self._open: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # calls shown, results to come
+        self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # name of every call shown
+        self._streamed: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)  # plans streamed as deltas
+        self._spawned: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # thread id -> spawn call id
+        self._legacy_text: dict[str, list[str]] = {"assistant": [], "thinking": []}
+        self._legacy_usage: dict[str, Any] = {}
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
-        event = read_event(line)
+        event, at = read_event_at(line)
         if event is None:
-            return _stdout(line, ts)
+            return _text_line(line, ts)
         try:
-            return self._parse_event(event, line, ts)
+            return self._parse_event(event, line, at or ts)
         except RecursionError:
             # Only a line nested about a thousand levels deep makes the JSON encoder give up.
-            return _stdout(line, ts)
+            return stdout_entries(line, ts)
 
     def _parse_event(self, event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
         kind = event.get("type")
@@ -507,16 +562,19 @@ class CodexStdoutParser:
                 return []
             if item.get("type") == "tool_result" and phase == "completed":
                 result = _explicit_result(item, ts)
-                if result["toolUseId"] in self._names:
-                    result["toolName"] = self._names[result["toolUseId"]]
+                name = self._names.get(result["toolUseId"])
+                if name is not None:
+                    result["toolName"] = name
                 return [result]
         elif kind == "item.plan.delta":
             ident = as_string(event.get("item_id"))
             if ident:
-                _remember(self._streamed, ident, True)
+                self._streamed[ident] = True
         elif kind == "thread.started":
             # Every `codex exec` numbers its items from item_0: a new run reuses the ids.
             self.reset()
+        elif is_legacy_event(event):
+            return self._legacy(event["msg"], ts)
         return _entries(event, line, ts)
 
     def _tool_item(self, item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
@@ -526,7 +584,7 @@ class CodexStdoutParser:
         if name is None:
             call = _tool_call(item, ts)
             name = call["name"]
-            _remember(self._names, ident, name)
+            self._names[ident] = name
             entries.append(call)
         if phase == "completed":
             self._open.pop(ident, None)
@@ -534,13 +592,53 @@ class CodexStdoutParser:
             result["toolName"] = name
             entries.append(result)
         else:
-            _remember(self._open, ident, name)
+            self._open[ident] = name
+        if item.get("type") != "collab_tool_call":
+            return entries
+        if item.get("tool") == "spawn_agent":
+            for thread in as_list(item.get("receiver_thread_ids")):
+                if type(thread) is str and thread:
+                    self._spawned[thread] = ident
+        return with_parent(entries, self._spawned.get(as_string(item.get("sender_thread_id"))))
+
+    def _legacy(self, msg: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        kind = as_string(msg.get("type"))
+        entries = legacy_entries(msg, ts)
+        if kind in ("agent_message_delta", "agent_reasoning_delta"):
+            streamed = self._legacy_text[
+                "assistant" if kind == "agent_message_delta" else "thinking"
+            ]
+            streamed.append(as_string(msg.get("delta")))
+        elif kind in ("agent_message", "agent_reasoning"):
+            streamed = self._legacy_text["assistant" if kind == "agent_message" else "thinking"]
+            text = as_string(msg.get("message" if kind == "agent_message" else "text"))
+            repeats = bool(streamed) and "".join(streamed).strip() == text.strip()
+            streamed.clear()
+            if repeats:
+                return []
+        elif kind == "token_count":
+            total = dig(msg, "info", "total_token_usage")
+            if type(total) is dict:
+                self._legacy_usage = total
+        elif kind in ("task_complete", "turn_complete"):
+            entries = [legacy_result(msg, ts, self._legacy_usage)]
+        for entry in entries:  # a begin event's call names the result of its end event
+            if entry["kind"] == "tool_call" and "toolUseId" in entry:
+                self._names[entry["toolUseId"]] = entry["name"]
+            elif entry["kind"] == "tool_result":
+                name = self._names.get(entry["toolUseId"])
+                if name is not None:
+                    entry["toolName"] = name
         return entries
 
     def reset(self) -> None:
         self._open.clear()
         self._names.clear()
         self._streamed.clear()
+        self._spawned.clear()
+        for streamed in self._legacy_text.values():
+            streamed.clear()
+        self._legacy_usage = {}
 
 
 def create_stdout_parser() -> CodexStdoutParser:

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from linewise_contracts.extract import dig
 
+from linewise_codex.legacy import is_legacy_event
 from linewise_codex.parser import CODEX_EVENT_TYPES, read_event
 
 __all__ = ["sniff"]
@@ -30,8 +31,29 @@ _ITEM_TYPES: Final = frozenset(
 )
 
 
+# Legacy `{"id", "msg"}` event types (codex-rs protocol `EventMsg`) only Codex writes.
+_LEGACY_TYPES: Final = frozenset(
+    {
+        "session_configured",
+        "task_started",
+        "task_complete",
+        "token_count",
+        "agent_message_delta",
+        "agent_reasoning_delta",
+        "exec_command_begin",
+        "exec_command_end",
+        "patch_apply_begin",
+        "patch_apply_end",
+        "mcp_tool_call_begin",
+        "mcp_tool_call_end",
+    }
+)
+
+
 def _distinctive(event: dict[str, Any]) -> bool:
     """Events only Codex writes; a bare ``error`` event is not one (other CLIs have it too)."""
+    if is_legacy_event(event):
+        return event["msg"]["type"] in _LEGACY_TYPES
     kind = event.get("type")
     if kind == "thread.started":
         return isinstance(event.get("thread_id"), str)
@@ -49,8 +71,9 @@ def sniff(lines: Sequence[str]) -> float:
     Every JSON line must be a Codex event type (``acpx.*`` events, which
     several CLIs' adapters share, are neutral) and at least one must be
     distinctive (``thread.started``, ``turn.*``, ``item.*`` with a Codex item
-    type). Events a logger prefixed with a timestamp count like raw ones;
-    plain text lines lower the score, and alone they give 0.
+    type, or a legacy ``{"id", "msg"}`` event of a type only Codex has).
+    Events a logger prefixed with a timestamp count like raw ones; plain text
+    lines lower the score, and alone they give 0.
     """
     distinctive = 0
     events = 0
@@ -61,9 +84,11 @@ def sniff(lines: Sequence[str]) -> float:
             other += 1
             continue
         kind = event.get("type")
-        if type(kind) is not str or not (kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")):
+        if is_legacy_event(event):
+            kind = "legacy"
+        elif type(kind) is not str or not (kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")):
             return 0.0
-        if kind.startswith("acpx."):
+        elif kind.startswith("acpx."):
             continue
         events += 1
         distinctive += _distinctive(event)

@@ -6,13 +6,14 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from typing import Final, Literal
+from typing import Any, Final, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_object, as_string, dig
 from linewise_contracts.summary import RunSummary, Usage
 
+from linewise_codex.legacy import is_legacy_event
 from linewise_codex.parser import read_event
 
 __all__ = [
@@ -31,11 +32,14 @@ AuthRefreshFailure = Literal[
 
 # The wordings Codex uses when `codex exec resume <id>` names a thread it cannot load.
 _UNKNOWN_SESSION: Final = re.compile(
-    r"unknown (session|thread)|session .* not found|thread .* not found"
-    r"|conversation .* not found|missing rollout path for thread|state db missing rollout path"
+    r"unknown (?:session|thread)|missing rollout path for thread|state db missing rollout path"
     r"|state db returned stale rollout path|no rollout found for thread id",
     re.IGNORECASE,
 )
+# "session <id> not found" (thread, conversation): read as "a head, then later on the
+# same line the tail", searched once each, so no text makes the search quadratic.
+_NOT_FOUND_HEAD: Final = re.compile(r"(?:session|thread|conversation) ", re.IGNORECASE)
+_NOT_FOUND_TAIL: Final = re.compile(r" not found", re.IGNORECASE)
 _TRANSIENT: Final = re.compile(
     r"we[\u2019']re\s+currently\s+experiencing\s+high\s+demand|temporary\s+errors"
     r"|rate[-\s]?limit(?:ed)?|too\s+many\s+requests|\b429\b|server\s+overloaded"
@@ -48,6 +52,8 @@ _QUOTA: Final = re.compile(
     r"|at capacity for this model|capacity limit",
     re.IGNORECASE,
 )
+_CLOCK_HEAD: Final = re.compile(r"you[\u2019']ve hit your usage limit for ", re.IGNORECASE)
+_DATE_HEAD: Final = re.compile(r"usage limit", re.IGNORECASE)
 _USAGE_LIMIT_CLOCK: Final = re.compile(
     r"you[\u2019']ve hit your usage limit for .+\.\s+switch to another model now,"
     r"\s+or try again at\s+([^.!\n]+)(?:[.!]|\n|$)",
@@ -123,9 +129,19 @@ def _haystack(texts: Iterable[str | None]) -> str:
     return "\n".join(line.strip() for line in lines if line.strip())
 
 
+def _head_then_tail(line: str, head: re.Pattern[str], tail: re.Pattern[str]) -> bool:
+    found = head.search(line)
+    return found is not None and tail.search(line, found.end()) is not None
+
+
 def is_unknown_session_error(*texts: str | None) -> bool:
     """True when Codex could not resume the thread it was given (stdout, stderr or messages)."""
-    return _UNKNOWN_SESSION.search(_haystack(texts)) is not None
+    haystack = _haystack(texts)
+    if _UNKNOWN_SESSION.search(haystack) is not None:
+        return True
+    return any(
+        _head_then_tail(line, _NOT_FOUND_HEAD, _NOT_FOUND_TAIL) for line in haystack.splitlines()
+    )
 
 
 def classify_auth_refresh_failure(*texts: str | None) -> AuthRefreshFailure | None:
@@ -137,9 +153,27 @@ def classify_auth_refresh_failure(*texts: str | None) -> AuthRefreshFailure | No
     return None
 
 
+def _first_match(
+    pattern: re.Pattern[str], head: re.Pattern[str], text: str
+) -> re.Match[str] | None:
+    """``pattern`` tried only where ``head`` (its opening words) first occurs in each line.
+
+    Both usage-limit patterns scan the rest of a line from where they start
+    (``.+``, ``.*?``), so the first start matches whenever a later one would;
+    trying every occurrence of the phrase would make a line that repeats it
+    cost quadratic time.
+    """
+    for line in text.splitlines():
+        start = head.search(line)
+        found = pattern.match(line, start.start()) if start is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def _clock(haystack: str) -> tuple[int, int, str | None] | None:
     """Hour, minute and time zone hint of "try again at 11:31 PM (Zone)", if any."""
-    found = _USAGE_LIMIT_CLOCK.search(haystack)
+    found = _first_match(_USAGE_LIMIT_CLOCK, _CLOCK_HEAD, haystack)
     match = _CLOCK.match(found.group(1).strip()) if found else None
     if match is None:
         return None
@@ -170,7 +204,7 @@ def _next_wall_clock(now: datetime, hour: int, minute: int, zone: tzinfo) -> dat
 
 
 def _dated(haystack: str, zone: tzinfo) -> datetime | None:
-    found = _USAGE_LIMIT_DATE.search(haystack)
+    found = _first_match(_USAGE_LIMIT_DATE, _DATE_HEAD, haystack)
     if found is None or found.group(1).lower() not in _MONTHS:
         return None
     month = _MONTHS.index(found.group(1).lower()) + 1
@@ -222,96 +256,159 @@ def _error_message(value: object) -> str:
     return text.strip()
 
 
-def summarize_run(lines: Iterable[str]) -> RunSummary:
-    """Summarise a ``codex exec --json`` run; runs concatenated in one log add up.
+class _Usage:
+    """A thread's last reported running totals: the contract's three counts and two more."""
 
-    Codex reports no cost. Usage is the last ``turn.completed`` of each
-    thread (Codex reports the thread's running total there), summed over the
-    threads in the log. A run whose last turn never ended, or that started a
-    thread and no turn after the last one ended, is incomplete. Log lines a
-    wrapper prefixed with a timestamp are read like raw ones.
-    """
-    session_id: str | None = None
-    model: str | None = None
-    thread = ""
-    usage_by_thread: dict[str, Usage] = {}
-    reasoning_tokens = 0
-    final_text: str | None = None
-    plan_text: str | None = None
-    errors: list[str] = []
-    warnings: list[str] = []
-    reconnects = threads = turns = 0
-    outcome: str | None = None
-    pending = False  # a thread or turn has started and not ended
-    other_text: deque[str] = deque(maxlen=20)
-    for line in lines:
-        event = read_event(line)
-        if event is None:
-            if line.strip():
-                other_text.append(line.strip())
-            continue
+    __slots__ = ("cache_write", "reasoning", "usage")
+
+    def __init__(self, usage: dict[str, object]) -> None:
+        self.usage = Usage(
+            input_tokens=as_int(usage.get("input_tokens")),
+            output_tokens=as_int(usage.get("output_tokens")),
+            cached_tokens=as_int(usage.get("cached_input_tokens")),
+        )
+        # Both are parts of the counts above (cache writes of the input, reasoning of the
+        # output), reported beside them by Codex 0.139+; kept apart, never added on top.
+        self.cache_write = as_int(usage.get("cache_write_input_tokens"))
+        self.reasoning = as_int(usage.get("reasoning_output_tokens"))
+
+
+class _Run:
+    """What one pass over a run's lines has seen so far."""
+
+    def __init__(self) -> None:
+        self.session_id: str | None = None
+        self.model: str | None = None
+        self.thread = ""
+        self.usage_by_thread: dict[str, _Usage] = {}
+        self.final_text: str | None = None
+        self.plan_text: str | None = None
+        self.errors: list[str] = []
+        self.warnings: list[str] = []
+        self.reconnects = self.threads = self.turns = 0
+        self.outcome: str | None = None
+        self.pending = False  # a thread or turn has started and not ended
+        self.other_text: deque[str] = deque(maxlen=20)
+
+    def start_thread(self, thread: str, model: str) -> None:
+        self.thread = thread
+        self.session_id = thread or self.session_id
+        self.model = model or self.model
+        self.threads += 1
+        self.pending = True
+
+    def error(self, message: str, *, failed: bool) -> None:
+        if failed:
+            self.outcome, self.pending = "failed", False
+        if _RECONNECTING.match(message):
+            self.reconnects += 1
+        elif message and (not self.errors or self.errors[-1] != message):
+            self.errors.append(message)
+
+    def warning(self, message: str) -> None:
+        if len(self.warnings) < _KEPT_WARNINGS:
+            self.warnings.append(message)
+
+    def event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "thread.started":
-            thread = as_string(event.get("thread_id"))
-            session_id = thread or session_id
-            model = as_string(event.get("model")) or model
-            threads += 1
-            pending = True
+            self.start_thread(as_string(event.get("thread_id")), as_string(event.get("model")))
         elif kind == "turn.started":
-            turns += 1
-            pending = True
+            self.turns += 1
+            self.pending = True
         elif kind == "turn.completed":
-            usage = as_object(event.get("usage"))
-            usage_by_thread[thread] = Usage(
-                input_tokens=as_int(usage.get("input_tokens")),
-                output_tokens=as_int(usage.get("output_tokens")),
-                cached_tokens=as_int(usage.get("cached_input_tokens")),
-            )
-            reasoning_tokens += as_int(usage.get("reasoning_output_tokens"))
-            outcome, pending = "completed", False
+            self.usage_by_thread[self.thread] = _Usage(as_object(event.get("usage")))
+            self.outcome, self.pending = "completed", False
         elif kind in ("turn.failed", "error"):
-            message = _error_message(event.get("error") if kind == "turn.failed" else event)
-            if kind == "turn.failed":
-                outcome, pending = "failed", False
-            if _RECONNECTING.match(message):
-                reconnects += 1
-            elif message and (not errors or errors[-1] != message):
-                errors.append(message)
+            failed = kind == "turn.failed"
+            self.error(_error_message(event.get("error") if failed else event), failed=failed)
         elif kind == "item.completed":
             item = as_object(event.get("item"))
             text = as_string(item.get("text")).strip()
             if item.get("type") == "agent_message" and text:
-                final_text = text
+                self.final_text = text
             elif item.get("type") == "plan" and text:
-                plan_text = text
-            elif item.get("type") == "error" and len(warnings) < _KEPT_WARNINGS:
-                warnings.append(_error_message(item))
+                self.plan_text = text
+            elif item.get("type") == "error":
+                self.warning(_error_message(item))
+        elif is_legacy_event(event):
+            self.legacy(event["msg"])
+
+    def legacy(self, msg: dict[str, Any]) -> None:
+        """The ``{"id", "msg"}`` events of Codex releases before ``exec --json``."""
+        kind = msg.get("type")
+        if kind == "session_configured":
+            self.start_thread(as_string(msg.get("session_id")), as_string(msg.get("model")))
+        elif kind in ("task_started", "turn_started"):
+            self.turns += 1
+            self.pending = True
+        elif kind == "token_count":
+            total = dig(msg, "info", "total_token_usage")
+            if type(total) is dict:
+                self.usage_by_thread[self.thread] = _Usage(total)
+        elif kind in ("task_complete", "turn_complete"):
+            self.outcome, self.pending = "completed", False
+            text = as_string(msg.get("last_agent_message")).strip()
+            self.final_text = text or self.final_text
+        elif kind == "agent_message":
+            self.final_text = as_string(msg.get("message")).strip() or self.final_text
+        elif kind == "turn_aborted":
+            reason = as_string(msg.get("reason"), "unknown")
+            self.error(f"turn aborted: {reason}", failed=True)
+        elif kind in ("error", "stream_error"):
+            self.error(_error_message(msg), failed=False)
+        elif kind == "warning":
+            self.warning(_error_message(msg))
+
+
+def summarize_run(lines: Iterable[str]) -> RunSummary:
+    """Summarise a ``codex exec --json`` run; runs concatenated in one log add up.
+
+    Codex reports no cost, so ``cost_usd`` is None (unknown), and the model
+    only in the legacy shape (else None). Usage is the last
+    ``turn.completed`` of each thread (Codex reports the thread's running
+    total there), summed over the threads in the log; the reasoning and
+    cache-write counts of Codex 0.139+ are parts of those totals, reported
+    in ``details``. A run whose last turn never ended, or that started a
+    thread and no turn after the last one ended, is incomplete. Log lines a
+    wrapper prefixed with a timestamp are read like raw ones, and the
+    legacy ``{"id", "msg"}`` events of older releases too.
+    """
+    run = _Run()
+    for line in lines:
+        event = read_event(line)
+        if event is None:
+            if line.strip():
+                run.other_text.append(line.strip())
+            continue
+        run.event(event)
 
     total = Usage()
-    for part in usage_by_thread.values():
-        total += part
-    evidence = [*errors, *warnings, *other_text]
+    for part in run.usage_by_thread.values():
+        total += part.usage
+    evidence = [*run.errors, *run.warnings, *run.other_text]
     details: dict[str, JsonValue] = {
-        "usageBasis": "per_run" if usage_by_thread else "none",
-        "threads": threads,
-        "reasoningOutputTokens": reasoning_tokens,
-        "reconnects": reconnects,
-        "warnings": list(warnings),
-        "providerQuota": is_provider_quota_error(*errors),
-        "transientUpstream": is_transient_upstream_error(*errors),
+        "usageBasis": "per_run" if run.usage_by_thread else "none",
+        "threads": run.threads,
+        "reasoningOutputTokens": sum(part.reasoning for part in run.usage_by_thread.values()),
+        "cacheWriteInputTokens": sum(part.cache_write for part in run.usage_by_thread.values()),
+        "reconnects": run.reconnects,
+        "warnings": list(run.warnings),
+        "providerQuota": is_provider_quota_error(*run.errors),
+        "transientUpstream": is_transient_upstream_error(*run.errors),
         "authRefreshFailure": classify_auth_refresh_failure(*evidence),
     }
     return RunSummary(
-        session_id=session_id,
-        model=model,
+        session_id=run.session_id,
+        model=run.model,
         usage=total,
         cost_usd=None,
-        final_text=final_text or plan_text,
-        outcome=outcome,
-        is_error=outcome == "failed",
-        errors=tuple(errors),
+        final_text=run.final_text or run.plan_text,
+        outcome=run.outcome,
+        is_error=run.outcome == "failed",
+        errors=tuple(run.errors),
         unknown_session=is_unknown_session_error(*evidence),
-        turns=turns or None,
-        complete=outcome is not None and not pending,
+        turns=run.turns or None,
+        complete=run.outcome is not None and not run.pending,
         details=details,
     )

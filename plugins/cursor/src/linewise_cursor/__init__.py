@@ -57,6 +57,6 @@ Don't use when:
 
 Output: init, user, assistant (text fragments of `--stream-partial-output` as deltas),
 thinking deltas, tool_call / tool_result (shell results as `exit N` with stdout and stderr),
-result (duration only: Cursor reports no tokens or cost), stderr for error events, stdout for
-lines that are not Cursor events.
+result (tokens from 2026.08 on, none before; Cursor reports no cost, so the run summary's
+cost is unknown), stderr for error events, stdout for lines that are not Cursor events.
 """

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Final
 
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
@@ -13,8 +12,10 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    iso_timestamp,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     to_json_text,
     truncate,
 )
@@ -28,7 +29,7 @@ __all__ = [
 
 # Paperclip multiplexes a run's streams into one log as `stdout{...}` /
 # `stderr: {...}`; only a JSON payload after the prefix counts.
-_PREFIXED: Final = re.compile(r"^(?:stdout|stderr)\s*[:=]?\s*([\[{].*)$", re.IGNORECASE | re.DOTALL)
+_STREAMS: Final = ("stdout", "stderr")
 _SHELL_TOOLS: Final = ("shellToolCall", "shell")
 _STARTED: Final = ("started", "start")
 _COMPLETED: Final = ("completed", "complete", "finished")
@@ -45,12 +46,14 @@ _FRAGMENT_LIMIT: Final = 1_000_000
 def normalize_line(line: str) -> str:
     """``line`` trimmed, without a ``stdout``/``stderr`` multiplexing prefix before JSON."""
     stripped = line.strip()
-    prefixed = _PREFIXED.match(stripped)
-    return prefixed.group(1).strip() if prefixed else stripped
-
-
-def _stdout(text: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": text}]
+    # String methods, not a regex: two optional runs of spaces around an optional `:` made
+    # the regex quadratic on a line of "stdout" and many spaces.
+    if stripped[:6].lower() not in _STREAMS:
+        return stripped
+    rest = stripped[6:].lstrip()
+    if rest[:1] in (":", "="):
+        rest = rest[1:].lstrip()
+    return rest if rest[:1] in ("[", "{") else stripped
 
 
 def _system(ts: str, text: str) -> TranscriptEntry:
@@ -75,6 +78,22 @@ def _number_text(value: float) -> str:
 
 def _ident(block: dict[str, Any], *keys: str) -> str:
     return next((text for key in keys if (text := as_string(block.get(key)))), "")
+
+
+def _call_id(block: dict[str, Any], *keys: str) -> str:
+    """A tool call's id on one line.
+
+    cursor-agent joins two ids with a newline ("call_X\\nfc_Y": the model's call
+    id and its function-call item id); a space keeps both without breaking
+    the line a view prints the id on, and a call and its result still pair.
+    """
+    ident = _ident(block, *keys)
+    return " ".join(ident.split()) if "\n" in ident or "\r" in ident else ident
+
+
+def _event_time(event: dict[str, Any], ts: str) -> str:
+    """The event's own time (``timestamp_ms``, epoch milliseconds) when it has one."""
+    return iso_timestamp(event.get("timestamp_ms")) or ts
 
 
 # -- tools -----------------------------------------------------------------------
@@ -116,7 +135,7 @@ def _result_failed(result: object) -> bool:
 
 def _tool_call_event(event: dict[str, Any], ts: str, with_name: bool) -> list[TranscriptEntry]:
     subtype = as_string(event.get("subtype")).strip().lower()
-    call_id = _ident(event, "call_id", "callId", "id") or "tool_call"
+    call_id = _call_id(event, "call_id", "callId", "id") or "tool_call"
     tool_call = as_object(_first_present(event.get("tool_call"), event.get("toolCall")))
     label = f"tool_call ({subtype})" if subtype else "tool_call"
     if not tool_call:
@@ -200,7 +219,7 @@ def _content_tool_call(part: dict[str, Any], ts: str) -> ToolCallEntry:
             _shell_input(raw, as_object(raw)) if name in _SHELL_TOOLS else raw
         ),
     }
-    ident = _ident(part, "tool_use_id", "toolUseId", "call_id", "id")
+    ident = _call_id(part, "tool_use_id", "toolUseId", "call_id", "id")
     if ident:
         call["toolUseId"] = ident
     return call
@@ -215,7 +234,7 @@ def _content_tool_result(part: dict[str, Any], ts: str) -> ToolResultEntry:
     return {
         "kind": "tool_result",
         "ts": ts,
-        "toolUseId": _ident(part, "tool_use_id", "toolUseId", "call_id", "id") or "tool_result",
+        "toolUseId": _call_id(part, "tool_use_id", "toolUseId", "call_id", "id") or "tool_result",
         "content": content,
         "isError": part.get("is_error") is True or as_string(part.get("status")).lower() == "error",
     }
@@ -288,6 +307,10 @@ def _thinking_event(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return [{"kind": "thinking", "ts": ts, "text": text.strip()}]
 
 
+def _first_count(usage: dict[str, Any], *keys: str) -> float:
+    return next((as_number(usage[key]) for key in keys if as_number(usage.get(key), -1) >= 0), 0)
+
+
 def _result_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
     usage = as_object(event.get("usage"))
     subtype = as_string(event.get("subtype"), "result")
@@ -301,11 +324,12 @@ def _result_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "text": as_string(event.get("result")),
         "inputTokens": as_number(usage.get("input_tokens"), as_number(usage.get("inputTokens"))),
         "outputTokens": as_number(usage.get("output_tokens"), as_number(usage.get("outputTokens"))),
-        "cachedTokens": as_number(
-            usage.get("cached_input_tokens"),
-            as_number(
-                usage.get("cachedInputTokens"), as_number(usage.get("cache_read_input_tokens"))
-            ),
+        "cachedTokens": _first_count(
+            usage,
+            "cached_input_tokens",
+            "cachedInputTokens",
+            "cache_read_input_tokens",
+            "cacheReadTokens",
         ),
         "costUsd": as_number(
             event.get("total_cost_usd"),
@@ -468,7 +492,7 @@ def _cloud_entries(event: dict[str, Any], kind: str, ts: str) -> list[Transcript
             {
                 "kind": "init",
                 "ts": ts,
-                "model": as_string(event.get("model"), "cursor_cloud"),
+                "model": as_string(event.get("model")),
                 "sessionId": as_string(event.get("sessionId"), as_string(event.get("agentId"))),
             }
         ]
@@ -515,7 +539,8 @@ def _entries(event: dict[str, Any], line: str, ts: str, with_names: bool) -> lis
         subtype = as_string(event.get("subtype"))
         if subtype == "init":
             session = _ident(event, "session_id", "sessionId", "sessionID")
-            model = as_string(event.get("model"), "cursor")
+            # An init without a model leaves it unknown (""), never an invented "cursor".
+            model = as_string(event.get("model"))
             return [{"kind": "init", "ts": ts, "model": model, "sessionId": session}]
         return [_system(ts, f"system: {subtype}" if subtype else "system")]
     if kind == "assistant":
@@ -545,22 +570,25 @@ def _entries(event: dict[str, Any], line: str, ts: str, with_names: bool) -> lis
         return [_system(ts, "step started" + (f" ({session})" if session else ""))]
     if kind == "step_finish":
         return [_legacy_step_finish(event, ts)]
-    return _stdout(line, ts)
+    return stdout_entries(line, ts)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One Cursor line to entries (stateless; prefer :func:`create_stdout_parser`).
 
-    Reproduces the reference parser: tool results carry no ``toolName`` and the
-    recap that closes a ``--stream-partial-output`` segment is shown again.
+    Reproduces the reference parser (tool results carry no ``toolName`` and the
+    recap that closes a ``--stream-partial-output`` segment is shown again),
+    except where its README lists a difference: an event's ``timestamp_ms``
+    is its entries' time, a tool id's newline becomes a space, and an init
+    without a model leaves it unknown.
     """
     normalized = normalize_line(line)
     if not normalized:
         return []
     event = parse_json_object(normalized)
     if event is None:
-        return _stdout(normalized, ts)
-    return _entries(event, normalized, ts, with_names=False)
+        return stdout_entries(normalized, ts)
+    return _entries(event, normalized, _event_time(event, ts), with_names=False)
 
 
 def _squashed(text: str) -> str:
@@ -589,7 +617,8 @@ class CursorStdoutParser:
             return []
         event = parse_json_object(normalized)
         if event is None:
-            return _stdout(normalized, ts)
+            return stdout_entries(normalized, ts)
+        ts = _event_time(event, ts)
         if event.get("type") != "assistant":
             return _entries(event, normalized, ts, with_names=True)
         if _is_fragment(event):

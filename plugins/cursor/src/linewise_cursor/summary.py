@@ -15,8 +15,8 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    error_text,
     parse_json_object,
-    to_json_text,
 )
 from linewise_contracts.summary import RunSummary, Usage
 
@@ -42,13 +42,12 @@ _ACTIVITY: Final = frozenset(
     }
 )
 _UNKNOWN_SESSION: Final = re.compile(
-    r"unknown\s+(?:session|chat)"
-    r"|session\s+.*\s+not\s+found"
-    r"|chat\s+.*\s+not\s+found"
-    r"|resume\s+.*\s+not\s+found"
-    r"|could\s+not\s+resume",
-    re.IGNORECASE,
+    r"unknown\s++(?:session|chat)|could\s++not\s++resume", re.IGNORECASE
 )
+# "session <id> not found" (chat, resume): a head, then later on the same line the tail,
+# each searched once, so no text makes the search quadratic.
+_NOT_FOUND_HEAD: Final = re.compile(r"(?:session|chat|resume)\s", re.IGNORECASE)
+_NOT_FOUND_TAIL: Final = re.compile(r"\snot\s++found", re.IGNORECASE)
 
 
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
@@ -57,33 +56,39 @@ def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     Takes the run's output text (stdout, stderr), like the reference's
     ``isCursorUnknownSessionError``, so a caller can retry with a fresh session.
     """
-    lines = (line.strip() for line in f"{stdout}\n{stderr}".splitlines())
-    return bool(_UNKNOWN_SESSION.search("\n".join(line for line in lines if line)))
+    lines = [line.strip() for line in f"{stdout}\n{stderr}".splitlines() if line.strip()]
+    if _UNKNOWN_SESSION.search("\n".join(lines)):
+        return True
+    for line in lines:
+        head = _NOT_FOUND_HEAD.search(line)
+        if head is not None and _NOT_FOUND_TAIL.search(line, head.end()) is not None:
+            return True
+    return False
+
+
+def _count(usage: dict[str, Any], *keys: str) -> int:
+    return next((as_int(usage[key]) for key in keys if as_number(usage.get(key), -1) >= 0), 0)
 
 
 def result_usage(event: dict[str, Any]) -> Usage:
-    """Token counts of a Cursor ``result`` event (snake_case or camelCase usage)."""
+    """Token counts of a Cursor ``result`` event (snake_case or camelCase usage).
+
+    cursor-agent 2026.08 reports ``inputTokens``, ``outputTokens``,
+    ``cacheReadTokens`` and ``cacheWriteTokens``; the cache reads are the
+    cached tokens.
+    """
     usage = as_object(event.get("usage"))
-
-    def count(*keys: str) -> int:
-        return next((as_int(usage[key]) for key in keys if as_number(usage.get(key), -1) >= 0), 0)
-
     return Usage(
-        input_tokens=count("input_tokens", "inputTokens"),
-        output_tokens=count("output_tokens", "outputTokens"),
-        cached_tokens=count("cached_input_tokens", "cachedInputTokens", "cache_read_input_tokens"),
+        input_tokens=_count(usage, "input_tokens", "inputTokens"),
+        output_tokens=_count(usage, "output_tokens", "outputTokens"),
+        cached_tokens=_count(
+            usage,
+            "cached_input_tokens",
+            "cachedInputTokens",
+            "cache_read_input_tokens",
+            "cacheReadTokens",
+        ),
     )
-
-
-def _error_text(value: object) -> str:
-    if type(value) is str:
-        return value
-    record = as_object(value)
-    for key in ("message", "error", "code", "detail"):
-        text = as_string(record.get(key))
-        if text:
-            return text
-    return to_json_text(value) if value is not None else ""
 
 
 def _text_parts(message: object) -> list[str]:
@@ -106,6 +111,8 @@ class _Run:
         self.session_id: str | None = None
         self.model: str | None = None
         self.usage = Usage()
+        self.usage_reported = False  # a result carried token counts: else they are unknown
+        self.cache_write = 0
         self.costs: list[float | None] = []
         self.final_text: str | None = None
         self.streaming = False  # the last assistant event was a fragment
@@ -144,14 +151,18 @@ class _Run:
                 self.sessions += 1
                 self.model = as_string(event.get("model")) or self.model
             elif subtype == "error":
-                self.error(_error_text(event.get("message") or event.get("error")))
+                self.error(error_text(event.get("message") or event.get("error")))
         elif kind == "assistant":
             self.assistant(event)
         elif kind == "result":
             self.results += 1
             self.result = event
             self.open = False
-            self.usage += result_usage(event)
+            usage = event.get("usage")
+            if type(usage) is dict and usage:
+                self.usage_reported = True
+                self.usage += result_usage(event)
+                self.cache_write += _count(usage, "cacheWriteTokens", "cache_write_input_tokens")
             cost = as_number(
                 event.get("total_cost_usd"),
                 as_number(event.get("cost_usd"), as_number(event.get("cost"), -1)),
@@ -164,15 +175,16 @@ class _Run:
             subtype = as_string(event.get("subtype")).lower()
             if event.get("is_error") is True or subtype in ("error", "failed"):
                 self.error(
-                    _error_text(event.get("error") or event.get("message") or event.get("result"))
+                    error_text(event.get("error") or event.get("message") or event.get("result"))
                     or subtype
                 )
         elif kind == "error":
             self.error(
-                _error_text(event.get("message") or event.get("error") or event.get("detail"))
+                error_text(event.get("message") or event.get("error") or event.get("detail"))
             )
         elif kind == "step_finish":  # the OpenCode-like shape of older builds
             tokens = as_object(dig(event, "part", "tokens"))
+            self.usage_reported = self.usage_reported or bool(tokens)
             self.usage += Usage(
                 input_tokens=as_int(tokens.get("input")) + as_int(dig(tokens, "cache", "write")),
                 output_tokens=as_int(tokens.get("output")),
@@ -217,7 +229,7 @@ class _Run:
             self._pr_url(as_object(event.get("git")))
             status = as_string(event.get("status"), "error")
             if status != "finished":
-                self.error(_error_text(event.get("error")) or f"Cursor Cloud run {status}")
+                self.error(error_text(event.get("error")) or f"Cursor Cloud run {status}")
 
     def _pr_url(self, git: dict[str, Any]) -> None:
         for branch in as_list(git.get("branches")):
@@ -260,7 +272,14 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     subtype = None
     if result is not None:
         subtype = as_string(result.get("subtype")) or as_string(result.get("status")) or None
-    details: dict[str, JsonValue] = {"sessions": run.sessions, "results": run.results}
+    details: dict[str, JsonValue] = {
+        "sessions": run.sessions,
+        "results": run.results,
+        # "none": no result reported tokens, so the zero counts mean unknown, not nothing.
+        "usageBasis": "per_result" if run.usage_reported else "none",
+    }
+    if run.cache_write:
+        details["cacheWriteInputTokens"] = run.cache_write
     if run.duration_ms is not None:
         details["durationMs"] = run.duration_ms
     if run.pr_url:
