@@ -206,7 +206,7 @@ def _flat_json(value: object) -> bool:
             kind = type(item)
             if type(key) is not str or not (
                 kind is str
-                or (kind is int and _MIN_INT <= item <= MAX_INT)  # type: ignore[operator]
+                or (kind is int and _MIN_INT <= item <= MAX_INT)
                 or kind is bool
                 or item is None
                 or _scalar(item)
