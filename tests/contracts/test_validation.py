@@ -13,7 +13,7 @@ from linewise_contracts import (
     is_valid_entry,
     validate_entry,
 )
-from linewise_contracts.validation import MAX_JSON_DEPTH
+from linewise_contracts.validation import MAX_INT, MAX_JSON_DEPTH, json_problem
 from support import VALID_ENTRIES as VALID
 
 TS = "2026-03-29T00:00:00.000Z"
@@ -169,3 +169,94 @@ def test_deep_but_bounded_input_is_accepted() -> None:
         value = [value]
     assert entry_problem({"kind": "tool_call", "ts": TS, "name": "x", "input": value}) is None
     assert entry_problem({"kind": "tool_call", "ts": TS, "name": "x", "input": [value]}) is not None
+
+
+# -- numbers (contract 1.1): finite and within float range ---------------------------
+
+_RESULT: dict[str, Any] = {
+    "kind": "result",
+    "ts": TS,
+    "text": "",
+    "inputTokens": 0,
+    "outputTokens": 0,
+    "cachedTokens": 0,
+    "costUsd": 0,
+    "subtype": "success",
+    "isError": False,
+    "errors": [],
+}
+
+
+@pytest.mark.parametrize("field", ["inputTokens", "outputTokens", "cachedTokens", "costUsd"])
+@pytest.mark.parametrize(
+    "huge", [10**400, -(10**400), MAX_INT + 1, 10**5000], ids=["400", "-400", "max+1", "5000"]
+)
+def test_an_int_beyond_float_range_is_not_a_number(field: str, huge: int) -> None:
+    entry = {**_RESULT, field: huge}
+    assert entry_problem(entry) == (
+        f"result.{field} must be within float range (an int of at most 309 digits)"
+    )
+
+
+@pytest.mark.parametrize("edge", [MAX_INT, -MAX_INT, 10**308, 2**63, 1.7976931348623157e308])
+def test_numbers_up_to_the_float_range_are_valid(edge: float) -> None:
+    assert entry_problem({**_RESULT, "costUsd": edge}) is None
+    float(edge)  # what the rule promises a consumer: it converts
+
+
+@pytest.mark.parametrize(
+    "value",
+    [10**400, [1, 10**400], {"a": -(10**400)}, {"deep": [[{"n": 10**309}]]}],
+)
+def test_a_huge_int_anywhere_in_a_tool_input_is_invalid(value: object) -> None:
+    entry = {"kind": "tool_call", "ts": TS, "name": "x", "input": value, "toolUseId": "t"}
+    assert entry_problem(entry) == "tool_call.input contains an int beyond float range"
+    assert json_problem(value) == "contains an int beyond float range"
+
+
+def test_the_fast_path_and_the_full_check_agree_on_huge_ints() -> None:
+    from linewise_contracts.validation import _problem
+
+    for value in (10**400, {"a": 10**400}, [10**400], {"a": MAX_INT}):
+        entry = {"kind": "tool_call", "ts": TS, "name": "x", "input": value}
+        assert entry_problem(entry) == _problem(entry)
+
+
+# -- parentToolUseId (contract 1.1) --------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", VALID, ids=lambda entry: str(entry["kind"]))
+def test_every_kind_accepts_a_parent_tool_use_id(entry: dict[str, Any]) -> None:
+    assert entry_problem({**entry, "parentToolUseId": "toolu_01"}) is None
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["t"], {"id": "t"}, True])
+@pytest.mark.parametrize("entry", VALID[:: max(len(VALID) // 6, 1)], ids=lambda e: str(e["kind"]))
+def test_a_non_string_parent_tool_use_id_is_rejected(entry: dict[str, Any], bad: object) -> None:
+    problem = entry_problem({**entry, "parentToolUseId": bad})
+    assert problem is not None
+    assert problem.startswith(f"{entry['kind']}.parentToolUseId must be a str")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"kind": 10**5000, "ts": TS, "text": ""},
+        {"kind": "diff", "ts": TS, "changeType": 10**5000, "text": ""},
+        {"kind": "tool_call", "ts": TS, "name": "x", "input": {10**5000: 1}},
+    ],
+    ids=["kind", "changeType", "key"],
+)
+def test_a_reason_is_given_for_values_python_cannot_print(entry: object) -> None:
+    # repr() of an int over 4,300 digits raises; the reason must not.
+    assert isinstance(entry_problem(entry), str)
+
+
+class _Unprintable:
+    def __repr__(self) -> str:
+        raise RuntimeError("no")
+
+
+def test_a_reason_is_given_for_objects_whose_repr_raises() -> None:
+    entry = {"kind": "tool_call", "ts": TS, "name": "x", "input": {_Unprintable(): 1}}
+    assert entry_problem(entry) == "tool_call.input has a non-str key <_Unprintable>"

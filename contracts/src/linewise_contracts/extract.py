@@ -13,7 +13,7 @@ from typing import Any, Final, Generic, TypeVar
 import orjson
 
 from linewise_contracts.entries import DiffChangeType, JsonValue, TranscriptEntry
-from linewise_contracts.validation import _flat_json, json_problem
+from linewise_contracts.validation import _MIN_INT, MAX_INT, _flat_json, json_problem
 
 __all__ = [
     "BoundedMap",
@@ -46,18 +46,25 @@ def as_string(value: object, fallback: str = "") -> str:
 
 
 def as_number(value: object, fallback: float = 0) -> float:
-    """``value`` when it is a finite int or float (never a bool), else ``fallback``."""
+    """``value`` when it is a finite int or float (never a bool), else ``fallback``.
+
+    An int beyond float range (a 400-digit token count) is not a number the
+    contract allows, so it gives ``fallback`` too.
+    """
     if type(value) is int:
-        return value
+        return value if _MIN_INT <= value <= MAX_INT else fallback
     if type(value) is float and math.isfinite(value):
         return value
     return fallback
 
 
 def as_int(value: object, fallback: int = 0) -> int:
-    """``value`` as an int when it is an int or a whole finite float, else ``fallback``."""
+    """``value`` as an int when it is an int or a whole finite float, else ``fallback``.
+
+    An int beyond float range gives ``fallback``, as in :func:`as_number`.
+    """
     if type(value) is int:
-        return value
+        return value if _MIN_INT <= value <= MAX_INT else fallback
     if type(value) is float and math.isfinite(value) and value.is_integer():
         return int(value)
     return fallback
@@ -451,8 +458,11 @@ def iso_timestamp(value: object) -> str | None:
         moment = datetime.fromtimestamp(number, UTC)
     if moment is None:
         return None
+    moment = moment.astimezone(UTC)
+    # Formatted by hand: strftime("%Y") does not pad years before 1000 on every platform.
     return (
-        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:"
+        f"{moment.minute:02d}:{moment.second:02d}.{moment.microsecond // 1000:03d}Z"
     )
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Final, TypeAlias, TypeGuard
 
 from linewise_contracts.entries import DIFF_CHANGE_TYPES, TranscriptEntry
 
 __all__ = [
+    "MAX_INT",
     "MAX_JSON_DEPTH",
     "MAX_JSON_NODES",
     "InvalidEntryError",
@@ -21,6 +23,11 @@ __all__ = [
 MAX_JSON_DEPTH: Final = 512
 #: Most values accepted in one tool call's ``input`` (bounds the cost of a check).
 MAX_JSON_NODES: Final = 1_000_000
+#: Largest magnitude of an int in an entry: what a float can hold (about 1.8e308).
+#: Every number must be usable as a float by a consumer (JavaScript, orjson,
+#: ``float()``), so a 400-digit int is as invalid as ``inf``.
+MAX_INT: Final = int(sys.float_info.max)
+_MIN_INT: Final = -MAX_INT
 
 
 class InvalidEntryError(ValueError):
@@ -51,7 +58,9 @@ def _is_bool(value: object) -> str | None:
 def _is_number(value: object) -> str | None:
     kind = type(value)
     if kind is int:
-        return None
+        if _MIN_INT <= value <= MAX_INT:  # type: ignore[operator]
+            return None
+        return "must be within float range (an int of at most 309 digits)"
     if kind is float:
         # inf - inf and nan - nan are nan, which is never equal to 0.
         return None if value - value == 0 else "must be a finite number"  # type: ignore[operator]
@@ -76,9 +85,10 @@ def _is_change_type(value: object) -> str | None:
 def json_problem(value: object) -> str | None:
     """Say why ``value`` is not a plain JSON value, or return None when it is.
 
-    Plain means dicts with str keys, lists, str, int, finite float, bool and
-    None, nested at most :data:`MAX_JSON_DEPTH` deep with at most
-    :data:`MAX_JSON_NODES` values (which also stops self-referencing containers).
+    Plain means dicts with str keys, lists, str, int within float range
+    (:data:`MAX_INT`), finite float, bool and None, nested at most
+    :data:`MAX_JSON_DEPTH` deep with at most :data:`MAX_JSON_NODES` values
+    (which also stops self-referencing containers).
     """
     stack: list[tuple[object, int]] = [(value, 0)]
     nodes = 0
@@ -86,7 +96,11 @@ def json_problem(value: object) -> str | None:
         item, depth = stack.pop()
         nodes += 1
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not _MIN_INT <= item <= MAX_INT:  # type: ignore[operator]
+                return "contains an int beyond float range"
             continue
         if kind is float:
             if item - item != 0:  # type: ignore[operator]
@@ -163,7 +177,10 @@ _MISSING: Final = object()
 
 
 def _short_repr(value: object, limit: int = 60) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a 5,000-digit int, or an object whose __repr__ raises
+        return f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -174,8 +191,10 @@ def _short_repr(value: object, limit: int = 60) -> str:
 
 def _scalar(value: object) -> bool:
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if kind is int:
+        return _MIN_INT <= value <= MAX_INT  # type: ignore[operator]
     return kind is float and value - value == 0  # type: ignore[operator]
 
 
@@ -186,7 +205,11 @@ def _flat_json(value: object) -> bool:
         for key, item in value.items():
             kind = type(item)
             if type(key) is not str or not (
-                kind is str or kind is int or kind is bool or item is None or _scalar(item)
+                kind is str
+                or (kind is int and _MIN_INT <= item <= MAX_INT)
+                or kind is bool
+                or item is None
+                or _scalar(item)
             ):
                 return False
         return True

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final
 
 from linewise_contracts._version import CONTRACT_VERSION
+from linewise_contracts.compliance._results import TITLES, CheckResult, Status
 from linewise_contracts.compliance._target import (
     Target,
     TargetError,
@@ -24,6 +21,7 @@ from linewise_contracts.protocols import adapter_type_problem, entry_point_value
 
 __all__ = [
     "DEFAULT_EXAMPLES",
+    "TITLES",
     "CheckResult",
     "Report",
     "Status",
@@ -31,58 +29,9 @@ __all__ = [
     "run_checks",
 ]
 
-Status: TypeAlias = Literal["pass", "warn", "fail", "skip"]
-
 #: Hostile inputs generated per adapter type unless asked otherwise.
 DEFAULT_EXAMPLES: Final = 1000
 _CODE_BUDGET: Final = 50_000  # bytes of parser source, the reference contract's limit
-
-# What each check is about, in the order they run.
-TITLES: Final = {
-    "metadata.entry_points": "entry point group, names and values",
-    "metadata.contract": "contract dependency declared and compatible",
-    "metadata.duplicates": "no other distribution claims the adapter type",
-    "import": "the module imports",
-    "import.side_effects": "no side effects at import",
-    "exports": "parse_stdout_line / create_stdout_parser with the right signatures",
-    "parse.valid": "every entry valid on the sample lines",
-    "parse.deterministic": "same input, same output",
-    "parse.reset": "reset() really resets",
-    "parse.side_effects": "no side effects while parsing",
-    "parse.never_throws": "never throws, even on hostile input",
-    "cost": "time and memory per line",
-    "size.code": "the parser's own code is small",
-    "size.dependencies": "runtime dependencies are declared",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    """One check's outcome for one adapter type (or for the whole distribution)."""
-
-    check: str
-    status: Status
-    message: str
-    adapter_type: str | None = None
-    details: tuple[str, ...] = ()
-    figures: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def title(self) -> str:
-        """What the check is about."""
-        return TITLES.get(self.check, self.check)
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict."""
-        return {
-            "check": self.check,
-            "title": self.title,
-            "adapterType": self.adapter_type,
-            "status": self.status,
-            "message": self.message,
-            "details": list(self.details),
-            "figures": self.figures,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,103 +141,6 @@ def _metadata_checks(target: Target) -> list[CheckResult]:
     return results
 
 
-def _worker(
-    target: Target, examples: int, timeout: float, line_timeout: float
-) -> tuple[list[CheckResult], dict[str, Any]]:
-    """Run the behavioural checks in a fresh interpreter and read back its results."""
-    results: list[CheckResult] = []
-    extra: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="linewise-check-") as folder:
-        config_path = Path(folder) / "config.json"
-        results_path = Path(folder) / "results.jsonl"
-        results_path.touch()
-        config = {
-            "paths": list(target.paths),
-            "entry_points": [[n, v] for n, v in target.entry_points if n in target.adapter_types],
-            "examples": examples,
-            "line_timeout": line_timeout,
-            "memory_limit_mb": 1024,
-            "budget_line_seconds": 0.0005,
-            "budget_large_seconds": 2.0,
-        }
-        config_path.write_text(json.dumps(config), encoding="utf-8")
-        command = [
-            sys.executable,
-            "-X",
-            "faulthandler",
-            "-m",
-            "linewise_contracts.compliance._worker",
-            str(config_path),
-            str(results_path),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        try:
-            done = subprocess.run(
-                command, capture_output=True, text=True, timeout=timeout, env=env, check=False
-            )
-            ending = (
-                None
-                if done.returncode == 0
-                else f"the worker process died ({_exit(done.returncode)})"
-            )
-            stderr = done.stderr
-        except subprocess.TimeoutExpired as expired:
-            ending = (
-                f"the worker process was killed after {timeout:g} s "
-                "(a hang the per-line limit could not interrupt, e.g. in C code)"
-            )
-            stderr = (
-                expired.stderr.decode(errors="replace")
-                if isinstance(expired.stderr, bytes)
-                else (expired.stderr or "")
-            )
-        running: dict[str, Any] | None = None
-        for line in results_path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            if "running" in record:
-                running = record
-            elif "check" in record:
-                running = None
-                results.append(
-                    CheckResult(
-                        record["check"],
-                        record["status"],
-                        record["message"],
-                        record["adapterType"],
-                        tuple(record["details"]),
-                        record["figures"],
-                    )
-                )
-        if ending is not None and running is not None:
-            tail = [line for line in stderr.strip().splitlines()[-8:] if line.strip()]
-            results.append(
-                CheckResult(
-                    running["running"],
-                    "fail",
-                    f"{ending} while running this check",
-                    running["adapterType"],
-                    tuple(tail),
-                )
-            )
-        elif ending is not None:
-            results.append(
-                CheckResult("import", "fail", ending, None, tuple(stderr.strip().splitlines()[-8:]))
-            )
-    return results, extra
-
-
-def _exit(code: int) -> str:
-    if code < 0:
-        import signal
-
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = str(-code)
-        return f"killed by {name}"
-    return f"exit code {code}"
-
-
 def run_checks(
     target: str,
     *,
@@ -301,15 +153,17 @@ def run_checks(
     ``target`` is an installed adapter type, an installed distribution, or the
     path of a plugin project (checked from its source, without installing it).
     Plugin code only runs in a separate, throw-away Python process, watched by
-    audit hooks; a hang or crash there fails the check that was running.
+    audit hooks; it sends signed observations that this process judges, and a
+    hang or crash there fails the check that was running.
     Raises :class:`TargetError` when the target names nothing checkable.
     """
     started = time.perf_counter()
     resolved = resolve_target(target)
     results = _metadata_checks(resolved)
     if resolved.entry_points:
-        worker_results, _ = _worker(resolved, examples, timeout, line_timeout)
-        results.extend(worker_results)
+        from linewise_contracts.compliance._runner import run_worker
+
+        results.extend(run_worker(resolved, examples, timeout, line_timeout))
     results.extend(_package_checks(resolved))
     # Distribution-wide checks first, then each adapter type's, in the order they ran.
     results.sort(key=lambda result: result.adapter_type is not None)

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-__all__ = ["GENERIC_SAMPLES", "hostile_lines", "line_batches"]
+__all__ = ["GENERIC_SAMPLES", "HUGE_NUMBERS", "hostile_lines", "line_batches"]
 
 #: Lines used when a plugin ships no samples: shapes several agent CLIs print.
 GENERIC_SAMPLES: Final = (
@@ -35,10 +35,16 @@ _ANSI: Final = ("\x1b[31m", "\x1b[0m", "\x1b]0;t\x07", "\x1b[2J", "\x9b1m", "\x0
 _LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
 _NO_NEWLINES = st.characters(blacklist_characters="\n\r")
 
+#: Numbers a CLI may print that no float holds: parsers must not pass them on as entries.
+HUGE_NUMBERS: Final = (10**400, -(10**400), 2**1024, 10**309)
+#: Number literals in JSON text: beyond float range, and past Python's int-string limit.
+_NUMBER_LITERALS: Final = ("1e400", "-1e999", "1" * 400, "-" + "9" * 5000, "1E+309", "0.5e-400")
+
 json_scalars = (
     st.none()
     | st.booleans()
     | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.sampled_from(HUGE_NUMBERS)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(_NO_NEWLINES, max_size=20)
 )
@@ -88,7 +94,12 @@ def _mangled(draw: st.DrawFn, documents: Sequence[Any]) -> str:
     document = draw(st.sampled_from(documents))
     paths = _paths(document)
     path = draw(st.sampled_from(paths))
-    action = draw(st.sampled_from(["remove", "retype", "deep", "huge", "ansi", "nul", "truncate"]))
+    action = draw(
+        st.sampled_from(
+            ["remove", "retype", "deep", "huge", "ansi", "nul", "truncate", "number", "number"]
+        )
+    )
+    literal = ""
     if action == "remove" and path:
         document = _replace(document, path, None, delete=True)
     elif action == "retype":
@@ -100,10 +111,16 @@ def _mangled(draw: st.DrawFn, documents: Sequence[Any]) -> str:
         document = _replace(document, path, deep)
     elif action == "huge":
         document = _replace(document, path, "x" * draw(st.integers(10_000, 300_000)))
+    elif action == "number":
+        # Written into the text afterwards: json.dumps cannot write 5,000 digits or 1e400.
+        literal = draw(st.sampled_from(_NUMBER_LITERALS))
+        document = _replace(document, path, "\x00number\x00")
     elif action in ("ansi", "nul"):
         noise = draw(st.sampled_from(_ANSI)) if action == "ansi" else "\x00"
         document = _replace(document, path, f"{noise}{draw(st.text(max_size=10))}{noise}")
     text = json.dumps(document, ensure_ascii=draw(st.booleans()))
+    if literal:
+        text = text.replace('"\\u0000number\\u0000"', literal)
     if action == "truncate":
         text = text[: draw(st.integers(0, max(len(text) - 1, 0)))]
     return text
@@ -124,6 +141,7 @@ def hostile_lines(samples: Sequence[str]) -> st.SearchStrategy[str]:
             "".join
         ),
         json_values.map(json.dumps),
+        st.sampled_from(_NUMBER_LITERALS).map(lambda n: f'{{"type":"result","usage":{n},"n":{n}}}'),
         st.dictionaries(st.text(max_size=10), json_values, max_size=6).map(json.dumps),
         st.sampled_from(list(samples)) if samples else st.just("x"),
     ]

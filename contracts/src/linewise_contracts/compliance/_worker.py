@@ -1,9 +1,12 @@
-"""The compliance worker: imports a plugin in a throw-away process and exercises its parser.
+"""The compliance worker: imports a plugin in a throw-away process and reports what it observes.
 
-Run as ``python -m linewise_contracts.compliance._worker CONFIG RESULTS``. Each
-check's outcome is appended to RESULTS as one JSON line as soon as it is
-known, after a ``{"running": ...}`` line, so the parent can name the check
-that was running when the worker hung, crashed or ran out of memory.
+Run as ``python -m linewise_contracts.compliance._worker CONFIG CHANNEL_FD SLOT``,
+with the channel's key on stdin. Everything the checker relies on is imported
+and bound before the plugin is, then fingerprinted: a plugin that patches it
+fails ``checker.integrity``. The worker sends observations (what each call
+into the plugin returned), and the parent judges them with its own, untouched
+copy of the contract (see ``_judge``); only the checks that are about the
+worker process itself (import, exports, side effects, cost) are its verdicts.
 """
 
 from __future__ import annotations
@@ -17,24 +20,40 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any, Final
+from types import ModuleType
+from typing import Any, Final
 
-from linewise_contracts.compliance._monitor import Monitor
+from linewise_contracts.compliance import _channel, _judge, _results
+from linewise_contracts.compliance._channel import KEY_BYTES, Sender, Slot
+from linewise_contracts.compliance._judge import Outcome, batch_problem
+from linewise_contracts.compliance._monitor import Monitor, fingerprint
+from linewise_contracts.environment import EnvironmentCheck
 from linewise_contracts.exports import describe_error, exports_problem, parser_problem
-from linewise_contracts.protocols import CREATE_STDOUT_PARSER, PARSE_STDOUT_LINE
-from linewise_contracts.validation import entry_problem
+from linewise_contracts.protocols import (
+    CHECK_ENVIRONMENT,
+    CREATE_STDOUT_PARSER,
+    FORMAT_STDOUT_LINE,
+    METADATA_NAMES,
+    PARSE_STDOUT_LINE,
+    SNIFF,
+    SUMMARIZE_RUN,
+)
+from linewise_contracts.summary import RunSummary
+from linewise_contracts.validation import json_problem
 
 TS: Final = "2026-01-01T00:00:00.000Z"
 _MAX_SAMPLE_LINES: Final = 5000
-_SHOWN: Final = 5
+_MAX_OPTIONAL_LINES: Final = 400  # lines given to format_stdout_line, one call each
+_SNIFF_WINDOW: Final = 40
+_RUN_SUMMARY_TO_JSON: Final = RunSummary.to_json
+_CHECK_TO_JSON: Final = EnvironmentCheck.to_json
 
 
 class _Hang(BaseException):
-    """Raised into a parser that runs past the per-line limit (BaseException: not swallowable)."""
+    """Raised into a call that runs past the per-line limit (the parent kills past twice that)."""
 
 
 @contextmanager
@@ -51,36 +70,49 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-class _Results:
-    def __init__(self, path: str) -> None:
-        self._file: IO[str] = open(path, "a", encoding="utf-8")  # noqa: SIM115
+class _Calls:
+    """Every call into plugin code: the soft alarm, the parent's call slot, plain outcomes."""
 
-    def running(self, adapter_type: str, check: str) -> None:
-        self._write({"running": check, "adapterType": adapter_type})
+    def __init__(self, slot: Slot, limit: float) -> None:
+        self.slot = slot
+        self.limit = limit
+        self.hangs = False
+        import marshal
 
-    def result(  # noqa: PLR0917 - a record's fields, in their printed order
-        self,
-        adapter_type: str,
-        check: str,
-        status: str,
-        message: str,
-        details: list[str] | None = None,
-        figures: dict[str, Any] | None = None,
-    ) -> None:
-        self._write(
-            {
-                "check": check,
-                "adapterType": adapter_type,
-                "status": status,
-                "message": message,
-                "details": details or [],
-                "figures": figures or {},
-            }
-        )
+        self._dumps: Callable[[object], bytes] = marshal.dumps  # type: ignore[assignment]
+        self._loads = marshal.loads
 
-    def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, default=repr) + "\n")
-        self._file.flush()
+    def raw(
+        self, function: Callable[..., Any], *args: Any, index: int = -1, limit: float | None = None
+    ) -> tuple[bool, Any]:
+        """``(True, value)`` or ``(False, outcome)`` for a call that raised or hung."""
+        seconds = self.limit if limit is None else limit
+        self.slot.enter(index, seconds)
+        try:
+            with _time_limit(seconds):
+                return True, function(*args)
+        except _Hang as error:
+            self.hangs = True
+            return False, ("hang", str(error))
+        except (
+            BaseException
+        ) as error:  # SystemExit, GeneratorExit, KeyboardInterrupt: all the plugin's
+            return False, ("raised", describe_error(error))
+        finally:
+            self.slot.leave()
+
+    def plain(self, value: object) -> Outcome:
+        """The value as the parent will see it: a deep copy in plain Python types."""
+        try:
+            return ("value", self._loads(self._dumps(value)))
+        except Exception as error:
+            problem = json_problem(value)
+            return ("unsendable", problem or f"{describe_error(error)} ({type(value).__name__})")
+
+    def call(self, function: Callable[..., Any], *args: Any, index: int = -1) -> Outcome:
+        """One call's outcome."""
+        ok, value = self.raw(function, *args, index=index)
+        return self.plain(value) if ok else value
 
 
 class _StaticParser:
@@ -91,74 +123,23 @@ class _StaticParser:
         return None
 
 
-def _short(value: object, limit: int = 300) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} chars)"
-
-
-# The host's per-line budgets (linewise TranscriptSession): beyond them entries are dropped.
-_MAX_ENTRIES: Final = 10_000
-_OUTPUT_FACTOR: Final = 16
-_OUTPUT_FLOOR: Final = 1024 * 1024
-
-
-def _line_problem(result: object, line: str) -> str | None:
-    if type(result) is not list:
-        return f"returned {type(result).__name__}, not a list"
-    if len(result) > _MAX_ENTRIES:
-        return f"returned {len(result)} entries for one line (a host keeps {_MAX_ENTRIES})"
-    size = 0
-    for entry in result:
-        problem = entry_problem(entry)
-        if problem is not None:
-            return f"invalid entry: {problem}"
-        size += len(entry.get("text") or entry.get("content") or "")
-    budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
-    if size > budget:
-        return (
-            f"returned {size:,} characters of text for a {len(line):,}-character line "
-            f"(a host keeps {budget:,})"
-        )
-    return None
-
-
-_END: Final = "(end of stream)"
-
-
-def _run(parser: Any, lines: list[str], limit: float) -> list[Any]:
-    """Each line's result, or the exception it raised (as the value), as the host feeds them.
-
-    A ``raw_lines`` parser gets each line with its newline; a parser with
-    ``finish`` is finished after the last line, its result one more item.
-    """
-    raw = getattr(parser, "raw_lines", False) is True
-    out: list[Any] = []
-    for line in lines:
-        try:
-            with _time_limit(limit):
-                out.append(parser.parse_line(line + "\n" if raw else line, TS))
-        except (Exception, _Hang) as error:
-            out.append(error)
-    finish = getattr(parser, "finish", None)
-    if callable(finish):
-        try:
-            with _time_limit(limit):
-                out.append(finish(TS))
-        except (Exception, _Hang) as error:
-            out.append(error)
+def _run(calls: _Calls, parser: Any, lines: list[str]) -> list[Outcome]:
+    """Each line's outcome as the host feeds them, then finish()'s when the parser has one."""
+    ok, raw = calls.raw(getattr, parser, "raw_lines", False)
+    raw = ok and raw is True
+    ok, parse = calls.raw(getattr, parser, "parse_line")
+    if not ok:
+        return [parse for _ in lines]
+    out = [
+        calls.call(parse, line + "\n" if raw else line, TS, index=index)
+        for index, line in enumerate(lines)
+    ]
+    ok, finish = calls.raw(getattr, parser, "finish", None)
+    if not ok:
+        out.append(finish)
+    elif callable(finish):
+        out.append(calls.call(finish, TS, index=len(lines)))
     return out
-
-
-def _labels(lines: list[str], results: list[Any]) -> list[str]:
-    """The lines the results belong to, with the end of the stream for a finish() result."""
-    return lines + [_END] * (len(results) - len(lines))
-
-
-def _outcome(value: object) -> object:
-    # Exceptions compare by type and message, so two runs can be compared.
-    if isinstance(value, BaseException):
-        return ("raised", type(value).__name__, str(value))
-    return value
 
 
 def _samples(roots: list[str]) -> tuple[list[str], str]:
@@ -199,16 +180,83 @@ def _load(value: str) -> object:
     return target
 
 
+class _Out:
+    """The records the worker sends: running markers, its own verdicts, observations."""
+
+    def __init__(self, sender: Sender) -> None:
+        self.send = sender.send
+
+    def running(self, at: str, check: str) -> None:
+        self.send(("running", at, check))
+
+    def result(  # noqa: PLR0917 - a record's fields, in their printed order
+        self,
+        at: str,
+        check: str,
+        status: str,
+        message: str,
+        details: list[str] | None = None,
+        figures: dict[str, Any] | None = None,
+    ) -> None:
+        # Figures go as JSON text: the parent parses them with its own json module.
+        self.send(
+            (
+                "result",
+                at,
+                check,
+                status,
+                message,
+                list(details or []),
+                json.dumps(figures or {}, default=repr),
+            )
+        )
+
+
+class _Optional:
+    """The optional exports the parser module has (None when not exported)."""
+
+    def __init__(self, sniff: Any, summarize: Any, format_line: Any, environment: Any) -> None:
+        self.sniff = sniff
+        self.summarize = summarize
+        self.format_line = format_line
+        self.environment = environment
+
+
 class _Checker:
-    def __init__(self, config: dict[str, Any], monitor: Monitor, results: _Results) -> None:
+    def __init__(self, config: dict[str, Any], monitor: Monitor, out: _Out, calls: _Calls) -> None:
         self.config = config
         self.monitor = monitor
-        self.results = results
-        self.hangs = False
+        self.out = out
+        self.calls = calls
+        self.guarded_print = fingerprint(monitor.guarded)
 
-    def adapter(self, adapter_type: str, value: str) -> None:
-        out = self.results
-        at = adapter_type
+    def adapter(self, at: str, value: str) -> None:
+        self._adapter(at, value)
+        self._integrity(at)
+
+    def _integrity(self, at: str) -> None:
+        self.out.running(at, "checker.integrity")
+        now = fingerprint(self.monitor.guarded)
+        changed = sorted(
+            name for name, items in self.guarded_print.items() if now.get(name) != items
+        )
+        if changed:
+            self.out.result(
+                at,
+                "checker.integrity",
+                "fail",
+                "the plugin changed the checker's own modules: " + ", ".join(changed),
+            )
+        else:
+            self.out.result(
+                at,
+                "checker.integrity",
+                "pass",
+                "the checker's modules are as they were before the plugin was imported",
+            )
+
+    def _adapter(self, at: str, value: str) -> None:
+        out, calls = self.out, self.calls
         out.running(at, "import")
         module = value.split(":", 1)[0].strip()
         roots = _roots(module)
@@ -216,53 +264,86 @@ class _Checker:
             out.result(at, "import", "fail", f"module {module!r} cannot be found on sys.path")
             return
         self.monitor.roots = tuple(roots)
-        error: BaseException | None = None
-        target: object = None
         with self.monitor.watching("import") as changes:
-            try:
-                with _time_limit(self.config["line_timeout"] * 4):
-                    target = _load(value)
-            except (Exception, SystemExit, _Hang) as caught:
-                error = caught
-        if error is not None:
-            out.result(at, "import", "fail", f"importing {value} failed: {describe_error(error)}")
+            ok, target = calls.raw(_load, value, limit=calls.limit * 4)
+        if not ok:
+            out.result(at, "import", "fail", f"importing {value} failed: {target[1]}")
             return
         out.result(at, "import", "pass", f"{value} imports cleanly")
         self._side_effects(at, "import.side_effects", "import", changes)
 
         out.running(at, "exports")
-        factory = getattr(target, CREATE_STDOUT_PARSER, None)
-        static = getattr(target, PARSE_STDOUT_LINE, None)
-        problem = exports_problem(factory, static)
-        if problem is None and factory is not None:
-            broken = parser_problem(factory)
-            problem = None if broken is None else broken[:2]
+        found: dict[str, Any] = {}
+        for name in (
+            CREATE_STDOUT_PARSER,
+            PARSE_STDOUT_LINE,
+            SNIFF,
+            SUMMARIZE_RUN,
+            FORMAT_STDOUT_LINE,
+            CHECK_ENVIRONMENT,
+        ):
+            ok, found[name] = calls.raw(getattr, target, name, None)
+            if not ok:
+                out.result(at, "exports", "fail", f"reading {name} raised: {found[name][1]}")
+                return
+        factory, static = found[CREATE_STDOUT_PARSER], found[PARSE_STDOUT_LINE]
+        ok, problem = calls.raw(exports_problem, factory, static)
+        if ok and problem is None and factory is not None:
+            ok, broken = calls.raw(parser_problem, factory)
+            problem = broken[:2] if ok and broken is not None else (None if ok else broken)
+        if not ok:
+            out.result(at, "exports", "fail", f"checking the exports raised: {problem[1]}")
+            return
         if problem is not None:
             out.result(at, "exports", "fail", problem[0], [f"hint: {problem[1]}"])
             return
-        kinds = [
-            name
-            for name, value_ in ((CREATE_STDOUT_PARSER, factory), (PARSE_STDOUT_LINE, static))
-            if value_
-        ]
-        out.result(at, "exports", "pass", "exports " + " and ".join(kinds))
+        optional = _Optional(
+            found[SNIFF], found[SUMMARIZE_RUN], found[FORMAT_STDOUT_LINE], found[CHECK_ENVIRONMENT]
+        )
+        for name in (SNIFF, SUMMARIZE_RUN, FORMAT_STDOUT_LINE, CHECK_ENVIRONMENT):
+            if found[name] is not None and not callable(found[name]):
+                out.result(
+                    at, "exports", "fail", f"{name} is a {type(found[name]).__name__}, not callable"
+                )
+                return
+        kinds = [name for name in found if found[name] is not None]
+        out.result(at, "exports", "pass", "exports " + ", ".join(kinds))
+
+        out.running(at, "metadata.exports")
+        observations = []
+        for name in METADATA_NAMES:
+            pair = []
+            for _ in range(2):
+                ok, got = calls.raw(getattr, target, name, None)
+                pair.append(calls.plain((name, got)) if ok else got)
+            observations.append((name, pair[0], pair[1]))
+        out.send(("optional", at, "metadata.exports", observations))
 
         new_parser: Callable[[], Any]
         if factory is not None:
             new_parser = factory
         else:
-            parse: Callable[[str, str], Any] = static  # type: ignore[assignment]
+            parse: Callable[[str, str], Any] = static
             new_parser = lambda: _StaticParser(parse)  # noqa: E731
         samples, source = _samples(roots)
-        self._parsing(at, new_parser, samples, source, stateful=factory is not None)
-        self._fuzz(at, new_parser, samples)
+        self._parsing(at, new_parser, samples, source, optional, stateful=factory is not None)
+        self._fuzz(at, new_parser, samples, optional)
         self._cost(at, new_parser, samples)
+
+    def _fresh(self, new_parser: Callable[[], Any]) -> tuple[bool, Any]:
+        return self.calls.raw(new_parser)
+
+    def _runs(self, new_parser: Callable[[], Any], lines: list[str]) -> list[Outcome]:
+        ok, parser = self._fresh(new_parser)
+        if not ok:
+            return [parser for _ in lines]
+        return _run(self.calls, parser, lines)
 
     def _side_effects(self, at: str, check: str, phase: str, changes: list[str]) -> None:
         events = [event.describe() for event in self.monitor.events if event.phase == phase]
         found = events + changes
         if found:
-            self.results.result(
+            self.out.result(
                 at,
                 check,
                 "fail",
@@ -271,7 +352,65 @@ class _Checker:
                 found[:20],
             )
         else:
-            self.results.result(at, check, "pass", f"no side effects during {phase}")
+            self.out.result(at, check, "pass", f"no side effects during {phase}")
+
+    def _optional_calls(self, optional: _Optional, lines: list[str]) -> dict[str, list[Any]]:
+        """Observations of the optional exports on ``lines``: ``{check: [(label, a, b)]}``."""
+        calls = self.calls
+        found: dict[str, list[Any]] = {}
+        if optional.sniff is not None:
+            seen = []
+            for label, window in (("sniff(lines)", lines[:_SNIFF_WINDOW]), ("sniff([])", [])):
+                pair = []
+                for _ in range(2):
+                    given = list(window)
+                    outcome = calls.call(optional.sniff, given)
+                    if given != window and outcome[0] == "value":
+                        outcome = ("raised", "sniff() changed the list of lines it was given")
+                    pair.append(outcome)
+                seen.append((label, pair[0], pair[1]))
+            found["sniff"] = seen
+        if optional.summarize is not None:
+            pair = [self._summary(optional.summarize, lines) for _ in range(2)]
+            found["summarize_run"] = [("summarize_run(lines)", pair[0], pair[1])]
+        if optional.format_line is not None:
+            found["format_stdout_line"] = [
+                (
+                    f"format_stdout_line(line {index + 1})",
+                    calls.call(optional.format_line, line),
+                    calls.call(optional.format_line, line),
+                )
+                for index, line in enumerate(lines[:_MAX_OPTIONAL_LINES])
+            ]
+        return found
+
+    def _summary(self, summarize: Callable[[Any], Any], lines: list[str]) -> Outcome:
+        ok, summary = self.calls.raw(summarize, list(lines))
+        if not ok:
+            failed: Outcome = summary
+            return failed
+        if type(summary) is not RunSummary:
+            return ("value", f"<{type(summary).__name__}>")
+        ok, payload = self.calls.raw(_RUN_SUMMARY_TO_JSON, summary)
+        return self.calls.plain(payload) if ok else payload
+
+    def _environment(self, at: str, check_environment: Any) -> None:
+        self.out.running(at, "check_environment")
+        if check_environment is None:
+            self.out.send(("optional", at, "check_environment", None))
+            return
+        # An empty environment: nothing on PATH, no keys; the checks must still come back.
+        ok, checks = self.calls.raw(check_environment, {})
+        if ok:
+            if type(checks) is list and all(type(c) is EnvironmentCheck for c in checks):
+                outcome = self.calls.plain([_CHECK_TO_JSON(check) for check in checks])
+            else:
+                outcome = ("value", f"<{type(checks).__name__}>")
+        else:
+            outcome = checks
+        self.out.send(
+            ("optional", at, "check_environment", [("check_environment({})", outcome, outcome)])
+        )
 
     def _parsing(
         self,
@@ -279,112 +418,45 @@ class _Checker:
         new_parser: Callable[[], Any],
         samples: list[str],
         source: str,
+        optional: _Optional,
         *,
         stateful: bool,
     ) -> None:
-        out = self.results
-        limit = self.config["line_timeout"]
+        out, calls = self.out, self.calls
         out.running(at, "parse.valid")
         with self.monitor.watching("parsing") as changes:
-            first = _run(new_parser(), samples, limit)
-            second = _run(new_parser(), samples, limit)
-            reused = new_parser()
-            _run(reused, samples, limit)
-            reused.reset()
-            after_reset = _run(reused, samples, limit)
-        problems = []
-        kinds: Counter[str] = Counter()
-        for number, (line, result) in enumerate(
-            zip(_labels(samples, first), first, strict=True), 1
-        ):
-            self.hangs = self.hangs or isinstance(result, _Hang)
-            if isinstance(result, BaseException):
-                problems.append(f"line {number}: raised {describe_error(result)}: {_short(line)}")
-                continue
-            problem = _line_problem(result, line)
-            if problem:
-                problems.append(f"line {number}: {problem}: {_short(line)}")
-            else:
-                kinds.update(entry["kind"] for entry in result)
-        figures = {"lines": len(samples), "entries": sum(kinds.values()), "kinds": dict(kinds)}
-        if problems:
-            out.result(
-                at,
-                "parse.valid",
-                "fail",
-                f"{len(problems)} of {len(samples)} lines ({source}) break the contract",
-                problems[:_SHOWN],
-                figures,
-            )
-        else:
-            out.result(at, "parse.valid", "pass", f"every entry valid on {source}", None, figures)
-
-        out.running(at, "parse.deterministic")
-        differing = [
-            n
-            for n, (a, b) in enumerate(zip(first, second, strict=True), 1)
-            if _outcome(a) != _outcome(b)
-        ]
-        if differing:
-            number = differing[0]
-            out.result(
-                at,
-                "parse.deterministic",
-                "fail",
-                f"a fresh parser gives different output on {len(differing)} line(s)",
-                [
-                    f"line {number}: {_short(_labels(samples, first)[number - 1])}: "
-                    f"{_short(_outcome(first[number - 1]))} then "
-                    f"{_short(_outcome(second[number - 1]))}"
-                ],
-            )
-        else:
-            out.result(
-                at,
-                "parse.deterministic",
-                "pass",
-                "the same lines give the same entries from fresh parsers",
-            )
-
-        out.running(at, "parse.reset")
-        if not stateful:
-            out.result(at, "parse.reset", "pass", "static parser: nothing to reset")
-        else:
-            differing = [
-                n
-                for n, (a, b) in enumerate(zip(first, after_reset, strict=True), 1)
-                if _outcome(a) != _outcome(b)
-            ]
-            if differing:
-                number = differing[0]
-                out.result(
-                    at,
-                    "parse.reset",
-                    "fail",
-                    "reset() does not return the parser to its fresh state",
-                    [
-                        f"after reset, line {number} gives "
-                        f"{_short(_outcome(after_reset[number - 1]))} instead of "
-                        f"{_short(_outcome(first[number - 1]))}"
-                    ],
+            first = self._runs(new_parser, samples)
+            second = self._runs(new_parser, samples)
+            ok, reused = self._fresh(new_parser)
+            if ok:
+                _run(calls, reused, samples)
+                reset = calls.raw(reused.reset)
+                after_reset = (
+                    _run(calls, reused, samples) if reset[0] else [reset[1] for _ in first]
                 )
             else:
-                out.result(
-                    at, "parse.reset", "pass", "after reset() the parser behaves like a fresh one"
-                )
+                after_reset = [reused for _ in first]
+            out.running(at, "sniff")
+            extras = self._optional_calls(optional, samples)
+        out.send(("parse", at, source, samples, stateful, first, second, after_reset))
         self._side_effects(at, "parse.side_effects", "parsing", changes)
+        for check in ("sniff", "summarize_run", "format_stdout_line"):
+            out.send(("optional", at, check, extras.get(check)))
+        self._environment(at, optional.environment)
 
-    def _fuzz(self, at: str, new_parser: Callable[[], Any], samples: list[str]) -> None:
-        out = self.results
+    def _fuzz(
+        self, at: str, new_parser: Callable[[], Any], samples: list[str], optional: _Optional
+    ) -> None:
+        out = self.out
         out.running(at, "parse.never_throws")
         examples = self.config["examples"]
         if examples <= 0:
-            out.result(at, "parse.never_throws", "skip", "fuzzing disabled (--examples 0)")
+            out.send(("fuzz.end", at, "skip", "fuzzing disabled (--examples 0)", 0, 0.0))
             return
-        if self.hangs:
+        if self.calls.hangs:
             # Every shrinking step would wait out the time limit again.
-            out.result(
-                at, "parse.never_throws", "skip", "not fuzzed: the parser hangs on sample lines"
+            out.send(
+                ("fuzz.end", at, "skip", "not fuzzed: the parser hangs on sample lines", 0, 0.0)
             )
             return
         try:
@@ -393,37 +465,33 @@ class _Checker:
 
             from linewise_contracts.compliance._fuzz import line_batches
         except ImportError:
-            out.result(
-                at,
-                "parse.never_throws",
-                "skip",
-                "hypothesis is not installed: pip install 'linewise-contracts[testing]'",
+            out.send(
+                (
+                    "fuzz.end",
+                    at,
+                    "skip",
+                    "hypothesis is not installed: pip install 'linewise-contracts[testing]'",
+                    0,
+                    0.0,
+                )
             )
             return
-        limit = self.config["line_timeout"]
-        reasons: dict[tuple[str, ...], str] = {}
 
         def breaks(lines: list[str]) -> bool:
-            one = _run(new_parser(), lines, limit)
-            labels = _labels(lines, one)
-            for index, result in enumerate(one):
-                problem = (
-                    f"raised {describe_error(result)}"
-                    if isinstance(result, BaseException)
-                    else _line_problem(result, "" if labels[index] == _END else labels[index])
-                )
-                if problem:
-                    reasons[tuple(lines)] = f"line {index + 1}: {problem}"
-                    return True
-            two = _run(new_parser(), lines, limit)
-            if [_outcome(v) for v in one] != [_outcome(v) for v in two]:
-                reasons[tuple(lines)] = "not deterministic: two fresh parsers disagree"
-                return True
-            return False
+            one = self._runs(new_parser, lines)
+            problem = batch_problem(lines, one, one, [])
+            two = self._runs(new_parser, lines) if problem is None else one
+            extras = [
+                (check, observation)
+                for check, observations in self._optional_calls(optional, lines).items()
+                for observation in observations
+            ]
+            out.send(("fuzz", at, lines, one, two, extras))
+            return batch_problem(lines, one, two, extras) is not None
 
         started = time.perf_counter()
-        try:
-            found = find(
+        with suppress(NoSuchExample):
+            find(
                 line_batches(samples),
                 breaks,
                 settings=settings(
@@ -434,40 +502,17 @@ class _Checker:
                     phases=[Phase.generate, Phase.shrink],
                 ),
             )
-        except NoSuchExample:
-            seconds = time.perf_counter() - started
-            out.result(
-                at,
-                "parse.never_throws",
-                "pass",
-                f"{examples} hostile inputs: no exception, no invalid entry",
-                None,
-                {"examples": examples, "seconds": round(seconds, 2)},
-            )
-            return
-        reason = reasons.get(tuple(found), "fails")
-        out.result(
-            at,
-            "parse.never_throws",
-            "fail",
-            f"minimal failing input found: {reason}",
-            [f"lines: {_short(found, 600)}"],
-            {"examples": examples},
-        )
+        out.send(("fuzz.end", at, "done", "", examples, time.perf_counter() - started))
 
     def _cost(self, at: str, new_parser: Callable[[], Any], samples: list[str]) -> None:
-        out = self.results
+        out = self.out
         out.running(at, "cost")
-        limit = self.config["line_timeout"]
-        parser = new_parser()
+        calls = self.calls
+        ok, parser = calls.raw(new_parser)
         times = []
-        for line in samples:
+        for index, line in enumerate(samples if ok else []):
             start = time.perf_counter()
-            try:
-                with _time_limit(limit):
-                    parser.parse_line(line, TS)
-            except (Exception, _Hang):
-                pass
+            calls.raw(parser.parse_line, line, TS, index=index)
             times.append(time.perf_counter() - start)
         big_json = json.dumps(
             {"type": "assistant", "text": "x" * 1_000_000, "items": list(range(20_000))}
@@ -482,11 +527,9 @@ class _Checker:
         ):
             tracemalloc.start()
             start = time.perf_counter()
-            try:
-                with _time_limit(limit * 4):
-                    new_parser().parse_line(line, TS)
-            except (Exception, _Hang):
-                pass
+            made, fresh = calls.raw(new_parser)
+            if made:
+                calls.raw(fresh.parse_line, line, TS, limit=calls.limit * 4)
             seconds = time.perf_counter() - start
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
@@ -530,29 +573,76 @@ class _Checker:
 
 
 def _limit_memory(megabytes: int) -> None:
+    """Soft and hard limit both: the plugin cannot raise a hard limit again."""
     try:
         import resource
 
         limit = megabytes * 1024 * 1024
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        if hard != resource.RLIM_INFINITY and hard < limit:
+            limit = hard
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):  # pragma: no cover - not on every platform
         pass
 
 
+def _guarded() -> tuple[ModuleType, ...]:
+    """The modules the checker relies on, imported now, before any plugin code runs."""
+    import hmac
+    import marshal
+    import struct
+
+    from linewise_contracts import environment, exports, protocols, summary, validation
+    from linewise_contracts.compliance import _monitor
+
+    modules: list[ModuleType] = [
+        sys.modules[__name__],
+        _channel,
+        _judge,
+        _results,
+        _monitor,
+        validation,
+        exports,
+        protocols,
+        summary,
+        environment,
+        json,
+        marshal,
+        hmac,
+        struct,
+        os,
+        signal,
+        time,
+    ]
+    try:
+        from linewise_contracts.compliance import _fuzz
+
+        modules.append(_fuzz)
+    except ImportError:  # hypothesis missing: the fuzzing check says so
+        pass
+    return tuple(modules)
+
+
 def main(argv: list[str]) -> int:
-    """Run the checks described by the CONFIG file, writing results to RESULTS."""
+    """Run the checks described by CONFIG, sending records over the channel CHANNEL_FD."""
+    key = sys.stdin.buffer.read(KEY_BYTES)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # the key is gone from stdin before any plugin code runs
+    os.close(devnull)
     config = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-    results = _Results(argv[2])
+    sender = Sender(int(argv[2]), key)
+    del key
+    out = _Out(sender)
+    calls = _Calls(Slot(argv[3]), float(config["line_timeout"]))
     _limit_memory(config["memory_limit_mb"])
     sys.path[:0] = config["paths"]
     monitor = Monitor()
+    monitor.guarded = _guarded()
     monitor.install()
-    checker = _Checker(config, monitor, results)
+    checker = _Checker(config, monitor, out, calls)
     for adapter_type, value in config["entry_points"]:
         checker.adapter(adapter_type, value)
-    results._write({"done": True})
+    out.send(("done",))
     return 0
 
 
