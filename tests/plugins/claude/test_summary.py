@@ -146,3 +146,69 @@ def test_usage_of_a_cut_off_run_counts_each_message_once() -> None:
         u["input_tokens"] + u["cache_creation_input_tokens"] for u in messages.values()
     )
     assert len(messages) < sum(1 for line in cut if line.startswith('{"type":"assistant"'))
+
+
+def test_results_of_one_multi_turn_session_are_running_totals_not_added_up() -> None:
+    """One session, four results (result_index 0..3): the last one is the session's total."""
+    summary = summarize_run(_real("SOURCE-ELIDED-untether-autocompact-2.1.285.jsonl"))
+    assert summary.cost_usd == pytest.approx(0.2003013)
+    assert summary.usage.cached_tokens == 314_408
+    assert summary.details["sessions"] == 1 and summary.outcome == "completed"
+
+
+def test_the_same_session_reported_twice_by_separate_runs_still_adds_up() -> None:
+    result = {"type": "result", "subtype": "success", "session_id": "s", "total_cost_usd": 0.5}
+    lines = [json.dumps(result), json.dumps(result)]
+    assert summarize_run(lines).cost_usd == pytest.approx(1.0)
+    numbered = [json.dumps({**result, "result_index": i}) for i in (0, 1)]
+    assert summarize_run(numbered).cost_usd == pytest.approx(0.5)
+
+
+def test_subagents_are_counted_apart_in_the_summary() -> None:
+    summary = summarize_run(_real("claude-clean-mcp-diagnostic-47.jsonl"))
+    subagents = summary.details["subagents"]
+    assert isinstance(subagents, list) and len(subagents) == 2
+    by_type = {agent["type"]: agent for agent in subagents}  # type: ignore[index]
+    assert set(by_type) == {"Explore", "codebase-locator"}
+    assert all(agent["toolCalls"] > 0 for agent in subagents)  # type: ignore[index]
+    hive = summarize_run(_real("hivemind-2.1.284-subagent-thinking-tokens.jsonl"))
+    agents = hive.details["subagents"]
+    assert isinstance(agents, list) and len(agents) == 1
+    agent = agents[0]
+    assert isinstance(agent, dict)
+    assert agent["type"] == "general-purpose" and agent["status"] == "completed"
+    assert agent["totalTokens"] == 13129 and agent["model"] == "claude-haiku-4-5-20251001"
+    assert hive.outcome == "cut_off"  # the capture ends before the result
+
+
+def test_the_final_text_is_the_main_threads_not_a_subagents() -> None:
+    summary = summarize_run(_real("hivemind-2.1.284-subagent-thinking-tokens.jsonl"))
+    assert summary.final_text == "END"
+
+
+def test_an_api_error_message_makes_the_run_failed_with_a_reason() -> None:
+    lines = [
+        json.dumps(
+            {
+                "type": "assistant",
+                "message": {
+                    "id": "m",
+                    "model": "<synthetic>",
+                    "content": [{"type": "text", "text": "Invalid API key · Please run /login"}],
+                },
+                "error": "authentication_failed",
+            }
+        ),
+        json.dumps(
+            {
+                "type": "result",
+                "subtype": "success",
+                "is_error": True,
+                "result": "Invalid API key · Please run /login",
+            }
+        ),
+    ]
+    summary = summarize_run(lines)
+    assert summary.outcome == "failed" and summary.is_error
+    assert summary.details["failure"] == "login_required"
+    assert "authentication_failed: Invalid API key · Please run /login" in summary.errors

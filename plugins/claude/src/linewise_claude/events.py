@@ -315,8 +315,10 @@ def _rate_limit(event: dict[str, Any]) -> str:
     info = as_object(event.get("rate_limit_info"))
     text = f"rate limit {as_string(info.get('status'), 'unknown')}"
     window = as_string(info.get("rateLimitType"))
+    windows = as_object(info.get("unifiedWindows"))
     if window:
-        text += ": " + _window(f"{window} window", info)
+        # The primary window's utilization may only be given among the unified windows.
+        text += ": " + _window(f"{window} window", {**as_object(windows.get(window)), **info})
     threshold = as_number(info.get("surpassedThreshold"), -1)
     if threshold >= 0:
         text += f" (passed {threshold:.0%})"
@@ -329,7 +331,7 @@ def _rate_limit(event: dict[str, Any]) -> str:
         text += f" ({why})" if why else ""
         resets = iso_timestamp(info.get("overageResetsAt"))
         text += f", resets {resets}" if resets else ""
-    for name, numbers in as_object(info.get("unifiedWindows")).items():
+    for name, numbers in windows.items():
         if name != window:  # the primary window is already described
             text += "; " + _window(name, as_object(numbers))
     extra = _joined(as_string(info.get("limitScope")), as_string(info.get("errorCode")))

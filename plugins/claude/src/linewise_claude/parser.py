@@ -81,7 +81,9 @@ def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         if value:
             facts.append(f"{label} {value}")
     servers = ", ".join(
-        f"{as_string(dig(server, 'name'))} ({as_string(dig(server, 'status'), '?')})"
+        f"{as_string(dig(server, 'name'))} ("
+        + ", ".join(as_string(dig(server, key)) for key in ("status", "source") if dig(server, key))
+        + ")"
         for server in as_list(event.get("mcp_servers"))
         if dig(server, "name")
     )
@@ -280,7 +282,7 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
             for d in denials
         )
         entries.append(
-            {"kind": "system", "ts": ts, "text": f"{len(denials)} tool calls denied: {names}"}
+            {"kind": "system", "ts": ts, "text": f"tool calls denied ({len(denials)}): {names}"}
         )
     reason = as_string(event.get("terminal_reason"))
     if reason and reason != "completed":

@@ -70,7 +70,7 @@ class _Subagents:
 
     def get(self, call: str) -> dict[str, JsonValue] | None:
         record = self.by_call.get(call)
-        if record is None and len(self.by_call) < _MAX_SUBAGENTS:
+        if record is None and call and len(self.by_call) < _MAX_SUBAGENTS:
             record = {"toolUseId": call, "toolCalls": 0, "errors": 0}
             self.by_call[call] = record
         return record
