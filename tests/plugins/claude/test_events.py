@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 import pytest
-from linewise_claude import create_stdout_parser, parse_stdout_line
+from linewise_claude import create_stdout_parser, parse_stdout_line, sniff
 from linewise_contracts import entry_problem
 from support import corpus_path, numbered_lines, parse_flat
 
@@ -471,3 +471,13 @@ def test_a_subagent_line_nests_under_its_call_and_the_stateless_parser_agrees() 
     ]
     assert parse_stdout_line(line, TS) == expected
     assert create_stdout_parser().parse_line(line, TS) == expected
+
+
+def test_a_log_with_the_new_event_types_is_still_recognised_as_claude() -> None:
+    lines = [
+        json.dumps({"type": "system", "subtype": "init", "session_id": "s", "tools": []}),
+        json.dumps({"type": "tool_progress", "tool_name": "Bash", "elapsed_time_seconds": 1}),
+        json.dumps({"type": "system", "subtype": "post_turn_summary", "status_detail": "ok"}),
+        json.dumps({"type": "prompt_suggestion", "suggestion": "next"}),
+    ]
+    assert sniff(lines) >= 0.9

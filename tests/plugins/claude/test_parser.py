@@ -62,12 +62,13 @@ def _undo_deliberate(
         if entry["kind"] == "diff":
             labels.add("edit diff")
             continue
-        if event["type"] == "system" and entry["kind"] == "system" and "subtype" in event:
-            if event["subtype"] == "init":
-                labels.add("session facts")
-                continue
-            if event["subtype"].startswith("task_") or event["subtype"] == "hook_response":
-                labels.add("fuller system text")
+        subtype = str(event.get("subtype", ""))
+        if (
+            event["type"] == "system"
+            and entry["kind"] == "system"
+            and subtype.startswith(("task_", "hook_response"))
+        ):
+            labels.add("fuller system text")
         if event["type"] == "result" and entry["kind"] == "system":
             labels.add("denials and terminal reason")
             continue
@@ -156,7 +157,7 @@ def test_every_real_line_is_recognised_and_valid() -> None:
             for entry in entries:
                 assert entry_problem(entry) is None, f"{path.name}:{number}: {entry_problem(entry)}"
             expected = {
-                "system": {"init", "system"} if event.get("subtype") == "init" else {"system"},
+                "system": {"init"} if event.get("subtype") == "init" else {"system"},
                 "rate_limit_event": {"system"},
                 "control_request": {"system"},
                 "result": {"result", "system"},
@@ -544,6 +545,16 @@ field_names = st.sampled_from(
         "compact_metadata",
         "session_id",
         "model",
+        "parent_tool_use_id",
+        "timestamp",
+        "error",
+        "request",
+        "response",
+        "tool_use_result",
+        "modelUsage",
+        "permission_denials",
+        "isSynthetic",
+        "heartbeat",
     ]
 )
 
@@ -553,7 +564,18 @@ def claude_like_events(draw: st.DrawFn) -> dict[str, Any]:
     event: dict[str, Any] = {
         "type": draw(
             st.sampled_from(
-                ["assistant", "user", "system", "result", "stream_event", "rate_limit_event"]
+                [
+                    "assistant",
+                    "user",
+                    "system",
+                    "result",
+                    "stream_event",
+                    "rate_limit_event",
+                    "control_request",
+                    "control_response",
+                    "tool_progress",
+                    "auth_status",
+                ]
             )
         )
     }

@@ -85,6 +85,12 @@ NOT_IN_ENTRIES = frozenset(
         "api_error_status",
         "preserved_segment",
         "preserved_messages",
+        "cwd",
+        "claude_code_version",
+        "permissionMode",
+        "output_style",
+        "apiKeySource",
+        "mcp_servers",
     }
 )
 

@@ -69,6 +69,7 @@ Don't use when:
 - The agent is another CLI (Codex, Gemini, Cursor, OpenCode ...): use its own adapter type.
 
 Output: init, assistant, thinking, tool_call, tool_result (with toolName from the
-stateful parser), user, system (retries, hooks, tasks, rate limits, compaction),
-result (tokens and cost), stdout for lines that are not Claude events.
+stateful parser), diff (edits), user, system (retries, hooks, tasks, permission
+prompts, rate limits, compaction), stderr (API errors), result (tokens and cost),
+stdout for lines that are not Claude events. Subagent entries carry parentToolUseId.
 """

@@ -57,7 +57,9 @@ def _parent(event: dict[str, Any]) -> str | None:
 
 
 def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-    entries: list[TranscriptEntry] = [
+    # The session's configuration (cwd, version, tools, MCP servers ...) has no place in
+    # the contract's init entry; the plugin README lists it among what entries leave out.
+    return [
         {
             "kind": "init",
             "ts": ts,
@@ -65,33 +67,6 @@ def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
             "sessionId": as_string(event.get("session_id")),
         }
     ]
-    facts = []
-    version = as_string(event.get("claude_code_version"))
-    if version:
-        facts.append(f"Claude Code {version}")
-    cwd = as_string(event.get("cwd"))
-    if cwd:
-        facts.append(f"in {cwd}")
-    for key, label in (
-        ("permissionMode", "permission mode"),
-        ("output_style", "output style"),
-        ("apiKeySource", "API key from"),
-    ):
-        value = as_string(event.get(key))
-        if value:
-            facts.append(f"{label} {value}")
-    servers = ", ".join(
-        f"{as_string(dig(server, 'name'))} ("
-        + ", ".join(as_string(dig(server, key)) for key in ("status", "source") if dig(server, key))
-        + ")"
-        for server in as_list(event.get("mcp_servers"))
-        if dig(server, "name")
-    )
-    if servers:
-        facts.append(f"MCP servers: {servers}")
-    if facts:
-        entries.append({"kind": "system", "ts": ts, "text": "session: " + "; ".join(facts)})
-    return entries
 
 
 # -- messages --------------------------------------------------------------------------
