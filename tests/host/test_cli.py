@@ -130,7 +130,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.0,<2"
+    assert claude["contract"] == ">=1.1,<2"  # it sets parentToolUseId (contract 1.1)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

@@ -43,30 +43,108 @@ def test_reference_ui_parser_cases_match_exactly() -> None:
         assert parse_stdout_line(case["line"], case["ts"]) == case["output"], case["fixture"]
 
 
-def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_the_line() -> None:
-    """Every line the reference turned into entries gives the same entries here.
+def _undo_deliberate(
+    ours: list[dict[str, Any]], event: dict[str, Any]
+) -> tuple[list[dict[str, Any]], set[str]]:
+    """Our entries with each deliberate difference from the reference undone, and which applied.
 
-    The reference leaves 99 lines as raw stdout (api_retry, hooks, tasks,
-    thinking_tokens, rate limits, compaction, signature-only thinking); those
-    are improvements here and are checked by the next test.
+    Each is listed in plugins/claude/README.md ("Differences from the reference").
     """
-    improved = Counter[str]()
+    labels: set[str] = set()
+    undone: list[dict[str, Any]] = []
+    for original in ours:
+        entry = dict(original)
+        if entry["ts"] != TS:
+            labels.add("real timestamp")
+            entry["ts"] = TS
+        if entry.pop("parentToolUseId", None) is not None:
+            labels.add("parentToolUseId")
+        if entry["kind"] == "diff":
+            labels.add("edit diff")
+            continue
+        subtype = str(event.get("subtype", ""))
+        if (
+            event["type"] == "system"
+            and entry["kind"] == "system"
+            and subtype.startswith(("task_", "hook_response"))
+        ):
+            labels.add("fuller system text")
+        if event["type"] == "result" and entry["kind"] == "system":
+            labels.add("denials and terminal reason")
+            continue
+        if event["type"] == "user" and event.get("isSynthetic") and entry["kind"] == "system":
+            labels.add("synthetic user turn")
+            entry["kind"] = "user"
+        undone.append(entry)
+    return undone, labels
+
+
+def _same_result(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
+    """The result entry: same text, cost, subtype; tokens come from modelUsage here."""
+    keys = ("kind", "text", "costUsd", "subtype")
+    return all(ours[key] == theirs[key] for key in keys)
+
+
+def compare_with_reference() -> Counter[str]:
+    """Every real line the reference has output for: agreements and each kind of difference."""
+    figures = Counter[str]()
     for path in _real_logs():
-        baseline_path = corpus_path(
-            "paperclip-on-real-logs", "claude", path.name.replace(".jsonl", ".paperclip.jsonl")
+        baseline_path = corpus_path("paperclip-on-real-logs", "claude") / path.name.replace(
+            ".jsonl", ".paperclip.jsonl"
         )
+        if not baseline_path.exists():
+            continue  # a newer capture the reference was not run on
         baseline = {
             row["line"]: row["entries"]
             for row in map(json.loads, baseline_path.read_text(encoding="utf-8").splitlines())
         }
-        for number, line in numbered_lines(path):
-            ours = parse_stdout_line(line, TS)
-            theirs = baseline[number]
+        lines = numbered_lines(path)
+        for (number, line), ours in zip(
+            lines, _parse_all([text for _, text in lines]), strict=True
+        ):
+            figures["lines"] += 1
+            theirs = [{k: v for k, v in e.items() if k != "toolName"} for e in baseline[number]]
+            ours_plain = [{k: v for k, v in e.items() if k != "toolName"} for e in ours]
             if [e["kind"] for e in theirs] == ["stdout"]:
-                improved[ours[0]["kind"]] += 1
+                assert "stdout" not in {e["kind"] for e in ours}, f"{path.name}:{number}"
+                figures["improved: raw stdout in the reference"] += 1
                 continue
-            assert ours == theirs, f"{path.name}:{number}"
-    assert improved == {"system": 90, "thinking": 9}
+            if ours_plain == theirs:
+                figures["agree"] += 1
+                continue
+            event = json.loads(line)
+            undone, labels = _undo_deliberate(ours_plain, event)
+            if event["type"] == "result":
+                assert len(undone) == len(theirs) == 1 and _same_result(undone[0], theirs[0])
+                if undone[0] != theirs[0]:
+                    labels.add("result tokens and isError")
+            elif event["type"] == "user" and undone != theirs:
+                # tool_use_result details: stderr or "(interrupted)" added to the content.
+                assert [e["kind"] for e in undone] == [e["kind"] for e in theirs]
+                for mine, ref in zip(undone, theirs, strict=True):
+                    assert mine["content"].startswith(ref["content"]), f"{path.name}:{number}"
+                labels.add("tool result details")
+            elif "fuller system text" in labels:
+                assert [e["kind"] for e in undone] == [e["kind"] for e in theirs]
+            else:
+                assert undone == theirs, f"{path.name}:{number}"
+            assert labels, f"{path.name}:{number}"
+            figures["improved"] += 1
+            for label in labels:
+                figures[f"improved: {label}"] += 1
+    return figures
+
+
+def test_matches_the_reference_on_real_logs_except_for_documented_improvements() -> None:
+    """Every line the reference turned into entries gives the same entries here, or entries
+    that differ only in the deliberate ways the plugin README lists."""
+    figures = compare_with_reference()
+    assert figures["lines"] > 1500
+    assert (
+        figures["agree"] + figures["improved"] + figures["improved: raw stdout in the reference"]
+        == figures["lines"]
+    )
+    assert figures["agree"] > figures["lines"] // 3
 
 
 def test_every_real_line_is_recognised_and_valid() -> None:
@@ -81,9 +159,10 @@ def test_every_real_line_is_recognised_and_valid() -> None:
             expected = {
                 "system": {"init"} if event.get("subtype") == "init" else {"system"},
                 "rate_limit_event": {"system"},
-                "result": {"result"},
-                "assistant": {"assistant", "thinking", "tool_call"},
-                "user": {"user", "tool_result"},
+                "control_request": {"system"},
+                "result": {"result", "system"},
+                "assistant": {"assistant", "thinking", "tool_call", "system", "stderr"},
+                "user": {"user", "tool_result", "system", "diff"},
             }[event["type"]]
             assert set(kinds) <= expected, f"{path.name}:{number}: {kinds}"
             assert entries or event["type"] in ("assistant", "user"), f"{path.name}:{number}"
@@ -429,7 +508,7 @@ def test_reset_forgets_streamed_messages_and_tool_names() -> None:
                     "resetsAt": 1790788200,
                 },
             },
-            "rate limit rejected: five_hour window 100% used, resets 2026-09-30T17:10:00Z",
+            "rate limit rejected: five_hour window 100% used, resets 2026-09-30T17:10:00.000Z",
         ),
     ],
 )
@@ -466,6 +545,16 @@ field_names = st.sampled_from(
         "compact_metadata",
         "session_id",
         "model",
+        "parent_tool_use_id",
+        "timestamp",
+        "error",
+        "request",
+        "response",
+        "tool_use_result",
+        "modelUsage",
+        "permission_denials",
+        "isSynthetic",
+        "heartbeat",
     ]
 )
 
@@ -475,7 +564,18 @@ def claude_like_events(draw: st.DrawFn) -> dict[str, Any]:
     event: dict[str, Any] = {
         "type": draw(
             st.sampled_from(
-                ["assistant", "user", "system", "result", "stream_event", "rate_limit_event"]
+                [
+                    "assistant",
+                    "user",
+                    "system",
+                    "result",
+                    "stream_event",
+                    "rate_limit_event",
+                    "control_request",
+                    "control_response",
+                    "tool_progress",
+                    "auth_status",
+                ]
             )
         )
     }

@@ -41,7 +41,8 @@ def test_summary_matches_the_reference_stream_parse() -> None:
         assert summary.usage == _usage(expected["usage"])
         assert summary.details["usageBasis"] == expected["usageBasis"]
         assert summary.final_text == expected["summary"]
-        assert summary.complete and summary.outcome == "success" and not summary.is_error
+        assert summary.complete and summary.outcome == "completed" and not summary.is_error
+        assert summary.details["resultSubtype"] == "success"
 
 
 @pytest.mark.parametrize(
@@ -89,7 +90,8 @@ def _real(name: str) -> list[str]:
 
 def test_max_turns_run() -> None:
     summary = summarize_run(_real("perfectsnake-run1-max-turns.jsonl"))
-    assert summary.outcome == "error_max_turns"
+    # A run stopped by its turn limit failed, although the CLI says is_error: false.
+    assert summary.outcome == "max_turns" and summary.is_error
     assert summary.details["maxTurns"] is True
     assert summary.session_id == "15259d3e-8e8c-4603-b270-61d43f59e83b"
     assert summary.model and summary.model.startswith("claude-")
@@ -120,7 +122,7 @@ def test_concatenated_sessions_add_up() -> None:
 def test_a_run_cut_off_is_summarised_from_its_messages() -> None:
     summary = summarize_run(_real("trackgentic-mp9ygklz-incomplete-no-result.jsonl"))
     assert not summary.complete
-    assert summary.cost_usd is None and summary.outcome is None
+    assert summary.cost_usd is None and summary.outcome == "cut_off" and not summary.is_error
     assert summary.details["usageBasis"] == "assistant_messages"
     assert summary.model == "glm-5.1"
     assert summary.session_id == "3a285616-d007-4c40-899e-509ff856ac38"
@@ -144,3 +146,69 @@ def test_usage_of_a_cut_off_run_counts_each_message_once() -> None:
         u["input_tokens"] + u["cache_creation_input_tokens"] for u in messages.values()
     )
     assert len(messages) < sum(1 for line in cut if line.startswith('{"type":"assistant"'))
+
+
+def test_results_of_one_multi_turn_session_are_running_totals_not_added_up() -> None:
+    """One session, four results (result_index 0..3): the last one is the session's total."""
+    summary = summarize_run(_real("SOURCE-ELIDED-untether-autocompact-2.1.285.jsonl"))
+    assert summary.cost_usd == pytest.approx(0.2003013)
+    assert summary.usage.cached_tokens == 314_408
+    assert summary.details["sessions"] == 1 and summary.outcome == "completed"
+
+
+def test_the_same_session_reported_twice_by_separate_runs_still_adds_up() -> None:
+    result = {"type": "result", "subtype": "success", "session_id": "s", "total_cost_usd": 0.5}
+    lines = [json.dumps(result), json.dumps(result)]
+    assert summarize_run(lines).cost_usd == pytest.approx(1.0)
+    numbered = [json.dumps({**result, "result_index": i}) for i in (0, 1)]
+    assert summarize_run(numbered).cost_usd == pytest.approx(0.5)
+
+
+def test_subagents_are_counted_apart_in_the_summary() -> None:
+    summary = summarize_run(_real("claude-clean-mcp-diagnostic-47.jsonl"))
+    subagents = summary.details["subagents"]
+    assert isinstance(subagents, list) and len(subagents) == 2
+    by_type = {agent["type"]: agent for agent in subagents}  # type: ignore[index]
+    assert set(by_type) == {"Explore", "codebase-locator"}
+    assert all(agent["toolCalls"] > 0 for agent in subagents)  # type: ignore[index]
+    hive = summarize_run(_real("hivemind-2.1.284-subagent-thinking-tokens.jsonl"))
+    agents = hive.details["subagents"]
+    assert isinstance(agents, list) and len(agents) == 1
+    agent = agents[0]
+    assert isinstance(agent, dict)
+    assert agent["type"] == "general-purpose" and agent["status"] == "completed"
+    assert agent["totalTokens"] == 13129 and agent["model"] == "claude-haiku-4-5-20251001"
+    assert hive.outcome == "cut_off"  # the capture ends before the result
+
+
+def test_the_final_text_is_the_main_threads_not_a_subagents() -> None:
+    summary = summarize_run(_real("hivemind-2.1.284-subagent-thinking-tokens.jsonl"))
+    assert summary.final_text == "END"
+
+
+def test_an_api_error_message_makes_the_run_failed_with_a_reason() -> None:
+    lines = [
+        json.dumps(
+            {
+                "type": "assistant",
+                "message": {
+                    "id": "m",
+                    "model": "<synthetic>",
+                    "content": [{"type": "text", "text": "Invalid API key · Please run /login"}],
+                },
+                "error": "authentication_failed",
+            }
+        ),
+        json.dumps(
+            {
+                "type": "result",
+                "subtype": "success",
+                "is_error": True,
+                "result": "Invalid API key · Please run /login",
+            }
+        ),
+    ]
+    summary = summarize_run(lines)
+    assert summary.outcome == "failed" and summary.is_error
+    assert summary.details["failure"] == "login_required"
+    assert "authentication_failed: Invalid API key · Please run /login" in summary.errors

@@ -1,28 +1,42 @@
 """linewise-claude: the Claude Code stream-json parser plugin (adapter type ``claude_local``)."""
 
+from linewise_claude.classify import (
+    is_image_processing_error,
+    is_max_turns_result,
+    is_model_not_found_error,
+    is_poisoned_message_id_error,
+    is_provider_quota_error,
+    is_refusal_result,
+    is_transient_upstream_error,
+    is_unknown_session_error,
+    login_required,
+    retry_not_before,
+)
 from linewise_claude.environment import check_environment
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_claude.sniff import sniff
-from linewise_claude.summary import (
-    is_max_turns_result,
-    is_refusal_result,
-    is_unknown_session_error,
-    model_usage_totals,
-    summarize_run,
-)
+from linewise_claude.summary import summarize_run
+from linewise_claude.usage import model_usage_totals
 
 __all__ = [
     "ClaudeStdoutParser",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
+    "is_image_processing_error",
     "is_max_turns_result",
+    "is_model_not_found_error",
+    "is_poisoned_message_id_error",
+    "is_provider_quota_error",
     "is_refusal_result",
+    "is_transient_upstream_error",
     "is_unknown_session_error",
     "label",
+    "login_required",
     "model_usage_totals",
     "models",
     "parse_stdout_line",
+    "retry_not_before",
     "sniff",
     "summarize_run",
 ]
@@ -55,6 +69,7 @@ Don't use when:
 - The agent is another CLI (Codex, Gemini, Cursor, OpenCode ...): use its own adapter type.
 
 Output: init, assistant, thinking, tool_call, tool_result (with toolName from the
-stateful parser), user, system (retries, hooks, tasks, rate limits, compaction),
-result (tokens and cost), stdout for lines that are not Claude events.
+stateful parser), diff (edits), user, system (retries, hooks, tasks, permission
+prompts, rate limits, compaction), stderr (API errors), result (tokens and cost),
+stdout for lines that are not Claude events. Subagent entries carry parentToolUseId.
 """

@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
+    BoundedMap,
     as_int,
     as_list,
     as_number,
     as_object,
     as_string,
     content_text,
+    diff_entries,
     dig,
+    error_text,
+    iso_timestamp,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     to_json_text,
-    truncate,
+    with_parent,
 )
+
+from linewise_claude.events import side_event_entries, system_event_entries
+from linewise_claude.usage import is_internal_error, result_usage
 
 __all__ = ["ClaudeStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
-# Long hook outputs (whole context files) are shortened in system entries.
-_SYSTEM_TEXT_LIMIT: Final = 2000
 # Tool names remembered for pairing results, and streamed message ids for
 # de-duplication: bounded so a very long run cannot grow them without limit.
 _REMEMBERED: Final = 4096
@@ -34,116 +39,37 @@ _NOTHING: Final[frozenset[str]] = frozenset()
 _TOOL_USE_BLOCKS: Final = ("tool_use", "server_tool_use", "mcp_tool_use")
 _OMITTED_THINKING: Final = "(thinking omitted: the API returned only its signature)"
 _REDACTED_THINKING: Final = "(redacted thinking)"
+_INTERRUPTED: Final = "[Request interrupted by user"
 
 
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
+def _line_ts(event: dict[str, Any], ts: str) -> str:
+    """The event's own time when it carries one (assistant and user lines), else the host's."""
+    own = event.get("timestamp")
+    return (iso_timestamp(own) or ts) if own is not None else ts
 
 
-def _system(ts: str, text: str) -> TranscriptEntry:
-    return {"kind": "system", "ts": ts, "text": truncate(text, _SYSTEM_TEXT_LIMIT)}
+def _parent(event: dict[str, Any]) -> str | None:
+    parent = event.get("parent_tool_use_id")
+    return parent if type(parent) is str and parent else None
 
 
-def _error_text(value: object) -> str:
-    if type(value) is str:
-        return value
-    message = dig(value, "message")
-    return message if type(message) is str else to_json_text(value)
+# -- init -------------------------------------------------------------------------------
 
 
-def _iso_from_epoch(value: object) -> str | None:
-    seconds = as_number(value, -1)
-    if seconds < 0 or seconds > 32503680000:  # beyond year 3000: not a timestamp
-        return None
-    return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
+def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+    # The session's configuration (cwd, version, tools, MCP servers ...) has no place in
+    # the contract's init entry; the plugin README lists it among what entries leave out.
+    return [
+        {
+            "kind": "init",
+            "ts": ts,
+            "model": as_string(event.get("model"), "unknown"),
+            "sessionId": as_string(event.get("session_id")),
+        }
+    ]
 
 
-# -- system events -------------------------------------------------------------
-
-
-def _system_text(event: dict[str, Any]) -> str:
-    subtype = as_string(event.get("subtype"))
-    if subtype == "api_retry":
-        attempt = as_int(event.get("attempt"))
-        most = as_int(event.get("max_retries"))
-        delay = as_number(event.get("retry_delay_ms"), -1)
-        status = event.get("error_status")
-        error = as_string(event.get("error"))
-        why = " ".join(part for part in (f"HTTP {status}" if status else "", error) if part)
-        wait = f" in {delay / 1000:.1f}s" if delay >= 0 else ""
-        return f"API retry {attempt}/{most}{wait}" + (f" ({why})" if why else "")
-    if subtype == "compact_boundary":
-        meta = as_object(event.get("compact_metadata"))
-        trigger = as_string(meta.get("trigger"), "unknown")
-        before, after = meta.get("pre_tokens"), meta.get("post_tokens")
-        sizes = f": {before} → {after} tokens" if before is not None and after is not None else ""
-        return f"context compacted ({trigger}){sizes}"
-    if subtype == "status":
-        return f"status: {as_string(event.get('status'), 'idle')}"
-    if subtype in ("hook_started", "hook_response"):
-        name = as_string(event.get("hook_name")) or as_string(event.get("hook_event"), "hook")
-        if subtype == "hook_started":
-            return f"hook {name} started"
-        outcome = as_string(event.get("outcome"))
-        code = event.get("exit_code")
-        status = ", ".join(
-            part for part in (outcome, f"exit {code}" if code is not None else "") if part
-        )
-        output = as_string(event.get("output")) or as_string(event.get("stdout"))
-        errors = as_string(event.get("stderr"))
-        text = f"hook {name} finished" + (f" ({status})" if status else "")
-        for part in (output, errors):
-            if part.strip():
-                text += "\n" + part.strip()
-        return text
-    if subtype == "notification":
-        return f"notification: {as_string(event.get('text')) or as_string(event.get('key'))}"
-    if subtype == "thinking_tokens":
-        return f"thinking… ~{as_int(event.get('estimated_tokens'))} tokens"
-    if subtype.startswith("task_"):
-        return _task_text(subtype, event)
-    rest = {k: v for k, v in event.items() if k not in ("type", "subtype", "uuid", "session_id")}
-    return f"{subtype or 'system'}: {to_json_text(rest)}" if rest else subtype or "system"
-
-
-def _task_text(subtype: str, event: dict[str, Any]) -> str:
-    description = as_string(event.get("description")) or as_string(event.get("task_id"), "task")
-    if subtype == "task_started":
-        agent = as_string(event.get("subagent_type"))
-        return f"task started: {description}" + (f" ({agent})" if agent else "")
-    if subtype == "task_progress":
-        usage = as_object(event.get("usage"))
-        tools = as_int(usage.get("tool_uses"))
-        tokens = as_int(usage.get("total_tokens"))
-        return f"task progress: {description} ({tools} tool uses, {tokens} tokens)"
-    if subtype == "task_updated":
-        patch = as_object(event.get("patch"))
-        status = as_string(patch.get("status"))
-        return f"task {as_string(event.get('task_id'))} updated" + (f": {status}" if status else "")
-    if subtype == "task_notification":
-        status = as_string(event.get("status"), "finished")
-        summary = as_string(event.get("summary"))
-        return f"task {status}" + (f": {summary}" if summary else "")
-    return f"{subtype}: {description}"
-
-
-def _rate_limit_text(event: dict[str, Any]) -> str:
-    info = as_object(event.get("rate_limit_info"))
-    status = as_string(info.get("status"), "unknown")
-    window = as_string(info.get("rateLimitType"))
-    text = f"rate limit {status}"
-    if window:
-        text += f": {window} window"
-    utilization = as_number(info.get("utilization"), -1)
-    if utilization >= 0:
-        text += f" {utilization:.0%} used"
-    resets = _iso_from_epoch(info.get("resetsAt"))
-    if resets:
-        text += f", resets {resets}"
-    return text
-
-
-# -- messages --------------------------------------------------------------------
+# -- messages --------------------------------------------------------------------------
 
 
 def _content(event: dict[str, Any]) -> object:
@@ -151,37 +77,67 @@ def _content(event: dict[str, Any]) -> object:
     return message.get("content") if type(message) is dict else None
 
 
+def _tool_call(block: dict[str, Any], ts: str, names: BoundedMap[str, str] | None) -> ToolCallEntry:
+    name = as_string(block.get("name"), "tool")
+    call: ToolCallEntry = {
+        "kind": "tool_call",
+        "ts": ts,
+        "name": name,
+        "input": json_or_placeholder(block.get("input", {})),
+    }
+    ident = block.get("id")
+    if type(ident) is str:
+        call["toolUseId"] = ident
+        if names is not None:
+            names[ident] = name
+    return call
+
+
+def _assistant_text_kind(event: dict[str, Any]) -> str:
+    """``stderr`` when the message reports an API error (``error`` set), else ``assistant``."""
+    return "stderr" if event.get("error") or _failed_local_command(event) else "assistant"
+
+
+def _said(kind: str, ts: str, text: str) -> TranscriptEntry:
+    if kind == "stderr":
+        return {"kind": "stderr", "ts": ts, "text": text}
+    return {"kind": "assistant", "ts": ts, "text": text}
+
+
+def _failed_local_command(event: dict[str, Any]) -> bool:
+    return as_string(dig(event, "local_command_outcome", "kind")) == "failed"
+
+
 def _assistant_entries(
-    event: dict[str, Any], ts: str, skip: frozenset[str], names: dict[str, str] | None
+    event: dict[str, Any], ts: str, skip: frozenset[str], names: BoundedMap[str, str] | None
 ) -> list[TranscriptEntry]:
+    entries: list[TranscriptEntry] = []
+    error = event.get("error")
+    command = as_object(event.get("local_command_run"))
+    if error:
+        entries.append({"kind": "stderr", "ts": ts, "text": f"API error: {error_text(error)}"})
+    if command:
+        outcome = as_string(dig(event, "local_command_outcome", "kind"))
+        run = f"/{as_string(command.get('command'))} {as_string(command.get('args'))}".rstrip()
+        entries.append(
+            {"kind": "system", "ts": ts, "text": f"local command {run}" + f" {outcome}".rstrip()}
+        )
+    text_kind = _assistant_text_kind(event)
     content = _content(event)
     if type(content) is str:
-        return [{"kind": "assistant", "ts": ts, "text": content}] if content else []
-    entries: list[TranscriptEntry] = []
-    if type(content) is not list:
+        if content:
+            entries.append(_said(text_kind, ts, content))
         return entries
-    for block in content:
+    for block in as_list(content):
         if type(block) is not dict:
             continue
         kind = block.get("type")
         if kind == "text":
             text = block.get("text")
             if type(text) is str and text and "text" not in skip:
-                entries.append({"kind": "assistant", "ts": ts, "text": text})
+                entries.append(_said(text_kind, ts, text))
         elif kind in _TOOL_USE_BLOCKS:
-            name = as_string(block.get("name"), "tool")
-            call: ToolCallEntry = {
-                "kind": "tool_call",
-                "ts": ts,
-                "name": name,
-                "input": json_or_placeholder(block.get("input", {})),
-            }
-            ident = block.get("id")
-            if type(ident) is str:
-                call["toolUseId"] = ident
-                if names is not None:
-                    _remember(names, ident, name)
-            entries.append(call)
+            entries.append(_tool_call(block, ts, names))
         elif kind == "thinking":
             if "thinking" not in skip:
                 text = as_string(block.get("thinking"))
@@ -196,11 +152,16 @@ def _assistant_entries(
         elif kind == "image":
             entries.append({"kind": "assistant", "ts": ts, "text": content_text([block])})
         else:
-            entries.append(_system(ts, f"assistant {kind} block: {to_json_text(block)}"))
+            text = f"assistant {kind} block: {to_json_text(block)}"
+            entries.append({"kind": "system", "ts": ts, "text": text})
+    if event.get("aborted") is True:
+        entries.append({"kind": "system", "ts": ts, "text": "message cut off by an interrupt"})
     return entries
 
 
-def _tool_result(block: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
+def _tool_result(
+    block: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
+) -> ToolResultEntry:
     ident = as_string(block.get("tool_use_id"))
     content = block.get("content")
     result: ToolResultEntry = {
@@ -210,53 +171,123 @@ def _tool_result(block: dict[str, Any], ts: str, names: dict[str, str] | None) -
         "content": content if type(content) is str else content_text(content),
         "isError": block.get("is_error") is True,
     }
-    if names is not None and ident in names:
-        result["toolName"] = names[ident]
+    if names is not None:
+        name = names.get(ident)
+        if name is not None:
+            result["toolName"] = name
     return result
 
 
+def _structured_patch(details: dict[str, Any]) -> str:
+    """The unified diff of an Edit/Write result's ``structuredPatch`` hunks."""
+    path = as_string(details.get("filePath"))
+    lines = [f"--- {path}", f"+++ {path}"] if path else []
+    for item in as_list(details.get("structuredPatch")):
+        hunk = as_object(item)
+        old = f"{as_int(hunk.get('oldStart'))},{as_int(hunk.get('oldLines'))}"
+        new = f"{as_int(hunk.get('newStart'))},{as_int(hunk.get('newLines'))}"
+        lines.append(f"@@ -{old} +{new} @@")
+        lines.extend(line for line in as_list(hunk.get("lines")) if type(line) is str)
+    return "\n".join(lines) if len(lines) > 2 or (lines and not path) else ""
+
+
+def _result_details(result: ToolResultEntry, details: object, ts: str) -> list[TranscriptEntry]:
+    """What ``tool_use_result`` says beyond the result text: a diff, a Bash interruption."""
+    if type(details) is not dict:
+        return []
+    extra: list[TranscriptEntry] = []
+    stderr = as_string(details.get("stderr"))
+    if stderr and stderr not in result["content"]:
+        result["content"] += ("\n" if result["content"] else "") + stderr
+    if details.get("interrupted") is True:
+        result["content"] += ("\n" if result["content"] else "") + "(interrupted)"
+    patch = _structured_patch(details)
+    if patch:
+        # Every line of the diff: entries are data, renderers shorten.
+        extra.extend(diff_entries(patch, ts, limit=patch.count("\n") + 1))
+    return extra
+
+
 def _user_entries(
-    event: dict[str, Any], ts: str, names: dict[str, str] | None
+    event: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
 ) -> list[TranscriptEntry]:
+    # Harness-written user turns (hook feedback, a compaction summary) are not the person's.
+    text_kind = "system" if event.get("isSynthetic") is True else "user"
     content = _content(event)
     if type(content) is str:
-        return [{"kind": "user", "ts": ts, "text": content}] if content.strip() else []
+        return [_user_text(text_kind, ts, content)] if content.strip() else []
     entries: list[TranscriptEntry] = []
-    if type(content) is not list:
-        return entries
-    for block in content:
+    details = event.get("tool_use_result")
+    for block in as_list(content):
         if type(block) is str:
             if block.strip():
-                entries.append({"kind": "user", "ts": ts, "text": block})
+                entries.append(_user_text(text_kind, ts, block))
             continue
         if type(block) is not dict:
             continue
         kind = block.get("type")
         if kind == "tool_result":
-            entries.append(_tool_result(block, ts, names))
+            result = _tool_result(block, ts, names)
+            entries.append(result)
+            entries.extend(_result_details(result, details, ts))
         elif kind == "text":
             text = as_string(block.get("text"))
             if text.strip():
-                entries.append({"kind": "user", "ts": ts, "text": text})
+                entries.append(_user_text(text_kind, ts, text))
         elif type(kind) is str and kind:
-            entries.append({"kind": "user", "ts": ts, "text": content_text([block])})
+            entries.append(_user_text(text_kind, ts, content_text([block])))
     return entries
 
 
-def _result_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
-    usage = as_object(event.get("usage"))
-    return {
-        "kind": "result",
-        "ts": ts,
-        "text": as_string(event.get("result")),
-        "inputTokens": as_number(usage.get("input_tokens")),
-        "outputTokens": as_number(usage.get("output_tokens")),
-        "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
-        "costUsd": as_number(event.get("total_cost_usd")),
-        "subtype": as_string(event.get("subtype")),
-        "isError": event.get("is_error") is True,
-        "errors": [_error_text(error) for error in as_list(event.get("errors"))],
-    }
+def _user_text(kind: str, ts: str, text: str) -> TranscriptEntry:
+    if kind == "system" or text.startswith(_INTERRUPTED):
+        return {"kind": "system", "ts": ts, "text": text}
+    return {"kind": "user", "ts": ts, "text": text}
+
+
+# -- the result ---------------------------------------------------------------------------
+
+
+def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+    entries: list[TranscriptEntry] = []
+    denials = [as_object(denial) for denial in as_list(event.get("permission_denials"))]
+    if denials:
+        names = ", ".join(
+            f"{as_string(d.get('tool_name'), 'tool')} ({as_string(d.get('tool_use_id'))})"
+            for d in denials
+        )
+        entries.append(
+            {"kind": "system", "ts": ts, "text": f"tool calls denied ({len(denials)}): {names}"}
+        )
+    reason = as_string(event.get("terminal_reason"))
+    if reason and reason != "completed":
+        entries.append({"kind": "system", "ts": ts, "text": f"run ended: {reason}"})
+    subtype = as_string(event.get("subtype"))
+    usage = result_usage(event)
+    entries.append(
+        {
+            "kind": "result",
+            "ts": ts,
+            "text": as_string(event.get("result")),
+            "inputTokens": usage.input_tokens,
+            "outputTokens": usage.output_tokens,
+            "cachedTokens": usage.cached_tokens,
+            "costUsd": as_number(event.get("total_cost_usd")),
+            "subtype": subtype,
+            # A run stopped by a limit (error_max_turns, error_max_budget_usd) failed,
+            # whatever is_error says.
+            "isError": event.get("is_error") is True or subtype.startswith("error"),
+            "errors": [
+                text
+                for text in (error_text(error) for error in as_list(event.get("errors")))
+                if not is_internal_error(text)
+            ],
+        }
+    )
+    return entries
+
+
+# -- partial messages -----------------------------------------------------------------------
 
 
 def _stream_delta(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
@@ -275,19 +306,12 @@ def _stream_delta(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return []  # tool input, signature and citation deltas: the final message carries them
 
 
-def _remember(store: dict[str, Any], key: str, value: Any) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
-
-
 def _entries(
     event: dict[str, Any],
     line: str,
     ts: str,
     skip: frozenset[str] = _NOTHING,
-    names: dict[str, str] | None = None,
+    names: BoundedMap[str, str] | None = None,
 ) -> list[TranscriptEntry]:
     kind = event.get("type")
     if kind == "assistant":
@@ -298,36 +322,37 @@ def _entries(
         return _stream_delta(event, ts)
     if kind == "system":
         if event.get("subtype") == "init":
-            return [
-                {
-                    "kind": "init",
-                    "ts": ts,
-                    "model": as_string(event.get("model"), "unknown"),
-                    "sessionId": as_string(event.get("session_id")),
-                }
-            ]
-        return [_system(ts, _system_text(event))]
+            return _init_entries(event, ts)
+        return system_event_entries(event, ts)
     if kind == "result":
-        return [_result_entry(event, ts)]
-    if kind == "rate_limit_event":
-        return [_system(ts, _rate_limit_text(event))]
-    if kind in ("control_request", "control_response", "control_cancel_request"):
-        subtype = as_string(dig(event, "request", "subtype")) or as_string(
-            dig(event, "response", "subtype")
-        )
-        return [_system(ts, f"{kind}" + (f": {subtype}" if subtype else ""))]
-    if kind in ("keep_alive", "ping"):
+        return _result_entries(event, ts)
+    side = side_event_entries(event, ts)
+    if side is not None:
+        return side
+    if kind == "ping":
         return []
     shared = parse_acpx_event(event, ts)  # Paperclip's ACP engine events, shared by several CLIs
-    return shared if shared is not None else _stdout(line, ts)
+    return shared if shared is not None else stdout_entries(line, ts)
+
+
+def _task_parent(event: dict[str, Any]) -> str | None:
+    """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it."""
+    if event.get("type") != "system" or not as_string(event.get("subtype")).startswith("task_"):
+        return None
+    ident = event.get("tool_use_id")
+    return ident if type(ident) is str and ident else None
+
+
+def _with_context(event: dict[str, Any], entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
+    return with_parent(entries, _parent(event) or _task_parent(event))
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One Claude stream-json line to entries (stateless; prefer :func:`create_stdout_parser`)."""
     event = parse_json_object(line)
     if event is None:
-        return _stdout(line, ts)
-    return _entries(event, line, ts)
+        return stdout_entries(line, ts)
+    return _with_context(event, _entries(event, line, _line_ts(event, ts)))
 
 
 class ClaudeStdoutParser:
@@ -342,28 +367,29 @@ class ClaudeStdoutParser:
     __slots__ = ("_current", "_names", "_streamed")
 
     def __init__(self) -> None:
-        self._names: dict[str, str] = {}
+        self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
         # message id -> block kinds ("text", "thinking") already streamed as deltas
-        self._streamed: dict[str, frozenset[str]] = {}
+        self._streamed: BoundedMap[str, frozenset[str]] = BoundedMap(_REMEMBERED)
         self._current: str | None = None  # id of the message being streamed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
         if event is None:
-            return _stdout(line, ts)
+            return stdout_entries(line, ts)
+        ts = _line_ts(event, ts)
         kind = event.get("type")
-        if kind == "user":
-            return _user_entries(event, ts, self._names)
         if kind == "assistant":
             skip = _NOTHING
-            if self._streamed:
+            if len(self._streamed):
                 ident = dig(event, "message", "id")
                 if type(ident) is str:
-                    skip = self._streamed.get(ident, skip)
-            return _assistant_entries(event, ts, skip, self._names)
-        if kind == "stream_event":
-            return self._stream_event(event, ts)
-        return _entries(event, line, ts, _NOTHING, self._names)
+                    skip = self._streamed.get(ident) or skip
+            entries = _assistant_entries(event, ts, skip, self._names)
+        elif kind == "stream_event":
+            entries = self._stream_event(event, ts)
+        else:
+            entries = _entries(event, line, ts, _NOTHING, self._names)
+        return _with_context(event, entries)
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))
@@ -374,9 +400,9 @@ class ClaudeStdoutParser:
         entries = _stream_delta(event, ts)
         if entries and self._current is not None:
             block = "text" if entries[0]["kind"] == "assistant" else "thinking"
-            seen = self._streamed.get(self._current, frozenset())
+            seen = self._streamed.get(self._current) or frozenset()
             if block not in seen:
-                _remember(self._streamed, self._current, seen | {block})
+                self._streamed[self._current] = seen | {block}
         return entries
 
     def reset(self) -> None:

@@ -24,6 +24,12 @@ _CLAUDE_TYPES: Final = frozenset(
         "control_response",
         "control_cancel_request",
         "keep_alive",
+        # Claude Code 2.1.x (Agent SDK message types)
+        "tool_progress",
+        "tool_use_summary",
+        "auth_status",
+        "prompt_suggestion",
+        "conversation_reset",
     }
 )
 _CLAUDE_ONLY_SUBTYPES: Final = frozenset(
@@ -39,6 +45,19 @@ _CLAUDE_ONLY_SUBTYPES: Final = frozenset(
         "thinking_tokens",
         "status",
         "notification",
+        "hook_progress",
+        "permission_denied",
+        "informational",
+        "model_refusal_fallback",
+        "model_refusal_no_fallback",
+        "session_state_changed",
+        "task_summary",
+        "post_turn_summary",
+        "local_command_output",
+        "files_persisted",
+        "background_tasks_changed",
+        "commands_changed",
+        "memory_recall",
     }
 )
 
@@ -46,7 +65,13 @@ _CLAUDE_ONLY_SUBTYPES: Final = frozenset(
 def _distinctive(event: dict[str, Any]) -> bool:
     """Fields only Claude Code writes (Cursor's look-alike events lack them)."""
     kind = event.get("type")
-    if "parent_tool_use_id" in event or kind in ("stream_event", "rate_limit_event"):
+    if "parent_tool_use_id" in event or kind in (
+        "stream_event",
+        "rate_limit_event",
+        "tool_progress",
+        "tool_use_summary",
+        "prompt_suggestion",
+    ):
         return True
     if kind == "system":
         if event.get("subtype") in _CLAUDE_ONLY_SUBTYPES:

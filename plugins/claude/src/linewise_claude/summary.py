@@ -1,10 +1,10 @@
-"""The whole-run summary of a Claude stream-json run, and the classifiers it uses."""
+"""The whole-run summary of a Claude stream-json run."""
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
@@ -15,103 +15,31 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    error_text,
+    iso_timestamp,
     parse_json_object,
-    to_json_text,
 )
 from linewise_contracts.summary import RunSummary, Usage
 
-__all__ = [
-    "is_max_turns_result",
-    "is_refusal_result",
-    "is_unknown_session_error",
-    "model_usage_totals",
-    "summarize_run",
-]
-
-_UNKNOWN_SESSION: Final = re.compile(
-    r"no conversation found with session id"
-    r"|\bsession\b[^\n]{0,200}?\bnot found\b"
-    r"|--resume requires a valid session",
-    re.IGNORECASE,
+from linewise_claude.classify import (
+    is_image_processing_error,
+    is_max_turns_result,
+    is_model_not_found_error,
+    is_poisoned_message_id_error,
+    is_provider_quota_error,
+    is_refusal_result,
+    is_transient_upstream_error,
+    is_unknown_session_error,
+    login_required,
+    retry_not_before,
 )
+from linewise_claude.usage import is_internal_error, result_usage
 
+__all__ = ["summarize_run"]
 
-def _texts(result: Mapping[str, Any] | None) -> list[str]:
-    if not result:
-        return []
-    texts = [as_string(result.get("result"))]
-    for error in as_list(result.get("errors")):
-        message = dig(error, "message")
-        texts.append(error if type(error) is str else as_string(message) or to_json_text(error))
-    return [text for text in texts if text]
-
-
-def is_unknown_session_error(result: Mapping[str, Any] | None, *extra_text: str) -> bool:
-    """True when Claude refused to resume a session it does not know.
-
-    Looks at the result event's ``result`` and ``errors`` and at any extra text
-    (stderr, say), so a caller can retry without ``--resume``.
-    """
-    return any(_UNKNOWN_SESSION.search(text) for text in [*_texts(result), *extra_text])
-
-
-def _stop_reasons(result: Mapping[str, Any]) -> list[str]:
-    return [
-        value.strip().lower()
-        for value in (result.get("stop_reason"), result.get("stopReason"))
-        if type(value) is str
-    ]
-
-
-def is_max_turns_result(result: Mapping[str, Any] | None) -> bool:
-    """True when the run stopped because it used up ``--max-turns`` (structured fields only)."""
-    if not result:
-        return False
-    if as_string(result.get("subtype")) == "error_max_turns":
-        return True
-    return any(reason.startswith("max_turns") for reason in _stop_reasons(result))
-
-
-def is_refusal_result(result: Mapping[str, Any] | None) -> bool:
-    """True when the model refused (``stop_reason: refusal`` or ``subtype: model_refusal``)."""
-    if not result:
-        return False
-    if as_string(result.get("subtype")) == "model_refusal":
-        return True
-    return "refusal" in _stop_reasons(result)
-
-
-def model_usage_totals(model_usage: object) -> Usage | None:
-    """Usage summed over ``modelUsage`` (every model the run used, subagents included).
-
-    Cache writes count as input; cache reads are the cached tokens. None when
-    ``modelUsage`` is missing or empty.
-    """
-    models = as_object(model_usage)
-    if not models:
-        return None
-    total = Usage()
-    for numbers in models.values():
-        entry = as_object(numbers)
-        total += Usage(
-            input_tokens=as_int(entry.get("inputTokens"))
-            + as_int(entry.get("cacheCreationInputTokens")),
-            output_tokens=as_int(entry.get("outputTokens")),
-            cached_tokens=as_int(entry.get("cacheReadInputTokens")),
-        )
-    return total
-
-
-def _result_usage(result: Mapping[str, Any]) -> Usage:
-    totals = model_usage_totals(result.get("modelUsage"))
-    if totals is not None:
-        return totals
-    usage = as_object(result.get("usage"))
-    return Usage(
-        input_tokens=as_int(usage.get("input_tokens")),
-        output_tokens=as_int(usage.get("output_tokens")),
-        cached_tokens=as_int(usage.get("cache_read_input_tokens")),
-    )
+_DELEGATE_TOOLS: Final = ("Task", "Agent")
+# Subagents described in one summary; a run with more keeps counting the first ones only.
+_MAX_SUBAGENTS: Final = 500
 
 
 def _message_usage(message: Mapping[str, Any]) -> Usage:
@@ -124,86 +52,283 @@ def _message_usage(message: Mapping[str, Any]) -> Usage:
     )
 
 
-def summarize_run(lines: Iterable[str]) -> RunSummary:
-    """Summarise a whole Claude stream-json run; concatenated sessions add up.
+def _error_texts(result: Mapping[str, Any]) -> list[str]:
+    texts = [as_string(result.get("result"))]
+    texts.extend(error_text(error) for error in as_list(result.get("errors")))
+    return [text for text in texts if text and not is_internal_error(text)]
 
-    Usage and cost of a finished session come from its ``result`` event
-    (``modelUsage`` totals when present, else the ``usage`` block). A session
-    cut off before its result is counted from its assistant messages (usage
-    once per message id; no cost is known) and makes the run incomplete.
-    """
-    session_id: str | None = None
-    model: str | None = None
-    results: list[dict[str, Any]] = []
-    last_text: str | None = None
-    # Usage of the session still open (no result yet), by message id.
-    open_usage: dict[str, Usage] = {}
-    open_activity = False
-    # Non-JSON lines (an error the CLI printed) are checked for session errors.
-    other_text: deque[str] = deque(maxlen=20)
-    for line in lines:
+
+def _failed(result: Mapping[str, Any]) -> bool:
+    return result.get("is_error") is True or as_string(result.get("subtype")).startswith("error")
+
+
+class _Subagents:
+    """What each Task/Agent subagent did, keyed by the toolUseId of the call that started it."""
+
+    def __init__(self) -> None:
+        self.by_call: dict[str, dict[str, JsonValue]] = {}
+
+    def get(self, call: str) -> dict[str, JsonValue] | None:
+        record = self.by_call.get(call)
+        if record is None and call and len(self.by_call) < _MAX_SUBAGENTS:
+            record = {"toolUseId": call, "toolCalls": 0, "errors": 0}
+            self.by_call[call] = record
+        return record
+
+    def started(self, block: Mapping[str, Any]) -> None:
+        record = self.get(as_string(block.get("id")))
+        if record is not None:
+            arguments = as_object(block.get("input"))
+            record["type"] = as_string(arguments.get("subagent_type")) or "general-purpose"
+            record["description"] = as_string(arguments.get("description"))
+
+    def line(self, parent: str, event: Mapping[str, Any]) -> None:
+        record = self.get(parent)
+        if record is None:
+            return
+        for block in as_list(dig(event, "message", "content")):
+            kind = dig(block, "type")
+            if kind == "tool_use":
+                record["toolCalls"] = as_int(record["toolCalls"]) + 1
+            elif kind == "tool_result" and dig(block, "is_error") is True:
+                record["errors"] = as_int(record["errors"]) + 1
+
+    def task_event(self, event: Mapping[str, Any]) -> None:
+        record = self.get(as_string(event.get("tool_use_id")))
+        if record is None:
+            return
+        status = as_string(event.get("status"))
+        if status:
+            record["status"] = status
+        if event.get("subagent_type"):
+            record["type"] = as_string(event.get("subagent_type"))
+        usage = as_object(event.get("usage"))
+        if "total_tokens" in usage:
+            record["totalTokens"] = as_int(usage.get("total_tokens"))
+        if "duration_ms" in usage:
+            record["durationMs"] = as_int(usage.get("duration_ms"))
+
+    def finished(self, call: str, details: Mapping[str, Any]) -> None:
+        record = self.by_call.get(call)
+        if record is None:
+            return
+        for source, target in (
+            ("status", "status"),
+            ("agentType", "type"),
+            ("resolvedModel", "model"),
+            ("totalTokens", "totalTokens"),
+            ("totalDurationMs", "durationMs"),
+        ):
+            value = details.get(source)
+            if type(value) in (str, int) and value != "":
+                record[target] = value
+        usage = as_object(details.get("usage"))
+        if usage:
+            part = _message_usage({"usage": usage})
+            record["usage"] = {
+                "inputTokens": part.input_tokens,
+                "outputTokens": part.output_tokens,
+                "cachedTokens": part.cached_tokens,
+            }
+
+
+class _Run:
+    """The state of one pass over a run's lines."""
+
+    def __init__(self) -> None:
+        self.session_id: str | None = None
+        self.model: str | None = None
+        # Result events that count: the latest of each session (they carry running totals).
+        self.results: list[dict[str, Any]] = []
+        self.last_text: str | None = None
+        self.open_usage: dict[str, Usage] = {}  # the unfinished session's messages, by id
+        self.open_activity = False
+        self.other_text: deque[str] = deque(maxlen=20)  # non-JSON lines: errors the CLI printed
+        self.api_errors: list[str] = []
+        self.subagents = _Subagents()
+        self.subagent_stats: JsonValue = None
+        self.interrupted = False
+        self.last_time: str | None = None
+
+    def feed(self, line: str) -> None:
         event = parse_json_object(line)
         if event is None:
             if line.strip():
-                other_text.append(line)
-            continue
+                self.other_text.append(line)
+            return
         kind = event.get("type")
         ident = event.get("session_id")
         if type(ident) is str and ident:
-            session_id = ident
-        if kind == "system" and event.get("subtype") == "init":
-            model = as_string(event.get("model")) or model
-            open_activity = True
+            self.session_id = ident
+        self.last_time = iso_timestamp(event.get("timestamp")) or self.last_time
+        parent = event.get("parent_tool_use_id")
+        if type(parent) is str and parent:
+            self.subagents.line(parent, event)
+        if kind == "system":
+            self._system(event)
         elif kind == "assistant":
-            open_activity = True
-            message = as_object(event.get("message"))
-            model = model or as_string(message.get("model")) or None
-            message_id = as_string(message.get("id"))
-            if message_id and "usage" in message:
-                open_usage[message_id] = _message_usage(message)
-            for block in as_list(message.get("content")):
-                if dig(block, "type") == "text" and as_string(block.get("text")).strip():
-                    last_text = block["text"]
+            self._assistant(event, main=not parent)
+        elif kind == "user":
+            self._user(event)
         elif kind == "result":
-            results.append(event)
-            open_usage.clear()
-            open_activity = False
+            self._result(event)
 
-    last = results[-1] if results else None
-    errors: list[str] = []
-    for result in results:
-        if result.get("is_error") is True or as_string(result.get("subtype")).startswith("error"):
-            errors.extend(_texts(result) or [as_string(result.get("subtype"), "error")])
+    def _system(self, event: dict[str, Any]) -> None:
+        subtype = as_string(event.get("subtype"))
+        if subtype == "init":
+            self.model = as_string(event.get("model")) or self.model
+            self.open_activity = True
+        elif subtype.startswith("task_"):
+            self.subagents.task_event(event)
+
+    def _assistant(self, event: dict[str, Any], *, main: bool) -> None:
+        self.open_activity = True
+        message = as_object(event.get("message"))
+        named = as_string(message.get("model"))
+        if main and not self.model and named and not named.startswith("<"):
+            self.model = named
+        message_id = as_string(message.get("id"))
+        if message_id and "usage" in message:
+            self.open_usage[message_id] = _message_usage(message)
+        if event.get("error"):
+            texts = [as_string(dig(b, "text")) for b in as_list(message.get("content"))]
+            self.api_errors.append(
+                f"{error_text(event.get('error'))}: " + " ".join(t for t in texts if t)
+            )
+        for block in as_list(message.get("content")):
+            kind = dig(block, "type")
+            if kind == "text" and main and as_string(block.get("text")).strip():
+                self.last_text = block["text"]
+            elif kind == "tool_use" and block.get("name") in _DELEGATE_TOOLS:
+                self.subagents.started(block)
+
+    def _user(self, event: dict[str, Any]) -> None:
+        details = event.get("tool_use_result")
+        for block in as_list(dig(event, "message", "content")):
+            kind = dig(block, "type")
+            if kind == "text" and as_string(block.get("text")).startswith(
+                "[Request interrupted by user"
+            ):
+                self.interrupted = True
+            elif kind == "tool_result" and type(details) is dict:
+                self.subagents.finished(as_string(block.get("tool_use_id")), details)
+
+    def _result(self, event: dict[str, Any]) -> None:
+        previous = self.results[-1] if self.results else None
+        index = event.get("result_index")
+        # A multi-turn session reports one result per turn, each with the session's
+        # running totals (result_index counts them): the latest replaces the earlier.
+        if (
+            previous is not None
+            and type(index) is int
+            and type(previous.get("result_index")) is int
+            and index > previous["result_index"]
+            and previous.get("session_id") == event.get("session_id")
+        ):
+            self.results[-1] = event
+        else:
+            self.results.append(event)
+        if "subagent_stats" in event:
+            stats = event["subagent_stats"]
+            self.subagent_stats = stats if type(stats) is dict else None
+        self.open_usage.clear()
+        self.open_activity = False
+
+
+def _outcome(run: _Run, last: Mapping[str, Any] | None) -> str | None:
+    if run.open_activity:
+        return "cut_off"
+    if last is None:
+        return None
+    if is_max_turns_result(last):
+        return "max_turns"
+    return "failed" if _failed(last) else "completed"
+
+
+def _failure_kind(last: Mapping[str, Any] | None, texts: list[str]) -> str | None:
+    """Which of the classifiers recognises the failure, the most specific first."""
+    if is_unknown_session_error(last, *texts):
+        return "unknown_session"
+    if login_required(last, *texts)[0]:
+        return "login_required"
+    if is_model_not_found_error(last, *texts):
+        return "model_not_found"
+    if is_image_processing_error(last):
+        return "image_processing"
+    if is_poisoned_message_id_error(last):
+        return "poisoned_message_id"
+    if is_provider_quota_error(last, *texts):
+        return "provider_quota"
+    if is_transient_upstream_error(last, *texts):
+        return "transient_upstream"
+    return None
+
+
+def summarize_run(lines: Iterable[str]) -> RunSummary:
+    """Summarise a whole Claude stream-json run; concatenated sessions add up.
+
+    A session's usage and cost come from its latest ``result`` event
+    (``modelUsage`` totals when present, else the ``usage`` block); results
+    of one multi-turn session carry running totals and are not added up. A
+    session cut off before its result is counted from its assistant messages
+    (usage once per message id; no cost is known) and makes the run
+    incomplete. ``outcome`` is ``completed``, ``failed``, ``max_turns`` (a
+    failure) or ``cut_off``.
+    """
+    run = _Run()
+    for line in lines:
+        run.feed(line)
+    results, last = run.results, (run.results[-1] if run.results else None)
+    errors = [text for r in results if _failed(r) for text in _error_texts(r) or [r["subtype"]]]
+    errors.extend(run.api_errors)
     usage = Usage()
     for result in results:
-        usage += _result_usage(result)
-    for part in open_usage.values():
+        usage += result_usage(result)
+    for part in run.open_usage.values():
         usage += part
-    costs = [as_number(r.get("total_cost_usd"), -1) for r in results]
+    costs = (as_number(result.get("total_cost_usd"), -1) for result in results)
     known = [cost for cost in costs if cost >= 0]
     basis = "per_run" if results else "assistant_messages"
-    if results and open_usage:
+    if results and run.open_usage:
         basis = "per_run+assistant_messages"
+    outcome = _outcome(run, last)
+    texts = list(run.other_text) + run.api_errors
+    failed = outcome in ("failed", "max_turns") or bool(run.api_errors and outcome != "completed")
     details: dict[str, JsonValue] = {
         "usageBasis": basis,
-        "sessions": len(results) + (1 if open_activity else 0),
-        "unfinishedSession": open_activity,
+        "sessions": len(results) + (1 if run.open_activity else 0),
+        "unfinishedSession": run.open_activity,
         "maxTurns": is_max_turns_result(last),
         "refusal": is_refusal_result(last),
+        "resultSubtype": as_string(last.get("subtype")) if last else None,
+        "terminalReason": as_string(last.get("terminal_reason")) or None if last else None,
+        "permissionDenials": sum(len(as_list(r.get("permission_denials"))) for r in results),
+        "interrupted": run.interrupted,
+        "subagents": list(run.subagents.by_call.values()),
+        "subagentStats": run.subagent_stats,
     }
-    final = as_string(last.get("result")) if last is not None and not open_activity else ""
-    outcome = as_string(last.get("subtype")) if last is not None else ""
+    if failed or run.other_text:
+        details["failure"] = _failure_kind(last, texts)
+        needs_login, url = login_required(last, *texts)
+        if needs_login and url:
+            details["loginUrl"] = url
+        if run.last_time is not None:
+            now = datetime.fromisoformat(run.last_time.replace("Z", "+00:00"))
+            resets = retry_not_before(last, *texts, now=now)
+            if resets is not None:
+                details["retryNotBefore"] = iso_timestamp(resets.timestamp())
+    final = as_string(last.get("result")) if last is not None and not run.open_activity else ""
     return RunSummary(
-        session_id=session_id,
-        model=model,
+        session_id=run.session_id,
+        model=run.model,
         usage=usage,
         cost_usd=sum(known) if known else None,
-        final_text=final or last_text,
-        outcome=outcome or None,
-        is_error=bool(last is not None and (last.get("is_error") is True)),
+        final_text=final or run.last_text,
+        outcome=outcome,
+        is_error=failed,
         errors=tuple(errors),
-        unknown_session=is_unknown_session_error(last, *other_text),
+        unknown_session=is_unknown_session_error(last, *run.other_text),
         turns=sum(as_int(r.get("num_turns")) for r in results) if results else None,
-        complete=last is not None and not open_activity,
+        complete=last is not None and not run.open_activity,
         details=details,
     )
