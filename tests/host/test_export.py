@@ -324,6 +324,18 @@ def test_append_skips_what_is_exported_and_replaces_what_changed(
     assert len(entries) == sum(r["entries"] for r in runs)
 
 
+def test_appending_to_a_damaged_export_is_a_clear_error(
+    logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    export_logs([str(logs / "a.jsonl")], str(out), workers=1)
+    (out / "runs.parquet").write_bytes(b"not parquet at all")
+    code, _, err = _cli("export", str(logs), "--to", str(out), "--append", capsys=capsys)
+    assert code == 1
+    assert "cannot append to" in err and "export without --append" in err
+    assert (out / "runs.parquet").read_bytes() == b"not parquet at all"  # left as it was
+
+
 def test_without_append_an_export_replaces_the_folder_contents(logs: Path, tmp_path: Path) -> None:
     out = str(tmp_path / "out")
     export_logs([str(logs)], out, workers=1)

@@ -7,7 +7,13 @@ Needs the ``export`` extra (pyarrow, DuckDB); ``engine="dask"`` needs the
 from __future__ import annotations
 
 from linewise.export._engines import ENGINES, default_workers
-from linewise.export._export import ENTRIES_FILE, RUNS_FILE, ExportResult, export_logs
+from linewise.export._export import (
+    ENTRIES_FILE,
+    RUNS_FILE,
+    ExportError,
+    ExportResult,
+    export_logs,
+)
 from linewise.export._extras import MissingExtraError
 from linewise.export._query import EXAMPLE_QUERIES, QueryResult, run_query
 from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, Column
@@ -21,6 +27,7 @@ __all__ = [
     "RUNS_COLUMNS",
     "RUNS_FILE",
     "Column",
+    "ExportError",
     "ExportFailure",
     "ExportResult",
     "FileExport",

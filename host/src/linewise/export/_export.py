@@ -7,19 +7,24 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from linewise.errors import LinewiseError
 from linewise.export._engines import ENGINES, Result, dask_results, process_results
 from linewise.export._extras import require
 from linewise.export._inputs import collect_inputs
-from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS
+from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
 from linewise.export._work import ExportFailure, content_hash, run_id
 from linewise.export._writer import TableWriter
 
-__all__ = ["ENTRIES_FILE", "RUNS_FILE", "ExportResult", "export_logs"]
+__all__ = ["ENTRIES_FILE", "RUNS_FILE", "ExportError", "ExportResult", "export_logs"]
 
 RUNS_FILE: Final = "runs.parquet"
 ENTRIES_FILE: Final = "entries.parquet"
 #: Rows read at a time from an earlier export that --append keeps.
 ROWS_PER_BATCH: Final = 64 * 1024
+
+
+class ExportError(LinewiseError):
+    """An export that cannot be done as asked (for example appending to a damaged export)."""
 
 
 @dataclass(slots=True)
@@ -45,11 +50,22 @@ def _previous(directory: str) -> tuple[dict[str, str], Any, Any]:
     entries_path = os.path.join(directory, ENTRIES_FILE)
     if not (os.path.exists(runs_path) and os.path.exists(entries_path)):
         return {}, None, None
-    runs = pq.ParquetFile(runs_path)
     known: dict[str, str] = {}
-    for batch in runs.iter_batches(columns=["run_id", "source_path"]):
-        known.update(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True))
-    return known, runs, pq.ParquetFile(entries_path)
+    try:
+        runs, entries = pq.ParquetFile(runs_path), pq.ParquetFile(entries_path)
+        for path, table, columns in (
+            (runs_path, runs, RUNS_COLUMNS),
+            (entries_path, entries, ENTRIES_COLUMNS),
+        ):
+            if not table.schema_arrow.equals(arrow_schema(columns)):
+                raise ValueError(f"{path} has other columns than this version of linewise writes")
+        for batch in runs.iter_batches(columns=["run_id", "source_path"]):
+            known.update(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True))
+    except Exception as error:  # pyarrow's errors for a damaged or foreign file
+        raise ExportError(
+            f"cannot append to {directory}: {error}; export without --append to replace it"
+        ) from error
+    return known, runs, entries
 
 
 def _kept(previous: Any, keep: set[str]) -> Iterator[Any]:
