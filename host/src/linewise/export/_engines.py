@@ -90,7 +90,8 @@ def dask_results(
     """
     distributed = require("dask", "distributed")
     cluster = None
-    address = scheduler or distributed.config.get("scheduler-address", None)
+    dask_config = require("dask", "dask.config")
+    address = scheduler or dask_config.get("scheduler-address", None)
     if address:
         client = distributed.Client(address)
     else:
