@@ -17,7 +17,17 @@ __all__ = ["build_parser", "main"]
 
 # Each module defines register(commands) adding its subparser, with a
 # `handler(args, registry) -> int` default. Imported lazily by main().
-COMMANDS = ("listing", "rendering", "checking", "scaffold", "running", "summarizing", "doctor")
+COMMANDS = (
+    "listing",
+    "rendering",
+    "checking",
+    "scaffold",
+    "running",
+    "summarizing",
+    "doctor",
+    "exporting",
+    "querying",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

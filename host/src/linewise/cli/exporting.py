@@ -1,0 +1,126 @@
+"""``linewise export``: logs to Parquet tables (runs, entries) for analytics."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from linewise._registry import Registry
+from linewise._sanitize import neutralize
+from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail, positive_int
+
+if TYPE_CHECKING:
+    from linewise._progress import ProgressBar
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    """Add the ``export`` subcommand."""
+    export = commands.add_parser(
+        "export",
+        help="export logs to Parquet (runs.parquet, entries.parquet) for SQL analytics",
+        description="Export agent logs to Parquet: runs.parquet (one row per log) and "
+        "entries.parquet (one row per entry), to query with `linewise query`. "
+        "Needs the export extra: pip install 'linewise[export]'.",
+    )
+    export.add_argument(
+        "paths", nargs="+", metavar="PATH", help="log files, or folders to walk for them"
+    )
+    export.add_argument("--to", required=True, metavar="DIR", help="the folder to write to")
+    export.add_argument(
+        "--append",
+        action="store_true",
+        help="keep the runs already in DIR and skip inputs already exported (same path and "
+        "content hash); a log whose content changed replaces its old rows",
+    )
+    export.add_argument(
+        "--engine",
+        choices=("process", "dask"),
+        default="process",
+        help="process: a pool of processes on this machine (the default); "
+        "dask: Dask distributed (pip install 'linewise[dask]')",
+    )
+    export.add_argument(
+        "-j",
+        "--workers",
+        type=positive_int,
+        metavar="N",
+        help="worker processes (default: one per core); with --engine dask, the size of "
+        "the local cluster",
+    )
+    export.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: a running scheduler (tcp://host:8786) instead of a local "
+        "cluster (Dask's own configuration is used when set)",
+    )
+    export.add_argument(
+        "--glob",
+        metavar="PATTERN",
+        help="in folders, only files whose name matches (for example '*.jsonl')",
+    )
+    export.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    export.set_defaults(handler=run)
+
+
+class _Progress:
+    """A progress bar over the inputs' bytes, created on the first report, on a terminal only."""
+
+    def __init__(self) -> None:
+        self.bar: ProgressBar | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from linewise._progress import ProgressBar
+
+        if self.bar is None:
+            self.bar = ProgressBar(sys.stderr, total)
+        self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """Export the logs named."""
+    from linewise._progress import ProgressBar
+    from linewise.export import MissingExtraError, export_logs
+
+    if args.scheduler and args.engine != "dask":
+        fail("--scheduler needs --engine dask", EXIT_USAGE)
+    progress = _Progress() if not args.quiet and ProgressBar.wanted(sys.stderr) else None
+    try:
+        result = export_logs(
+            args.paths,
+            args.to,
+            engine=args.engine,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            append=args.append,
+            pattern=args.glob,
+            progress=progress,
+        )
+    except MissingExtraError as error:
+        fail(str(error), EXIT_FAILURE)
+    except OSError as error:
+        fail(f"cannot write to {args.to}: {error.strerror or error}", EXIT_FAILURE)
+    finally:
+        if progress is not None:
+            progress.close()
+    err = sys.stderr
+    for path in result.missing:
+        err.write(f"linewise: error: no such file or folder: {neutralize(path)}\n")
+    for failure in result.failures:
+        err.write(f"linewise: error: {neutralize(failure.path)}: {neutralize(failure.reason)}\n")
+    parts = [f"exported {result.exported} of {result.inputs} logs"]
+    if result.skipped:
+        parts.append(f"{result.skipped} already exported")
+    if result.replaced:
+        parts.append(f"{result.replaced} replaced (content changed)")
+    if result.failures:
+        parts.append(f"{len(result.failures)} failed")
+    parts.append(f"{result.runs} runs and {result.entries} entries in {result.directory}")
+    err.write(f"linewise: {neutralize(', '.join(parts))}\n")
+    return EXIT_FAILURE if result.missing or result.failures else EXIT_OK

@@ -1,0 +1,270 @@
+"""The work done per input log: its run row and its entry rows, as plain picklable values."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import orjson
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.extract import iso_timestamp
+
+from linewise._registry import Registry
+
+__all__ = ["ExportFailure", "FileExport", "content_hash", "export_file", "export_or_fail", "run_id"]
+
+_READ_SIZE: Final = 64 * 1024
+# Plugin run-summary details that mean "the run stopped at a limit".
+_LIMIT_DETAILS: Final = ("maxTurns", "turnLimit", "providerQuota", "timedOut")
+_TEXT_KEYS: Final = ("text", "content")
+
+
+@dataclass(slots=True)
+class FileExport:
+    """One log's rows: ``run`` (column -> value) and ``entries`` (column -> values)."""
+
+    run: dict[str, Any]
+    entries: dict[str, list[Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFailure:
+    """An input that could not be exported, and why."""
+
+    path: str
+    reason: str
+
+
+def content_hash(path: str) -> str:
+    """SHA-256 of the file's bytes, hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1024 * 1024):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def run_id(source_path: str, digest: str) -> str:
+    """The run's id: the same log (path and content) always gets the same one."""
+    return hashlib.sha256(f"{source_path}\0{digest}".encode()).hexdigest()[:32]
+
+
+def _utf8(text: str | None) -> str | None:
+    # Parquet strings are UTF-8: a lone surrogate (from a JSON "\ud800") cannot be
+    # stored, so text columns show U+FFFD there; entry_json keeps the exact value.
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def entry_json(entry: TranscriptEntry) -> str:
+    """The entry as compact JSON, as ``linewise render -f jsonl`` writes it."""
+    try:
+        return orjson.dumps(entry).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):  # a lone surrogate: escaped, as render does
+        return json.dumps(entry, ensure_ascii=True, separators=(",", ":"))
+
+
+class _Events:
+    """What a log's raw JSON events tell that entries do not: cwd, timestamps, duration."""
+
+    def __init__(self) -> None:
+        self.project: str | None = None
+        self.started: str | None = None
+        self.ended: str | None = None
+        self.duration_ms = 0
+        self.has_duration = False
+
+    def scan(self, raw: bytes) -> None:
+        # A line longer than _READ_SIZE arrives in pieces and is not looked into (it still parses).
+        if not raw.lstrip().startswith(b"{"):
+            return
+        wanted = b'"cwd"' in raw or b'"timestamp"' in raw or b'"duration_ms"' in raw
+        if not wanted:
+            return
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(event, dict):
+            return
+        cwd = event.get("cwd")
+        if self.project is None and isinstance(cwd, str) and cwd:
+            self.project = cwd
+        stamp = iso_timestamp(event.get("timestamp"))
+        if stamp is not None:
+            self.started = self.started or stamp
+            self.ended = stamp
+        # Claude's final result carries the run's duration (one per session).
+        duration = event.get("duration_ms")
+        if event.get("type") == "result" and isinstance(duration, int | float) and duration >= 0:
+            self.duration_ms += int(duration)
+            self.has_duration = True
+
+
+def _moment(stamp: str | None) -> datetime | None:
+    if stamp is None:
+        return None
+    # Naive UTC: the TIMESTAMP columns hold UTC without a zone (see _schema).
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _entry_row(entry: TranscriptEntry) -> tuple[Any, ...]:
+    values: Any = entry
+    text = next((values[key] for key in _TEXT_KEYS if isinstance(values.get(key), str)), None)
+    name = values.get("name") if entry["kind"] == "tool_call" else values.get("toolName")
+    error = values.get("isError")
+    delta = values.get("delta")
+    return (
+        entry["kind"],
+        _utf8(entry["ts"]),
+        _utf8(text),
+        _utf8(name if isinstance(name, str) else None),
+        _utf8(values.get("toolUseId")),
+        _utf8(values.get("parentToolUseId")),
+        error if isinstance(error, bool) else None,
+        delta if isinstance(delta, bool) else None,
+        entry_json(entry),
+    )
+
+
+_ENTRY_FIELDS: Final = (
+    "kind",
+    "ts",
+    "text",
+    "tool_name",
+    "tool_use_id",
+    "parent_tool_use_id",
+    "is_error",
+    "delta",
+    "entry_json",
+)
+
+
+def export_file(
+    path: str, adapter_type: str = "auto", *, registry: Registry | None = None
+) -> FileExport:
+    """The rows of one log, read as ``linewise render -f jsonl`` and ``summarize`` read it.
+
+    The adapter type is detected once (as ``summarize`` does) and used for both
+    the run facts and the entries, so they always agree. ``registry`` defaults
+    to the process's own. Raises OSError when the file cannot be read.
+    """
+    from linewise._registry import get_registry
+    from linewise._summary import summarize_log
+    from linewise._transcript import open_session
+
+    source = os.path.abspath(path)
+    registry = registry or get_registry()
+    digest = content_hash(source)
+    report = summarize_log(source, adapter_type, registry=registry)
+    info = os.stat(source)
+    mtime = datetime.fromtimestamp(info.st_mtime, UTC)
+    # The ts `render` gives entries of a file: its modification time, in milliseconds.
+    ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    parser = registry.load(report.adapter_type)
+    session = open_session(report.adapter_type, registry=registry)
+    identity = run_id(source, digest)
+    columns: dict[str, list[Any]] = {"run_id": [], "seq": [], **{f: [] for f in _ENTRY_FIELDS}}
+    events = _Events()
+    parents: set[str] = set()
+    session_ids: list[str] = []
+
+    def add(entries: list[TranscriptEntry]) -> None:
+        for entry in entries:
+            row = _entry_row(entry)
+            columns["seq"].append(len(columns["seq"]))
+            for name, value in zip(_ENTRY_FIELDS, row, strict=True):
+                columns[name].append(value)
+            parent = row[5]
+            if parent is not None:
+                parents.add(parent)
+            if entry["kind"] == "init":
+                sid = entry["sessionId"]
+                if sid and sid not in session_ids:
+                    session_ids.append(sid)
+
+    with open(source, "rb") as stream:
+        while raw := stream.readline(_READ_SIZE):
+            events.scan(raw)
+            add(session.feed(raw, ts))
+    add(session.close(ts))
+    columns["run_id"] = [identity] * len(columns["seq"])
+
+    summary = report.summary
+    if summary.session_id and summary.session_id not in session_ids:
+        session_ids.append(summary.session_id)
+    details = summary.details
+    duration = details.get("durationMs")
+    duration_ms: int | None = None
+    if type(duration) is int and duration >= 0:
+        duration_ms = duration
+    elif events.has_duration:
+        duration_ms = events.duration_ms
+    started, ended = _moment(events.started), _moment(events.ended)
+    if duration_ms is None and started is not None and ended is not None:
+        duration_ms = int((ended - started).total_seconds() * 1000)
+    outcome = summary.outcome
+    hit_limit = any(details.get(key) is True for key in _LIMIT_DETAILS) or bool(
+        outcome and "max_turns" in outcome
+    )
+    diagnostics = session.diagnostics
+    run = {
+        "run_id": identity,
+        "source_path": _utf8(source),
+        "content_hash": digest,
+        "size_bytes": info.st_size,
+        "modified_at": mtime.replace(tzinfo=None),
+        "adapter_type": report.adapter_type,
+        "cli": _utf8(parser.label),
+        "detection": _utf8(report.detection),
+        "session_id": _utf8(summary.session_id or (session_ids[-1] if session_ids else None)),
+        "session_ids": [_utf8(sid) for sid in session_ids],
+        "project": _utf8(events.project),
+        "started_at": started,
+        "ended_at": ended,
+        "duration_ms": duration_ms,
+        "model": _utf8(summary.model),
+        "outcome": _utf8(outcome),
+        "status": report.status,
+        "complete": report.complete,
+        "is_error": summary.is_error,
+        "hit_limit": hit_limit,
+        "turns": summary.turns,
+        "tool_calls": report.stats.tool_calls,
+        "tool_errors": report.stats.tool_errors,
+        "errors": len(summary.errors),
+        "error_messages": [_utf8(message) for message in summary.errors],
+        "input_tokens": summary.usage.input_tokens,
+        "output_tokens": summary.usage.output_tokens,
+        "cached_tokens": summary.usage.cached_tokens,
+        "cost_usd": summary.cost_usd,
+        "subagents": len(parents),
+        "entries": len(columns["seq"]),
+        "lines": diagnostics.lines,
+        "fallback_lines": diagnostics.fallback_lines,
+        "dropped_entries": diagnostics.dropped_entries,
+        "parser_errors": diagnostics.parser_errors,
+        "truncated_lines": diagnostics.truncated_lines,
+        "summary_source": report.summary_source,
+        "details_json": json.dumps(details, ensure_ascii=True, sort_keys=True),
+    }
+    return FileExport(run=run, entries=columns)
+
+
+def export_or_fail(path: str) -> FileExport | ExportFailure:
+    """:func:`export_file`, with a failure as a value: one bad input never stops an export."""
+    try:
+        return export_file(path)
+    except OSError as error:
+        return ExportFailure(path, f"cannot read it: {error.strerror or error}")
+    except Exception as error:  # a bug must not cost the other inputs their rows
+        return ExportFailure(path, f"{type(error).__name__}: {error}")
