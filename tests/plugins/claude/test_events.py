@@ -481,3 +481,26 @@ def test_a_log_with_the_new_event_types_is_still_recognised_as_claude() -> None:
         json.dumps({"type": "prompt_suggestion", "suggestion": "next"}),
     ]
     assert sniff(lines) >= 0.9
+
+
+def test_task_events_nest_under_a_subagent_call_but_not_under_a_background_command() -> None:
+    """documented type: task_notification also reports background Bash commands."""
+    call = {
+        "type": "assistant",
+        "message": {
+            "id": "m",
+            "content": [
+                {"type": "tool_use", "id": "toolu_A", "name": "Agent", "input": {}},
+                {"type": "tool_use", "id": "toolu_B", "name": "Bash", "input": {}},
+            ],
+        },
+    }
+    done = {"type": "system", "subtype": "task_notification", "status": "completed"}
+    lines = [
+        json.dumps(call),
+        json.dumps({**done, "task_id": "a", "tool_use_id": "toolu_A", "summary": "found it"}),
+        json.dumps({**done, "task_id": "b", "tool_use_id": "toolu_B", "summary": "exit 0"}),
+    ]
+    subagent, command = parse_flat(create_stdout_parser, lines, ts=TS)[2:]
+    assert subagent["parentToolUseId"] == "toolu_A"
+    assert "parentToolUseId" not in command

@@ -335,16 +335,32 @@ def _entries(
     return shared if shared is not None else stdout_entries(line, ts)
 
 
-def _task_parent(event: dict[str, Any]) -> str | None:
-    """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it."""
+_DELEGATE_TOOLS: Final = ("Task", "Agent")
+
+
+def _task_parent(event: dict[str, Any], names: BoundedMap[str, str] | None) -> str | None:
+    """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it.
+
+    Background shell commands and monitors are tasks too; their events stay on the
+    main thread (``parentToolUseId`` names subagents only).
+    """
     if event.get("type") != "system" or not as_string(event.get("subtype")).startswith("task_"):
         return None
     ident = event.get("tool_use_id")
-    return ident if type(ident) is str and ident else None
+    if type(ident) is not str or not ident:
+        return None
+    delegated = names is not None and names.get(ident) in _DELEGATE_TOOLS
+    if delegated or event.get("subagent_type") or event.get("task_type") == "local_agent":
+        return ident
+    return None
 
 
-def _with_context(event: dict[str, Any], entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
-    return with_parent(entries, _parent(event) or _task_parent(event))
+def _with_context(
+    event: dict[str, Any],
+    entries: list[TranscriptEntry],
+    names: BoundedMap[str, str] | None = None,
+) -> list[TranscriptEntry]:
+    return with_parent(entries, _parent(event) or _task_parent(event, names))
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
@@ -389,7 +405,7 @@ class ClaudeStdoutParser:
             entries = self._stream_event(event, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
-        return _with_context(event, entries)
+        return _with_context(event, entries, self._names)
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))
