@@ -504,3 +504,10 @@ def test_task_events_nest_under_a_subagent_call_but_not_under_a_background_comma
     subagent, command = parse_flat(create_stdout_parser, lines, ts=TS)[2:]
     assert subagent["parentToolUseId"] == "toolu_A"
     assert "parentToolUseId" not in command
+
+
+def test_an_unknown_event_in_claudes_envelope_is_a_system_entry_not_raw_json() -> None:
+    line = json.dumps({"type": "brand_new", "detail": 1, "uuid": "u", "session_id": "s"})
+    assert parse_stdout_line(line, TS) == [
+        {"kind": "system", "ts": TS, "text": 'brand_new: {"detail":1}'}
+    ]

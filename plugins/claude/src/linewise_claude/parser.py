@@ -332,7 +332,13 @@ def _entries(
     if kind == "ping":
         return []
     shared = parse_acpx_event(event, ts)  # Paperclip's ACP engine events, shared by several CLIs
-    return shared if shared is not None else stdout_entries(line, ts)
+    if shared is not None:
+        return shared
+    if type(kind) is str and kind and "uuid" in event and "session_id" in event:
+        # A newer Claude Code event (its envelope: uuid and session_id): a sentence, not raw JSON.
+        rest = {k: v for k, v in event.items() if k not in ("type", "uuid", "session_id")}
+        return [{"kind": "system", "ts": ts, "text": f"{kind}: {to_json_text(rest)}"}]
+    return stdout_entries(line, ts)
 
 
 _DELEGATE_TOOLS: Final = ("Task", "Agent")
