@@ -26,7 +26,7 @@ from linewise_contracts.extract import (
 )
 
 from linewise_claude.events import side_event_entries, system_event_entries
-from linewise_claude.usage import is_internal_error, result_usage
+from linewise_claude.usage import is_internal_error
 
 __all__ = ["ClaudeStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
@@ -263,15 +263,17 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     if reason and reason != "completed":
         entries.append({"kind": "system", "ts": ts, "text": f"run ended: {reason}"})
     subtype = as_string(event.get("subtype"))
-    usage = result_usage(event)
+    # The CLI's own per-result ``usage`` (main loop), as the reference reports it: the
+    # wire's numbers. Run totals (modelUsage, subagents included) are the run summary's.
+    usage = as_object(event.get("usage"))
     entries.append(
         {
             "kind": "result",
             "ts": ts,
             "text": as_string(event.get("result")),
-            "inputTokens": usage.input_tokens,
-            "outputTokens": usage.output_tokens,
-            "cachedTokens": usage.cached_tokens,
+            "inputTokens": as_number(usage.get("input_tokens")),
+            "outputTokens": as_number(usage.get("output_tokens")),
+            "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
             "costUsd": as_number(event.get("total_cost_usd")),
             "subtype": subtype,
             # A run stopped by a limit (error_max_turns, error_max_budget_usd) failed,
