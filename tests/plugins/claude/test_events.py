@@ -128,8 +128,9 @@ def test_a_max_turns_result_is_an_error() -> None:
     assert result["isError"] is True and system["text"] == "run ended: max_turns"
 
 
-def test_result_tokens_are_the_runs_totals_subagents_included() -> None:
-    """documented type: modelUsage covers every model call (main loop and subagents)."""
+def test_result_tokens_are_the_wires_main_loop_usage() -> None:
+    """documented type: the entry keeps the result's own ``usage`` (as the reference does);
+    the run summary's totals come from modelUsage (every model call, subagents included)."""
     [denials, result] = _one(
         {
             "type": "result",
@@ -159,7 +160,7 @@ def test_result_tokens_are_the_runs_totals_subagents_included() -> None:
             ],
         }
     )
-    assert (result["inputTokens"], result["outputTokens"], result["cachedTokens"]) == (16, 22, 33)
+    assert (result["inputTokens"], result["outputTokens"], result["cachedTokens"]) == (1, 2, 3)
     assert denials["text"] == "tool calls denied (1): Bash (toolu_9)"
 
 
@@ -481,3 +482,33 @@ def test_a_log_with_the_new_event_types_is_still_recognised_as_claude() -> None:
         json.dumps({"type": "prompt_suggestion", "suggestion": "next"}),
     ]
     assert sniff(lines) >= 0.9
+
+
+def test_task_events_nest_under_a_subagent_call_but_not_under_a_background_command() -> None:
+    """documented type: task_notification also reports background Bash commands."""
+    call = {
+        "type": "assistant",
+        "message": {
+            "id": "m",
+            "content": [
+                {"type": "tool_use", "id": "toolu_A", "name": "Agent", "input": {}},
+                {"type": "tool_use", "id": "toolu_B", "name": "Bash", "input": {}},
+            ],
+        },
+    }
+    done = {"type": "system", "subtype": "task_notification", "status": "completed"}
+    lines = [
+        json.dumps(call),
+        json.dumps({**done, "task_id": "a", "tool_use_id": "toolu_A", "summary": "found it"}),
+        json.dumps({**done, "task_id": "b", "tool_use_id": "toolu_B", "summary": "exit 0"}),
+    ]
+    subagent, command = parse_flat(create_stdout_parser, lines, ts=TS)[2:]
+    assert subagent["parentToolUseId"] == "toolu_A"
+    assert "parentToolUseId" not in command
+
+
+def test_an_unknown_event_in_claudes_envelope_is_a_system_entry_not_raw_json() -> None:
+    line = json.dumps({"type": "brand_new", "detail": 1, "uuid": "u", "session_id": "s"})
+    assert parse_stdout_line(line, TS) == [
+        {"kind": "system", "ts": TS, "text": 'brand_new: {"detail":1}'}
+    ]

@@ -80,8 +80,8 @@ def _undo_deliberate(
 
 
 def _same_result(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
-    """The result entry: same text, cost, subtype; tokens come from modelUsage here."""
-    keys = ("kind", "text", "costUsd", "subtype")
+    """The result entry: the same but for isError (true for error_* subtypes here)."""
+    keys = ("kind", "text", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "subtype")
     return all(ours[key] == theirs[key] for key in keys)
 
 
@@ -117,7 +117,7 @@ def compare_with_reference() -> Counter[str]:
             if event["type"] == "result":
                 assert len(undone) == len(theirs) == 1 and _same_result(undone[0], theirs[0])
                 if undone[0] != theirs[0]:
-                    labels.add("result tokens and isError")
+                    labels.add("result isError")
             elif event["type"] == "user" and undone != theirs:
                 # tool_use_result details: stderr or "(interrupted)" added to the content.
                 assert [e["kind"] for e in undone] == [e["kind"] for e in theirs]

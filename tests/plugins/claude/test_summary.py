@@ -154,6 +154,7 @@ def test_results_of_one_multi_turn_session_are_running_totals_not_added_up() -> 
     assert summary.cost_usd == pytest.approx(0.2003013)
     assert summary.usage.cached_tokens == 314_408
     assert summary.details["sessions"] == 1 and summary.outcome == "completed"
+    assert summary.turns == 2 + 2 + 3 + 1  # num_turns is per result, not a running total
 
 
 def test_the_same_session_reported_twice_by_separate_runs_still_adds_up() -> None:
@@ -212,3 +213,16 @@ def test_an_api_error_message_makes_the_run_failed_with_a_reason() -> None:
     assert summary.outcome == "failed" and summary.is_error
     assert summary.details["failure"] == "login_required"
     assert "authentication_failed: Invalid API key · Please run /login" in summary.errors
+
+
+def test_a_summary_line_after_the_result_does_not_reopen_the_run() -> None:
+    """documented type: post_turn_summary and task_summary can follow the result line."""
+    lines = [
+        json.dumps({"type": "system", "subtype": "init", "session_id": "s", "model": "m"}),
+        json.dumps({"type": "result", "subtype": "success", "result": "ok", "session_id": "s"}),
+        json.dumps({"type": "system", "subtype": "post_turn_summary", "status_detail": "done"}),
+        json.dumps({"type": "system", "subtype": "task_summary", "detail": None}),
+        json.dumps({"type": "prompt_suggestion", "suggestion": "next"}),
+    ]
+    summary = summarize_run(lines)
+    assert summary.complete and summary.outcome == "completed" and summary.final_text == "ok"

@@ -26,7 +26,7 @@ from linewise_contracts.extract import (
 )
 
 from linewise_claude.events import side_event_entries, system_event_entries
-from linewise_claude.usage import is_internal_error, result_usage
+from linewise_claude.usage import is_internal_error
 
 __all__ = ["ClaudeStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
@@ -263,15 +263,17 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     if reason and reason != "completed":
         entries.append({"kind": "system", "ts": ts, "text": f"run ended: {reason}"})
     subtype = as_string(event.get("subtype"))
-    usage = result_usage(event)
+    # The CLI's own per-result ``usage`` (main loop), as the reference reports it: the
+    # wire's numbers. Run totals (modelUsage, subagents included) are the run summary's.
+    usage = as_object(event.get("usage"))
     entries.append(
         {
             "kind": "result",
             "ts": ts,
             "text": as_string(event.get("result")),
-            "inputTokens": usage.input_tokens,
-            "outputTokens": usage.output_tokens,
-            "cachedTokens": usage.cached_tokens,
+            "inputTokens": as_number(usage.get("input_tokens")),
+            "outputTokens": as_number(usage.get("output_tokens")),
+            "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
             "costUsd": as_number(event.get("total_cost_usd")),
             "subtype": subtype,
             # A run stopped by a limit (error_max_turns, error_max_budget_usd) failed,
@@ -332,19 +334,41 @@ def _entries(
     if kind == "ping":
         return []
     shared = parse_acpx_event(event, ts)  # Paperclip's ACP engine events, shared by several CLIs
-    return shared if shared is not None else stdout_entries(line, ts)
+    if shared is not None:
+        return shared
+    if type(kind) is str and kind and "uuid" in event and "session_id" in event:
+        # A newer Claude Code event (its envelope: uuid and session_id): a sentence, not raw JSON.
+        rest = {k: v for k, v in event.items() if k not in ("type", "uuid", "session_id")}
+        return [{"kind": "system", "ts": ts, "text": f"{kind}: {to_json_text(rest)}"}]
+    return stdout_entries(line, ts)
 
 
-def _task_parent(event: dict[str, Any]) -> str | None:
-    """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it."""
+_DELEGATE_TOOLS: Final = ("Task", "Agent")
+
+
+def _task_parent(event: dict[str, Any], names: BoundedMap[str, str] | None) -> str | None:
+    """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it.
+
+    Background shell commands and monitors are tasks too; their events stay on the
+    main thread (``parentToolUseId`` names subagents only).
+    """
     if event.get("type") != "system" or not as_string(event.get("subtype")).startswith("task_"):
         return None
     ident = event.get("tool_use_id")
-    return ident if type(ident) is str and ident else None
+    if type(ident) is not str or not ident:
+        return None
+    delegated = names is not None and names.get(ident) in _DELEGATE_TOOLS
+    if delegated or event.get("subagent_type") or event.get("task_type") == "local_agent":
+        return ident
+    return None
 
 
-def _with_context(event: dict[str, Any], entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
-    return with_parent(entries, _parent(event) or _task_parent(event))
+def _with_context(
+    event: dict[str, Any],
+    entries: list[TranscriptEntry],
+    names: BoundedMap[str, str] | None = None,
+) -> list[TranscriptEntry]:
+    return with_parent(entries, _parent(event) or _task_parent(event, names))
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
@@ -389,7 +413,7 @@ class ClaudeStdoutParser:
             entries = self._stream_event(event, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
-        return _with_context(event, entries)
+        return _with_context(event, entries, self._names)
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))

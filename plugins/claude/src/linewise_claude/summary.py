@@ -149,6 +149,8 @@ class _Run:
         self.subagent_stats: JsonValue = None
         self.interrupted = False
         self.last_time: str | None = None
+        # num_turns counts one result's turns, even where its usage and cost are running totals.
+        self.turns = 0
 
     def feed(self, line: str) -> None:
         event = parse_json_object(line)
@@ -214,6 +216,7 @@ class _Run:
                 self.subagents.finished(as_string(block.get("tool_use_id")), details)
 
     def _result(self, event: dict[str, Any]) -> None:
+        self.turns += as_int(event.get("num_turns"))
         previous = self.results[-1] if self.results else None
         index = event.get("result_index")
         # A multi-turn session reports one result per turn, each with the session's
@@ -328,7 +331,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=failed,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error(last, *run.other_text),
-        turns=sum(as_int(r.get("num_turns")) for r in results) if results else None,
+        turns=run.turns if results else None,
         complete=last is not None and not run.open_activity,
         details=details,
     )
