@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from linewise import open_session
-from linewise._html import HtmlRenderer
+from linewise.renderers.html import HtmlRenderer
 from support import REPO, corpus_path
 
 pytest.importorskip(

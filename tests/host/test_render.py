@@ -111,7 +111,11 @@ def test_colour_follows_the_reference_convention_when_enabled() -> None:
     )
     assert "\x1b[34minit" in text  # init, lifecycle and usage: blue
     assert "\x1b[34msystem      \x1b[0m\x1b[34mretrying" in text
-    assert "\x1b[34msuccess · in=1 out=2 cached=0 cost=$0.500000" in text
+    assert "\x1b[32mfinished · success" in text  # a run that succeeded: green
+    assert (
+        "\x1b[34mthis result: input 1 (without cache reads) · cache read 0 · output 2 · "
+        "cost $0.5000" in text
+    )  # usage: blue, and labelled
     assert "\x1b[32massistant   \x1b[0m\x1b[32mhi" in text  # assistant: green
     assert "\x1b[90mthinking    \x1b[0m\x1b[2;90mhmm" in text  # thinking: grey, dimmed
     assert "\x1b[33mtool_call" in text  # tool calls: yellow
@@ -152,7 +156,7 @@ def test_parallel_calls_are_paired_by_id_and_linked_back_not_by_position() -> No
     lines = text.splitlines()
     assert "tool_result ok · Bash  [b]  ← #2 $ pytest -q" in lines
     assert "tool_result ok · Read  [a]  ← #1 a.py" in lines
-    assert 'tool_result error · Grep  [c]  ← #3 "TODO"' in lines
+    assert "tool_result error · Grep  [c]  ← #3 TODO" in lines
     # each result's content follows its own header
     assert (
         lines[lines.index("tool_result ok · Bash  [b]  ← #2 $ pytest -q") + 1].strip() == "2 passed"
@@ -330,10 +334,9 @@ def test_agent_text_cannot_reach_the_terminal_raw() -> None:
     for options in ({}, {"color": True}, {"color": True, "thinking": True, "full": True}):
         rendered = _text(_every_kind_carrying(EVIL), **options)
         _assert_inert(rendered)
-        # tool input is shown as JSON, where the sequences are inert \u001b escapes
-        visible = rendered.replace("\\u001b]0;owned", "").replace("\\u001b]8;;https://evil", "")
-        assert "owned" not in visible and "evil.example" not in visible
-        assert "click" in rendered and "safe␍␈" in rendered  # the visible text survives
+        # The sequences are neutralised, their payload shown: nothing is hidden from the reader.
+        assert "␛]0;owned␇␛]8;;https://evil.example␛\\click" in rendered
+        assert "safe␍␈" in rendered
 
 
 @given(st.text(alphabet="\x1b\x07\x9b\x9d\x9c\r\x08\x00\u202e\\[];0123456789Jmab\n\t", max_size=40))

@@ -1,6 +1,7 @@
 """linewise-claude: the Claude Code stream-json parser plugin (adapter type ``claude_local``)."""
 
 from linewise_claude.environment import check_environment
+from linewise_claude.formatter import format_stdout_line
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_claude.sniff import sniff
 from linewise_claude.summary import (
@@ -16,6 +17,7 @@ __all__ = [
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
+    "format_stdout_line",
     "is_max_turns_result",
     "is_refusal_result",
     "is_unknown_session_error",
