@@ -5,6 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+#: Least time of one run at the base size, so that timer noise is small beside it.
+_BASE_SECONDS = 0.02
+
 
 def _best(work: Callable[[int], object], n: int, repeats: int = 5) -> float:
     best = float("inf")
@@ -18,15 +21,22 @@ def _best(work: Callable[[int], object], n: int, repeats: int = 5) -> float:
 def scaling_ratios(work: Callable[[int], object], start: int = 1000) -> tuple[int, float, float]:
     """``(n, t(2n)/t(n), t(4n)/t(n))``, with n grown until t(n) is long enough to measure."""
     n = start
-    while _best(work, n, 1) < 0.005 and n < 1 << 22:
+    while _best(work, n, 1) < _BASE_SECONDS and n < 1 << 22:
         n *= 2
     base = _best(work, n)
     return n, _best(work, 2 * n) / base, _best(work, 4 * n) / base
 
 
 def assert_linear_time(work: Callable[[int], object], start: int = 1000) -> None:
-    """Fails when ``work(n)`` grows like n² (ratios 4 and 16); linear gives 2 and 4."""
-    n, double, quadruple = scaling_ratios(work, start)
-    assert double < 3.2 and quadruple < 8, (
-        f"not linear: t(2n)/t(n) = {double:.1f}, t(4n)/t(n) = {quadruple:.1f} at n = {n}"
-    )
+    """Fails when ``work(n)`` grows like n² (ratios 4 and 16); linear gives 2 and 4.
+
+    A busy machine can slow one measurement; quadratic growth shows in every
+    attempt, so three attempts are made and one linear-looking one suffices.
+    """
+    attempts = []
+    for _ in range(3):
+        n, double, quadruple = scaling_ratios(work, start)
+        if double < 3.2 and quadruple < 9:
+            return
+        attempts.append(f"n={n}: t(2n)/t(n)={double:.1f}, t(4n)/t(n)={quadruple:.1f}")
+    raise AssertionError("not linear: " + "; ".join(attempts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from linewise_contracts.extract import to_json_text
@@ -10,6 +11,25 @@ __all__ = ["HTML_TEXT_LIMIT", "json_display", "shorten"]
 
 #: Characters of one piece of text an HTML page shows before it says what it left out.
 HTML_TEXT_LIMIT: Final = 256 * 1024
+#: Nesting beyond which a value is shown as compact JSON: indentation grows with depth.
+PRETTY_DEPTH: Final = 16
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` deep (an iterative walk)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable[object] = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def shorten(text: str, limit: int, *, hint: str = "") -> str:
@@ -24,8 +44,10 @@ def shorten(text: str, limit: int, *, hint: str = "") -> str:
 def json_display(value: object, limit: int, *, hint: str = "") -> str:
     """A tool input as readable JSON, never more than ``limit`` characters (plus the note).
 
-    Pretty-printing is guarded (``to_json_text``): deeply nested input, whose
-    indentation grows with its depth, falls back to compact JSON, and the text
-    is then cut to the limit, so a short line of log cannot become megabytes of page.
+    Pretty-printing is guarded: input nested more than :data:`PRETTY_DEPTH`
+    deep, whose indentation would grow with its depth, is shown as compact
+    JSON, and the text is then cut to the limit, so a short line of log cannot
+    become megabytes of page.
     """
-    return shorten(to_json_text(value, pretty=True), limit, hint=hint)
+    pretty = not _deeper_than(value, PRETTY_DEPTH)
+    return shorten(to_json_text(value, pretty=pretty), limit, hint=hint)

@@ -7,6 +7,12 @@
   const summary = doc.getElementById("summary");
   if (summary) doc.body.prepend(summary);
 
+  // A card's own result slot is the last element of its body (nested cards have theirs).
+  function ownSlot(card) {
+    const body = card.lastElementChild;
+    const slot = body && body.lastElementChild;
+    return slot && slot.classList.contains("slot") ? slot : null;
+  }
   // Entries written after other entries go where they belong: a tool result into
   // its call's card, a subagent's entries into the card of the call that started it.
   // Returns the cards that received something (their counts change).
@@ -25,7 +31,7 @@
       }
       if (call && node.classList.contains("tool-result")) {
         const card = doc.getElementById(call);
-        const slot = card && card.getElementsByClassName("slot")[0];
+        const slot = card && ownSlot(card);
         if (slot && !slot.firstElementChild) {
           slot.append(node);
           touched.add(card);
@@ -49,7 +55,7 @@
   function count(cards) {
     const counts = [];
     for (const card of cards) {
-      const slot = card.getElementsByClassName("slot")[0];
+      const slot = ownSlot(card);
       const result = slot && slot.firstElementChild;
       const lines = result && result.getElementsByClassName("lines")[0];
       const meta = card.getElementsByClassName("meta")[0];
