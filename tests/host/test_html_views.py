@@ -177,7 +177,7 @@ def test_todo_write_is_a_checklist() -> None:
         {"content": "Ship", "status": "pending", "activeForm": "Shipping"},
     ]
     page = render([call("t", "TodoWrite", {"todos": todos})])
-    assert "to-do list · 1 of 3 done" in page
+    assert '<span class="preview">to-do list · 1 of 3 done</span>' in page
     assert '<li class="todo completed"><span class="check">☑</span>Read the spec</li>' in page
     assert (
         '<li class="todo in_progress"><span class="check">◐</span>Write &lt;tests&gt;</li>' in page

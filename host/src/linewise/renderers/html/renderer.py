@@ -22,7 +22,7 @@ from linewise.renderers.html.markup import (
     markdown,
     shortened,
 )
-from linewise.renderers.html.tools import checklist_from_text, tool_input
+from linewise.renderers.html.tools import checklist_from_text, tool_input, tool_summary
 from linewise.renderers.outcome import result_failed, result_label, result_usage
 from linewise.renderers.preview import one_line, subagent_label, tool_preview
 from linewise.renderers.sanitising import neutralize
@@ -418,7 +418,8 @@ class HtmlRenderer:
         self._stream.write(
             f'<details class="entry tool" id="{ident}"{self._nest}><summary>'
             f'<span class="kind">tool</span><span class="tool-name">{escaped(name)}</span>'
-            f'<span class="preview">{escaped(_preview(value))}</span>{badge}'
+            f'<span class="preview">{escaped(tool_summary(name, value) or _preview(value))}</span>'
+            f"{badge}"
             f'<span class="meta"></span><span class="status"></span>{self._time(entry)}</summary>'
             f'<div class="body"><div class="label">input{ids}</div>{tool_input(name, value)}'
             f'{subagent}<div class="slot">'

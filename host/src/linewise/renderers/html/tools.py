@@ -8,7 +8,7 @@ from typing import Any, Final
 from linewise.renderers.bounds import HTML_TEXT_LIMIT, json_display
 from linewise.renderers.html.markup import escaped, shortened
 
-__all__ = ["checklist_from_text", "tool_input"]
+__all__ = ["checklist_from_text", "tool_input", "tool_summary"]
 
 _TODO_TOOLS: Final = frozenset({"TodoWrite", "todo_write", "update_plan", "todowrite"})
 _EDIT_TOOLS: Final = frozenset({"Edit", "MultiEdit", "edit", "str_replace_based_edit_tool"})
@@ -32,6 +32,18 @@ def tool_input(name: str, value: object) -> str:
     if special:
         return special + _details("all input", _arguments(value))
     return _arguments(value)
+
+
+def tool_summary(name: str, value: object) -> str | None:
+    """A one-line summary for the tools drawn specially (``2 of 5 done``); None for others."""
+    if name in _TODO_TOOLS and isinstance(value, Mapping):
+        todos = value.get("todos") or value.get("plan")
+        if isinstance(todos, Sequence) and not isinstance(todos, str):
+            done = sum(
+                1 for t in todos if isinstance(t, Mapping) and t.get("status") == "completed"
+            )
+            return f"to-do list · {done} of {len(todos)} done"
+    return None
 
 
 def _details(label: str, body: str) -> str:
