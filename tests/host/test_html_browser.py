@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from linewise import open_session
-from linewise._html import HtmlRenderer
+from linewise.renderers.html import HtmlRenderer
 from support import REPO, corpus_path
 
 pytest.importorskip(
@@ -399,18 +399,157 @@ def _claude_entries(name: str) -> list[dict[str, Any]]:
     return [*session.feed(path.read_bytes(), TS), *session.close()]  # type: ignore[list-item]
 
 
-def test_screenshot_of_a_real_claude_log(open_transcript: Any, tmp_path: Path) -> None:
-    """Renders a real run; LINEWISE_UPDATE_SCREENSHOT=1 also refreshes docs/html-transcript.png."""
-    entries = _claude_entries("trackgentic-api-retry-hooks.jsonl")
+def _task(ident: str, kind: str, description: str) -> dict[str, Any]:
+    return {
+        "kind": "tool_call",
+        "ts": TS,
+        "name": "Task",
+        "input": {"subagent_type": kind, "description": description, "prompt": description},
+        "toolUseId": ident,
+    }
+
+
+def _in(parent: str, entry: dict[str, Any]) -> dict[str, Any]:
+    return entry | {"parentToolUseId": parent}
+
+
+# A run written for this repository (no third-party paths): a subagent maps the
+# tests, one of its commands fails, the main thread plans, edits and finishes.
+OWN_RUN: list[dict[str, Any]] = [
+    {"kind": "init", "ts": "2026-03-29T10:00:00.000Z", "model": "claude-sonnet-4-6",
+     "sessionId": "5b0e2f7c-1a2b-4c3d-8e9f-0a1b2c3d4e5f"},
+    {"kind": "user", "ts": TS, "text": "The compact style drops failed results: fix it."},
+    {"kind": "thinking", "ts": TS, "text": "First find which tests cover the compact style."},
+    _task("task-1", "Explore", "find the compact style tests"),
+    _in("task-1", {"kind": "assistant", "ts": TS, "text": "Searching the tests folder."}),
+    _in("task-1", _call("s1", "grep -rln 'compact' tests/host")),
+    _in("task-1", _result("s1", "tests/host/test_compact.py\ntests/host/test_render_cli.py")),
+    _in("task-1", _call("s2", "pytest -q tests/host/test_compact.py -k failed")),
+    _in("task-1", _result("s2", "FAILED test_a_failed_result_is_marked - AssertionError",
+                          error=True)),
+    _result("task-1", "Two files cover it; one test fails: test_a_failed_result_is_marked."),
+    {"kind": "tool_call", "ts": TS, "name": "TodoWrite", "toolUseId": "todo",
+     "input": {"todos": [
+         {"content": "Find the tests", "status": "completed", "activeForm": "Finding"},
+         {"content": "Mark failed results in red", "status": "in_progress",
+          "activeForm": "Marking"},
+         {"content": "Run the whole suite", "status": "pending", "activeForm": "Running"},
+     ]}},
+    _result("todo", "Todos have been modified successfully."),
+    {"kind": "tool_call", "ts": TS, "name": "Edit", "toolUseId": "edit",
+     "input": {"file_path": "host/src/linewise/renderers/compact.py",
+               "old_string": "    return lines", "new_string":
+               "    if failed:\n        lines.append((\"error\", f\"[failed: {label}]\"))\n"
+               "    return lines"}},
+    _result("edit", "The file was updated."),
+    _call("t1", "pytest -q tests/host"),
+    _result("t1", "412 passed in 31.2s"),
+    {"kind": "assistant", "ts": "2026-03-29T10:03:07.000Z",
+     "text": "Failed results are now marked **in red** in the compact style; all tests pass."},
+    {"kind": "result", "ts": "2026-03-29T10:03:07.000Z",
+     "text": "Failed results are now marked **in red** in the compact style; all tests pass.",
+     "inputTokens": 1200, "outputTokens": 345, "cachedTokens": 6789, "costUsd": 0.0421,
+     "subtype": "success", "isError": False, "errors": []},
+]  # fmt: skip
+
+
+def test_a_subagent_is_nested_in_its_call_with_its_own_counts(open_transcript: Any) -> None:
+    opened = open_transcript(OWN_RUN)
+    page = opened.page
+    task = page.locator("main > details.tool").first
+    # Its entries moved inside the Task card; none is left at the top.
+    assert page.locator("main > [data-parent]").count() == 0
+    inner = task.locator(".sub-entries > .entry")
+    assert inner.count() == 3  # the assistant message and two command cards
+    assert task.locator(".sub-entries .tool-result").count() == 2  # results in their cards
+    badge = task.locator("summary .sub-badge").first
+    assert badge.inner_text() == "subagent: 2 calls, 1 error"
+    assert task.locator(".sub-count").text_content() == "3 entries · 2 tool calls · 1 error"
+    assert "sub-failed" in (task.get_attribute("class") or "")
+    # The Task's own result is in its slot, after the subagent's work.
+    own = task.locator("> .body > .slot")
+    assert "Two files cover it" in (own.text_content() or "")
+    # Its own status is its own result's ("ok"), not a nested card's error.
+    status = task.locator("> summary .status")
+    assert status.evaluate("s => getComputedStyle(s, '::after').content") == '"ok"'
+    nested = task.locator(".sub-entries .tool").nth(1).locator("> summary .status")
+    assert nested.evaluate("s => getComputedStyle(s, '::after').content") == '"error"'
+    assert task.locator("> summary .meta").first.text_content() == "1 line"
+    # Collapsible: the subagent block folds.
+    task.locator("> summary").click()
+    block = task.locator("details.subagent")
+    assert block.evaluate("d => d.open") and inner.first.is_visible()
+    block.locator("> summary").click()
+    assert not inner.first.is_visible()
+    _clean(opened)
+
+
+def test_search_and_next_error_reach_into_a_subagent(open_transcript: Any) -> None:
+    opened = open_transcript(OWN_RUN)
+    page = opened.page
+    page.locator("#search").fill("grep -rln")
+    page.wait_for_function("() => document.getElementById('search-status').textContent !== ''")
+    assert page.locator("main > .entry:not(.miss)").count() == 1  # the Task card holds it
+    page.keyboard.press("Enter")
+    match = page.locator("details.subagent .tool").first
+    assert match.evaluate("d => d.closest('main > details.tool').open")
+    page.keyboard.press("Escape")
+    page.locator("#next-error").click()
+    current = page.locator(".current")
+    assert current.is_visible()
+    assert "FAILED test_a_failed_result_is_marked" in (current.text_content() or "")
+    assert current.evaluate("e => !!e.closest('.sub-entries')")
+    _clean(opened)
+
+
+def test_to_do_lists_and_edits_are_drawn_for_reading(open_transcript: Any) -> None:
+    page = open_transcript(OWN_RUN).page
+    page.get_by_role("button", name="Expand all").click()
+    items = page.locator(".checklist .todo")
+    assert items.count() == 3 and items.nth(0).text_content() == "☑Find the tests"
+    added = page.locator(".tool .diff .d-add")
+    assert added.count() == 3 and added.first.inner_text().startswith("+    if failed:")
+    colours = page.locator(".tool .diff .d-remove").first.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    assert colours not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+def test_a_long_transcript_opens_page_by_page(open_transcript: Any) -> None:
+    entries = [{"kind": "assistant", "ts": TS, "text": f"message {n}"} for n in range(2500)]
+    entries[2400] = {"kind": "stderr", "ts": TS, "text": "late trouble"}
+    opened = open_transcript(entries)
+    page = opened.page
+    assert page.locator("main > .entry").count() == 1000  # one page laid out
+    assert page.locator("#next-error").inner_text() == "Next error (1)"
+    page.locator("#more").scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelectorAll('main > .entry').length >= 2000")
+    page.locator("#search").fill("message 2499")
+    page.wait_for_function("() => document.getElementById('search-status').textContent !== ''")
+    assert page.locator("#search-status").inner_text() == "1 of 2500 entries"
+    assert page.locator("main > template").count() == 0 and page.locator("#more").is_hidden()
+    page.keyboard.press("Escape")
+    page.locator("#next-error").click()
+    assert page.locator(".current").inner_text().endswith("late trouble")
+    _clean(opened)
+
+
+def test_screenshot_of_a_run_written_for_this_repository(
+    open_transcript: Any, tmp_path: Path
+) -> None:
+    """Renders OWN_RUN; LINEWISE_UPDATE_SCREENSHOT=1 also refreshes docs/html-transcript.png."""
     opened = open_transcript(
-        entries,
-        title="trackgentic-api-retry-hooks.jsonl",
+        OWN_RUN,
+        title="fix-compact-failures.jsonl",
         viewport={"width": 1100, "height": 1480},
         color_scheme="light",
     )
     page = opened.page
     page.locator("details.thinking").first.locator("summary").click()
-    page.locator("details.tool").nth(2).locator("summary").click()  # the one that failed
+    page.locator("main > details.tool").first.locator("> summary").click()  # the subagent
+    page.locator("details.subagent .tool").nth(1).locator("> summary").click()  # its failure
+    page.locator("main > details.tool").nth(1).locator("> summary").click()  # the to-do list
+    page.locator("main > details.tool").nth(2).locator("> summary").click()  # the edit
     target = tmp_path / "html-transcript.png"
     page.screenshot(path=str(target))
     assert target.stat().st_size > 50_000  # a drawn page, not a blank one

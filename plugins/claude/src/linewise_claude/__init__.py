@@ -13,6 +13,7 @@ from linewise_claude.classify import (
     retry_not_before,
 )
 from linewise_claude.environment import check_environment
+from linewise_claude.formatter import format_stdout_line
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_claude.sniff import sniff
 from linewise_claude.summary import summarize_run
@@ -23,6 +24,7 @@ __all__ = [
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
+    "format_stdout_line",
     "is_image_processing_error",
     "is_max_turns_result",
     "is_model_not_found_error",

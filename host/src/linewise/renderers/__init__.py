@@ -1,0 +1,77 @@
+"""Renderers: draw entries as text, compact lines, JSON lines or an HTML page.
+
+A renderer knows how to draw an entry; entries know nothing of terminals or
+pages. :func:`create_renderer` is the one table from (format, style) to
+renderer, used by ``linewise render`` and ``linewise run`` alike.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from linewise_contracts.protocols import FormatStdoutLine
+
+from linewise.renderers.colours import COLOURS, STATUS_ROLES, paint, use_color
+from linewise.renderers.compact import CompactRenderer, FormatterRenderer
+from linewise.renderers.jsonl import JsonlRenderer, entry_json
+from linewise.renderers.protocols import LineRenderer, Renderer
+from linewise.renderers.sanitising import neutralize
+from linewise.renderers.text import TextRenderer
+
+__all__ = [
+    "COLOURS",
+    "FORMATS",
+    "STATUS_ROLES",
+    "STYLES",
+    "CompactRenderer",
+    "FormatterRenderer",
+    "JsonlRenderer",
+    "LineRenderer",
+    "Renderer",
+    "TextRenderer",
+    "create_renderer",
+    "entry_json",
+    "neutralize",
+    "paint",
+    "use_color",
+]
+
+#: The output formats and, for text, its styles.
+FORMATS = ("text", "jsonl", "html")
+STYLES = ("default", "compact")
+
+
+def create_renderer(
+    output: TextIO,
+    *,
+    format: str = "text",
+    style: str = "default",
+    color: bool = False,
+    full: bool = False,
+    thinking: bool = False,
+    title: str = "transcript",
+    formatter: FormatStdoutLine | None = None,
+) -> Renderer:
+    """The renderer for ``format`` and ``style``, drawing on ``output``.
+
+    ``jsonl`` writes bytes to ``output.buffer``. ``html`` ignores the style.
+    ``compact`` with a plugin's ``formatter`` (its ``format_stdout_line``)
+    returns a :class:`LineRenderer` printing the plugin's own lines (feed it
+    raw lines through the pipeline); without one, the entry-based compact rules.
+    Raises ValueError for an unknown format or style.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}: choose one of {', '.join(STYLES)}")
+    if format == "jsonl":
+        return JsonlRenderer(output.buffer)
+    if format == "html":
+        from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
+
+        return HtmlRenderer(output, title=title)
+    if style == "compact":
+        if formatter is not None:
+            return FormatterRenderer(output, formatter, color=color)
+        return CompactRenderer(output, color=color)
+    return TextRenderer(output, color=color, full=full, thinking=thinking)

@@ -1,0 +1,173 @@
+"""The page's header: the run's outcome, tokens and cost, gathered while entries stream past."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from linewise_contracts.summary import RunSummary
+
+from linewise._version import __version__
+from linewise.renderers.html.markup import escaped, number
+from linewise.renderers.outcome import cost_text, summary_failed, summary_outcome
+
+__all__ = ["Figures"]
+
+#: Distinct models and session ids listed in the header (the rest are counted).
+LISTED: Final = 20
+
+
+def _duration(first: str | None, last: str | None) -> str | None:
+    try:
+        start = datetime.fromisoformat(first or "")
+        end = datetime.fromisoformat(last or "")
+        seconds = int((end - start).total_seconds())
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if seconds <= 0:
+        return None
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    return f"{minutes}m {seconds:02d}s" if minutes else f"{seconds}s"
+
+
+def _names(names: list[str], beyond: bool, *, code: bool) -> str:
+    """The first three names and how many more (only the first LISTED are kept)."""
+    if not names:
+        return "not reported"
+    tag = "code" if code else "strong"
+    shown = ", ".join(f"<{tag}>{escaped(name)}</{tag}>" for name in names[:3])
+    more = len(names) - 3
+    if more <= 0:
+        return shown
+    return shown + f' <span class="note">+{more}{"+" if beyond else ""} more</span>'
+
+
+@dataclass(slots=True)
+class Figures:
+    """What the header shows: a few numbers and names, so memory stays constant."""
+
+    models: list[str] = field(default_factory=list)
+    sessions: list[str] = field(default_factory=list)
+    more_models: bool = False
+    more_sessions: bool = False
+    results: int = 0
+    input_tokens: float = 0
+    output_tokens: float = 0
+    cached_tokens: float = 0
+    cost_usd: float = 0
+    cost_reported: bool = False
+    outcome: str | None = None
+    failed: bool = False
+    tool_calls: int = 0
+    subagent_calls: int = 0
+    errors: int = 0
+    first_error: str | None = None
+    entries: int = 0
+    first_ts: str | None = None
+    last_ts: str | None = None
+
+    def init(self, model: str, session: str) -> None:
+        if model and model not in self.models:
+            if len(self.models) < LISTED:
+                self.models.append(model)
+            else:
+                self.more_models = True
+        if session and session not in self.sessions:
+            if len(self.sessions) < LISTED:
+                self.sessions.append(session)
+            else:
+                self.more_sessions = True
+
+    def error(self, element_id: str) -> None:
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = element_id
+
+    def to_json(self, title: str, summary: RunSummary | None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "title": title,
+            "outcome": self.outcome,
+            "isError": self.failed,
+            "results": self.results,
+            "models": self.models,
+            "sessionIds": self.sessions,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+            "cachedTokens": self.cached_tokens,
+            # A cost no result reported is unknown, not zero.
+            "costUsd": self.cost_usd if self.cost_reported else None,
+            "toolCalls": self.tool_calls,
+            "errors": self.errors,
+            "entries": self.entries,
+            "firstTs": self.first_ts,
+            "lastTs": self.last_ts,
+            "linewise": __version__,
+        }
+        if summary is not None:
+            data["run"] = summary.to_json()
+        return data
+
+    def header(self, title: str, summary: RunSummary | None) -> str:
+        if summary is not None:
+            failed = summary_failed(summary)
+            state, outcome = ("failed" if failed else "finished"), summary_outcome(summary)
+            usage = summary.usage
+            scope = "whole run"
+            tokens: tuple[float, float, float] = (
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cached_tokens,
+            )
+            cost = cost_text(summary.cost_usd)
+            models = [summary.model] if summary.model else self.models
+        else:
+            if self.outcome is None:
+                state, outcome = "unfinished", "no result"
+            else:
+                state = "failed" if self.failed else "finished"
+                outcome = self.outcome
+            scope = "sum of results" if self.results > 1 else "from the result"
+            tokens = (self.input_tokens, self.output_tokens, self.cached_tokens)
+            cost = cost_text(self.cost_usd) if self.cost_reported else "unknown"
+            models = self.models
+        who = (
+            f"{_names(models, self.more_models, code=False)}"
+            f" · session {_names(self.sessions, self.more_sessions, code=True)}"
+        )
+        errors = f"{self.errors:,}"
+        if self.first_error:
+            errors = f'<a href="#{self.first_error}">{errors}</a>'
+        calls = f"{self.tool_calls:,}"
+        if self.subagent_calls:
+            calls += f' <span class="note">({self.subagent_calls:,} in subagents)</span>'
+        tiles = [
+            ("Input tokens", number(tokens[0]), "without cache reads"),
+            ("Output tokens", number(tokens[1]), ""),
+            ("Cache read tokens", number(tokens[2]), ""),
+            ("Cost", escaped(cost), ""),
+            ("Tool calls", calls, ""),
+            ("Errors", errors, ""),
+        ]
+        if self.results > 1:
+            tiles.append(("Results", f"{self.results:,}", ""))
+        duration = _duration(self.first_ts, self.last_ts)
+        if duration:
+            tiles.append(("Duration", duration, ""))
+        body = "".join(
+            f"<div><dt>{label}</dt><dd>{value}</dd>"
+            + (f'<dd class="note">{note}</dd>' if note else "")
+            + "</div>"
+            for label, value, note in tiles
+        )
+        return (
+            f'<header id="summary" class="summary {state}">'
+            f'<div class="title-row"><h1>{escaped(title)}</h1>'
+            f'<span class="outcome">{escaped(outcome)}</span></div>'
+            f'<div class="who">model {who}</div>'
+            f'<div class="scope note">tokens and cost: {scope}</div>'
+            f'<dl class="figures">{body}</dl></header>\n'
+        )

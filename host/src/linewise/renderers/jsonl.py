@@ -1,0 +1,35 @@
+"""The jsonl format: each entry as one line of JSON, exactly as the parser produced it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+import orjson
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.summary import RunSummary
+
+__all__ = ["JsonlRenderer", "entry_json"]
+
+
+def entry_json(entry: Mapping[str, Any]) -> bytes:
+    """One entry as compact JSON bytes (lone surrogates written as ``\\ud8xx`` escapes)."""
+    try:
+        return orjson.dumps(entry)
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(entry, ensure_ascii=True, separators=(",", ":")).encode()
+
+
+class JsonlRenderer:
+    """Each entry as one line of JSON (deltas unmerged); the output is data, not a display."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+
+    def write(self, entry: TranscriptEntry) -> None:
+        self._stream.write(entry_json(entry) + b"\n")
+
+    def close(self, *, summary: RunSummary | None = None) -> None:
+        # The summary is not an entry: the entry stream stays exactly the parser's.
+        self._stream.flush()

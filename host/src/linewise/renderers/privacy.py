@@ -1,0 +1,74 @@
+"""Usernames in home-directory paths, masked before a transcript is shared."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, cast
+
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.summary import RunSummary
+
+__all__ = ["CensoringRenderer", "censor_text", "censor_usernames"]
+
+# /Users/name, /home/name and C:\Users\name: the name is the part worth hiding.
+_HOME: Final = re.compile(r"""(?<![\w.-])((?:/Users/|/home/|[A-Za-z]:\\Users\\))([^/\\\s"':]+)""")
+_TEXT_FIELDS: Final = ("text", "content")
+
+
+def _mask(match: re.Match[str]) -> str:
+    name = match.group(2)
+    return f"{match.group(1)}{name[0]}****"
+
+
+def _censor_value(value: Any) -> Any:
+    if type(value) is str:
+        return _HOME.sub(_mask, value)
+    if type(value) is list:
+        return [_censor_value(item) for item in value]
+    if type(value) is dict:
+        return {key: _censor_value(item) for key, item in value.items()}
+    return value
+
+
+def censor_usernames(entry: TranscriptEntry) -> TranscriptEntry:
+    """``entry`` with user names in home paths masked (``/Users/dotta`` -> ``/Users/d****``).
+
+    Text, content and tool inputs are masked; the entry passed in is not
+    modified. The reference transcript builder offers the same, off by default.
+    """
+    changed: dict[str, Any] = {}
+    for field in _TEXT_FIELDS:
+        value = entry.get(field)
+        if type(value) is str and _HOME.search(value):
+            changed[field] = _HOME.sub(_mask, value)
+    if entry["kind"] == "tool_call":
+        changed["input"] = _censor_value(entry["input"])
+    if not changed:
+        return entry
+    return cast("TranscriptEntry", {**entry, **changed})
+
+
+def censor_text(text: str) -> str:
+    """``text`` with user names in home-directory paths masked."""
+    return _HOME.sub(_mask, text)
+
+
+class CensoringRenderer:
+    """Wraps a renderer so everything it draws has user names masked first."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        # A renderer of raw lines (the Claude compact style) gets masked lines too.
+        self.wants_lines = getattr(inner, "wants_lines", False)
+
+    def write(self, entry: TranscriptEntry) -> None:
+        self._inner.write(censor_usernames(entry))
+
+    def write_line(self, line: str, entries: Any) -> None:
+        self._inner.write_line(censor_text(line), [censor_usernames(e) for e in entries])
+
+    def close(self, *, summary: RunSummary | None = None) -> None:
+        if summary is None:
+            self._inner.close()
+        else:
+            self._inner.close(summary=summary)
