@@ -385,3 +385,29 @@ def test_build_transcript_auto_from_eight_threads_on_the_process_registry(
         chosen, errors = _in_threads(8, lambda n: build_transcript([chunk], "auto").adapter_type)
         assert errors == []
         assert chosen == ["threaded"] * 8
+
+
+def test_strict_mode_raises_the_guarded_failure_once(fake_site: FakeSite) -> None:
+    from linewise import PluginLoadError
+
+    _site(fake_site, factory_exits=LOAD_ATTACKS["factory_exits"])
+    registry = Registry(entry_points=fake_site.entry_points(), strict=True)
+    with pytest.raises(PluginLoadError, match=r"create_stdout_parser\(\) raised SystemExit: 3"):
+        registry.load("factory_exits")
+    assert registry.failed_loads["factory_exits"].stage == "exports"
+
+
+def test_host_hook_names_register_once_and_host_app_names_keep_pluggys_rule() -> None:
+    from linewise._hooks import HOST_PLUGIN_PREFIX, HookRelay
+
+    class Observer:
+        pass
+
+    relay = HookRelay()
+    first, second = Observer(), Observer()
+    relay.register(first, HOST_PLUGIN_PREFIX + "sniff:x")
+    relay.register(second, HOST_PLUGIN_PREFIX + "sniff:x")  # a racing thread's: a no-op
+    assert relay.manager.get_plugin(HOST_PLUGIN_PREFIX + "sniff:x") is first
+    relay.register(first, "my-app")
+    with pytest.raises(ValueError, match="already registered"):
+        relay.register(second, "my-app")

@@ -479,6 +479,8 @@ class Registry:
         if error is not None:
             return self._import_failed(winner, error)
         adopted, error = guarded(self._adopt, winner, target)
+        if isinstance(error, PluginLoadError):
+            raise error  # strict mode: _adopt already recorded the failure
         if error is not None:
             # Anything the checks of the exports let through (a hostile __signature__, say).
             return self._fail(
