@@ -408,6 +408,7 @@ def test_host_hook_names_register_once_and_host_app_names_keep_pluggys_rule() ->
     relay.register(first, HOST_PLUGIN_PREFIX + "sniff:x")
     relay.register(second, HOST_PLUGIN_PREFIX + "sniff:x")  # a racing thread's: a no-op
     assert relay.manager.get_plugin(HOST_PLUGIN_PREFIX + "sniff:x") is first
-    relay.register(first, "my-app")
+    mine, other = Observer(), Observer()
+    relay.register(mine, "my-app")
     with pytest.raises(ValueError, match="already registered"):
-        relay.register(second, "my-app")
+        relay.register(other, "my-app")
