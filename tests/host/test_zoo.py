@@ -197,7 +197,7 @@ GUARD_ATTACKS = [
         + "def __getattr__(name):\n"
         + "    return importlib.import_module(__name__ + '.' + name)\n",
         "loaded",
-        "looking up 'label' raised ModuleNotFoundError",
+        "looking up 'create_stdout_parser' raised ModuleNotFoundError",
     ),
     _guard_attack(
         "zoo_label_raises",

@@ -517,12 +517,29 @@ class Registry:
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
         who = candidate.adapter_type
         record = self.call_failures
+        lookups: list[tuple[str, str]] = []
 
         def export(name: str) -> object:
             value, problem = lookup(target, name)
             if problem is not None:
-                record.add(PluginCallFailure(who, name, problem))
+                lookups.append((name, problem))
             return value
+
+        try:
+            return self._adopt_exports(candidate, export)
+        finally:
+            if lookups:
+                # One record (and one warning) for every lookup that raised.
+                reason = lookups[0][1]
+                if len(lookups) > 1:
+                    others = ", ".join(repr(name) for name, _ in lookups[1:])
+                    reason += f"; so did looking up {others}"
+                reason += "; getattr must raise AttributeError for a name the plugin lacks"
+                record.add(PluginCallFailure(who, "exports", reason))
+
+    def _adopt_exports(self, candidate: Candidate, export: Callable[[str], object]) -> LoadedParser:
+        who = candidate.adapter_type
+        record = self.call_failures
 
         factory = export(CREATE_STDOUT_PARSER)
         static = export(PARSE_STDOUT_LINE)
