@@ -160,8 +160,10 @@ def test_a_lazy_module_getattr_raising_import_error_still_serves(
     assert _texts(registry, "lazy", "hello") == ["hello"]
     info = registry.info("lazy")
     assert info.status.value == "loaded"
-    assert any("looking up 'label' raised ModuleNotFoundError" in p for p in info.problems)
-    assert "looking up 'sniff' raised ModuleNotFoundError" in caplog.text
+    (problem,) = info.problems  # one record for every lookup that raised
+    assert "looking up 'create_stdout_parser' raised ModuleNotFoundError" in problem
+    assert "so did looking up 'sniff', 'summarize_run'" in problem and "'label'" in problem
+    assert caplog.text.count("lazy: exports") == 1
 
 
 def test_metadata_that_raises_or_lies_is_left_out(fake_site: FakeSite) -> None:
@@ -385,3 +387,30 @@ def test_build_transcript_auto_from_eight_threads_on_the_process_registry(
         chosen, errors = _in_threads(8, lambda n: build_transcript([chunk], "auto").adapter_type)
         assert errors == []
         assert chosen == ["threaded"] * 8
+
+
+def test_strict_mode_raises_the_guarded_failure_once(fake_site: FakeSite) -> None:
+    from linewise import PluginLoadError
+
+    _site(fake_site, factory_exits=LOAD_ATTACKS["factory_exits"])
+    registry = Registry(entry_points=fake_site.entry_points(), strict=True)
+    with pytest.raises(PluginLoadError, match=r"create_stdout_parser\(\) raised SystemExit: 3"):
+        registry.load("factory_exits")
+    assert registry.failed_loads["factory_exits"].stage == "exports"
+
+
+def test_host_hook_names_register_once_and_host_app_names_keep_pluggys_rule() -> None:
+    from linewise._hooks import HOST_PLUGIN_PREFIX, HookRelay
+
+    class Observer:
+        pass
+
+    relay = HookRelay()
+    first, second = Observer(), Observer()
+    relay.register(first, HOST_PLUGIN_PREFIX + "sniff:x")
+    relay.register(second, HOST_PLUGIN_PREFIX + "sniff:x")  # a racing thread's: a no-op
+    assert relay.manager.get_plugin(HOST_PLUGIN_PREFIX + "sniff:x") is first
+    mine, other = Observer(), Observer()
+    relay.register(mine, "my-app")
+    with pytest.raises(ValueError, match="already registered"):
+        relay.register(other, "my-app")

@@ -30,7 +30,9 @@ class Specimen:
     source: str
     list_status: str
     list_reason: str
-    failing_check: str
+    # What `linewise check` reports; None for the guard's attacks, whose coverage by
+    # check is tested with the compliance kit.
+    failing_check: str | None
     check_message: str
     requires: tuple[str, ...] = tuple(GOOD_REQUIRES)
     distribution: str | None = None
@@ -178,6 +180,115 @@ ZOO = [
     ),
 ]
 
+
+def _guard_attack(adapter_type: str, source: str, status: str, reason: str) -> Specimen:
+    """An attack on the plugin guard: ``list --load`` shows ``reason`` (or a problem)."""
+    return Specimen(adapter_type, source, status, reason, None, "")
+
+
+_ECHO_PARSER = _parser(f"    return {ECHO}")
+
+# The attacks of the adversarial review (issue #13): each once failed the whole host.
+GUARD_ATTACKS = [
+    _guard_attack(
+        "zoo_lazy_getattr",
+        _ECHO_PARSER
+        + "import importlib\n"
+        + "def __getattr__(name):\n"
+        + "    return importlib.import_module(__name__ + '.' + name)\n",
+        "loaded",
+        "looking up 'create_stdout_parser' raised ModuleNotFoundError",
+    ),
+    _guard_attack(
+        "zoo_label_raises",
+        _ECHO_PARSER
+        + "def __getattr__(name):\n"
+        + "    if name == 'label':\n"
+        + "        raise SystemExit('no label')\n"
+        + "    raise AttributeError(name)\n",
+        "loaded",
+        "looking up 'label' raised SystemExit: no label",
+    ),
+    _guard_attack(
+        "zoo_signature_raises",
+        "class Parse:\n"
+        "    @property\n"
+        "    def __signature__(self):\n"
+        "        raise RuntimeError('no signature')\n"
+        f"    def __call__(self, line, ts):\n        return {ECHO}\n"
+        "parse_stdout_line = Parse()\n",
+        "failed",
+        "checking the exports raised RuntimeError: no signature",
+    ),
+    _guard_attack(
+        "zoo_factory_exits",
+        "import sys\ndef create_stdout_parser():\n    sys.exit(3)\n",
+        "failed",
+        "create_stdout_parser() raised SystemExit: 3",
+    ),
+    _guard_attack(
+        "zoo_generator_exit_at_import",
+        "raise GeneratorExit('closing')\n",
+        "failed",
+        "raised at import: GeneratorExit: closing",
+    ),
+    _guard_attack(
+        "zoo_ctrl_c_at_import",
+        "raise KeyboardInterrupt\n",
+        "failed",
+        "raised at import: KeyboardInterrupt",
+    ),
+    _guard_attack(
+        "zoo_reset_exits",
+        "import sys\n"
+        "class Parser:\n"
+        "    def parse_line(self, line, ts):\n"
+        "        if 'boom' in line:\n"
+        "            raise ValueError('boom')\n"
+        f"        return {ECHO}\n"
+        "    def reset(self):\n"
+        "        sys.exit('no reset')\n"
+        "    def finish(self, ts):\n"
+        "        raise GeneratorExit\n"
+        "def create_stdout_parser():\n"
+        "    return Parser()\n",
+        "loaded",
+        "",
+    ),
+    *(
+        _guard_attack(f"zoo_sniff_{name}", _ECHO_PARSER + body, "loaded", "")
+        for name, body in {
+            "huge": "def sniff(lines):\n    return 10**400\n",
+            "nan": "def sniff(lines):\n    return float('nan')\n",
+            "word": "def sniff(lines):\n    return 'sure'\n",
+            "exits": "import sys\ndef sniff(lines):\n    sys.exit(1)\n",
+            "clears": "def sniff(lines):\n    lines.clear()\n    return 0.0\n",
+        }.items()
+    ),
+    _guard_attack(
+        "zoo_summary_closes",
+        _ECHO_PARSER + "def summarize_run(lines):\n    raise GeneratorExit('no summary')\n",
+        "loaded",
+        "",
+    ),
+    _guard_attack(
+        "zoo_formatter_exits",
+        _ECHO_PARSER + "import sys\ndef format_stdout_line(line):\n    sys.exit(2)\n",
+        "loaded",
+        "",
+    ),
+    _guard_attack(
+        "zoo_unhashable_level",
+        _ECHO_PARSER
+        + "from linewise_contracts.environment import EnvironmentCheck\n"
+        + "def check_environment(environ=None):\n"
+        + "    return [EnvironmentCheck(code='odd', level=['error'], message='list level')]\n",
+        "loaded",
+        "",
+    ),
+]
+ZOO += GUARD_ATTACKS
+
 LINES = ["first line", "boom here", "slow one", "last line"]
 
 
@@ -249,7 +360,7 @@ def test_list_says_what_is_wrong(
     distribution = specimen.distribution or specimen.adapter_type.replace("_", "-")
     info = listing[(specimen.adapter_type, distribution)]
     assert info["status"] == specimen.list_status
-    assert specimen.list_reason in (info["reason"] or "")
+    assert specimen.list_reason in " ".join([info["reason"] or "", *info["problems"]])
 
 
 def test_the_shadowed_distribution_is_named(
@@ -260,7 +371,9 @@ def test_the_shadowed_distribution_is_named(
     assert info["shadowedBy"] == "zoo-claude-clone"
 
 
-@pytest.mark.parametrize("specimen", ZOO, ids=lambda s: s.adapter_type)
+@pytest.mark.parametrize(
+    "specimen", [s for s in ZOO if s.failing_check], ids=lambda s: s.adapter_type
+)
 def test_check_says_what_is_wrong(zoo: dict[str, str], specimen: Specimen) -> None:
     target = specimen.distribution or specimen.adapter_type.replace("_", "-")
     # Fuzzing is off: every specimen breaks on its own sample lines (fuzzing is covered
@@ -277,3 +390,33 @@ def test_check_says_what_is_wrong(zoo: dict[str, str], specimen: Specimen) -> No
         check == specimen.failing_check and specimen.check_message in message
         for check, message in failing
     ), failing
+
+
+def test_auto_detection_survives_every_sniffer_in_the_zoo(zoo: dict[str, str]) -> None:
+    # Without -a every plugin is imported and every sniffer called: the headline attack.
+    done = _run(zoo, "render", "-", "-f", "jsonl", "--ts", "T", stdin="\n".join(LINES).encode())
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    texts = " ".join(json.loads(line).get("text", "") for line in done.stdout.splitlines())
+    assert all(line in texts for line in LINES)
+    for problem in (
+        "zoo_sniff_exits: sniff raised SystemExit: 1",
+        "zoo_sniff_huge: sniff returned a number that is not a float",
+        "zoo_sniff_nan: sniff returned nan",
+        "zoo_sniff_word: sniff returned a str",
+        "zoo_ctrl_c_at_import",
+    ):
+        assert problem in done.stderr, problem
+
+
+def test_summarize_and_doctor_survive_the_zoo(zoo: dict[str, str], tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    done = _run(zoo, "summarize", str(log), "-a", "zoo_summary_closes")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "GeneratorExit: no summary" in done.stderr + done.stdout
+    done = _run(zoo, "doctor", "--json")
+    assert "Traceback" not in done.stderr, done.stderr
+    adapters = {a["adapterType"]: a for a in json.loads(done.stdout)["adapters"]}
+    assert adapters["zoo_unhashable_level"]["status"] == "fail"
+    assert adapters["zoo_factory_exits"]["status"] == "fail"

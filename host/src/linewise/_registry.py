@@ -479,6 +479,8 @@ class Registry:
         if error is not None:
             return self._import_failed(winner, error)
         adopted, error = guarded(self._adopt, winner, target)
+        if isinstance(error, PluginLoadError):
+            raise error  # strict mode: _adopt already recorded the failure
         if error is not None:
             # Anything the checks of the exports let through (a hostile __signature__, say).
             return self._fail(
@@ -515,12 +517,29 @@ class Registry:
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
         who = candidate.adapter_type
         record = self.call_failures
+        lookups: list[tuple[str, str]] = []
 
         def export(name: str) -> object:
             value, problem = lookup(target, name)
             if problem is not None:
-                record.add(PluginCallFailure(who, name, problem))
+                lookups.append((name, problem))
             return value
+
+        try:
+            return self._adopt_exports(candidate, export)
+        finally:
+            if lookups:
+                # One record (and one warning) for every lookup that raised.
+                reason = lookups[0][1]
+                if len(lookups) > 1:
+                    others = ", ".join(repr(name) for name, _ in lookups[1:])
+                    reason += f"; so did looking up {others}"
+                reason += "; getattr must raise AttributeError for a name the plugin lacks"
+                record.add(PluginCallFailure(who, "exports", reason))
+
+    def _adopt_exports(self, candidate: Candidate, export: Callable[[str], object]) -> LoadedParser:
+        who = candidate.adapter_type
+        record = self.call_failures
 
         factory = export(CREATE_STDOUT_PARSER)
         static = export(PARSE_STDOUT_LINE)
