@@ -60,7 +60,9 @@ Don't use when:
 _SESSION: Final = re.compile(r"@session\s+(\S+)(?:\s+model=(\S+))?")
 _CALL: Final = re.compile(r"\$\s*\[([^\]]+)\]\s*([^:\s]+):?\s?(.*)")
 _RESULT: Final = re.compile(r"=\s*\[([^\]]+)\]\s*(ok|exit\s+(-?\d+))(?:\s*\(([^)]*)\))?:?\s?(.*)")
-_FIELD: Final = re.compile(r"(\w+)=(\S+)")
+# A field starts where a word starts: without the lookbehind, findall retries
+# every position inside a long word and the search turns quadratic.
+_FIELD: Final = re.compile(r"(?<!\w)(\w+)=(\S+)")
 # Tool names kept per parser instance (bounded: a long run must not grow it forever).
 _REMEMBERED: Final = 4096
 _MARKERS: Final = ("@session", ">", "~", "$", "=", "!", "#")

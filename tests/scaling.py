@@ -1,0 +1,51 @@
+"""Scaling checks for code that runs on untrusted text: time at n, 2n and 4n, compare ratios."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+# Linear work gives a ratio near 4 from n to 4n, quadratic near 16. The margin
+# absorbs timer noise on a busy machine; no absolute time is ever asserted.
+_MAX_RATIO = 9.0
+_ATTEMPTS = 5
+# Below this a measurement is mostly timer noise: fast work is repeated until
+# one measurement at n takes this long (the inputs stay small, cache-sized).
+_MIN_BASE_SECONDS = 0.005
+_MAX_REPEATS = 4096
+
+
+def _time(work: Callable[[str], object], text: str, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(repeats):
+            work(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def scaling_ratios(
+    work: Callable[[str], object], make: Callable[[int], str], n: int
+) -> list[float]:
+    """``[t(2n)/t(n), t(4n)/t(n)]`` for ``work`` on ``make(size)`` (best of three each)."""
+    small = make(n)
+    repeats = 1
+    while repeats < _MAX_REPEATS and _time(work, small, repeats) < _MIN_BASE_SECONDS:
+        repeats *= 2
+    base = max(_time(work, small, repeats), 1e-9)
+    return [_time(work, make(size), repeats) / base for size in (2 * n, 4 * n)]
+
+
+def assert_linear(work: Callable[[str], object], make: Callable[[int], str], n: int) -> None:
+    """Fail when ``work`` grows faster than linearly from ``make(n)`` to ``make(4n)``.
+
+    Measured up to five times, so one noisy run on a loaded machine does not
+    fail the test; a quadratic function fails every attempt by a wide margin.
+    """
+    ratios: list[float] = []
+    for _ in range(_ATTEMPTS):
+        ratios = scaling_ratios(work, make, n)
+        if ratios[1] < _MAX_RATIO:
+            return
+    raise AssertionError(f"time grows faster than linear: t(2n)/t(n), t(4n)/t(n) = {ratios}")
