@@ -364,8 +364,9 @@ def test_system_init_and_legacy_claude_style_events() -> None:
         },
         {"kind": "assistant", "ts": TS, "text": "Question: Ship it?\n- y: Yes"},
     ]
+    # No model named: "unknown", never an invented "gemini" (issue #12).
     assert parse_stdout_line('{"type":"system","subtype":"init","session_id":"s9"}', TS) == [
-        {"kind": "init", "ts": TS, "model": "gemini", "sessionId": "s9"}
+        {"kind": "init", "ts": TS, "model": "unknown", "sessionId": "s9"}
     ]
 
 

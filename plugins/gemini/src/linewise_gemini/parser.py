@@ -366,7 +366,7 @@ def _init(event: dict[str, Any], ts: str) -> TranscriptEntry:
     return {
         "kind": "init",
         "ts": ts,
-        "model": as_string(event.get("model")) or "gemini",
+        "model": as_string(event.get("model")) or "unknown",  # never an invented name
         "sessionId": read_session_id(event),
     }
 
