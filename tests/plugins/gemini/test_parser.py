@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise import merge_deltas
 from linewise_contracts import entry_problem
-from linewise_contracts.extract import iso_timestamp
+from linewise_contracts.extract import dig, iso_timestamp
 from linewise_gemini import create_stdout_parser, parse_stdout_line, sniff
 from support import (
     assert_valid_and_deterministic,
@@ -117,11 +117,29 @@ def test_matches_the_reference_on_real_logs_wherever_the_reference_recognised_th
                 continue
             # toolName is an addition of the stateful parser.
             plain = [{k: v for k, v in e.items() if k != "toolName"} for e in ours]
+            if plain != theirs and event.get("code") is not None:
+                # An error event's code is kept ("Rate limit exceeded (code 429)").
+                assert plain == [{**theirs[0], "text": f"{theirs[0]['text']} (code 429)"}]
+                improved["stderr with its code"] += 1
+                continue
+            if plain != theirs and dig(event, "error", "type"):
+                # A failed result's errors name the error's type.
+                kind, message = event["error"]["type"], event["error"]["message"]
+                assert plain == [{**theirs[0], "errors": [f"{kind}: {message}"]}]
+                improved["result errors with their type"] += 1
+                continue
             assert plain == theirs, f"{path.name}:{number}"
             agreed += 1
-    assert improved == {"init": 7, "tool_call": 9, "tool_result": 18, "system": 3}
+    assert improved == {
+        "init": 7,
+        "tool_call": 9,
+        "tool_result": 18,
+        "system": 3,
+        "stderr with its code": 1,
+        "result errors with their type": 1,
+    }
     assert fragments == 8
-    assert agreed == 14
+    assert agreed == 12
 
 
 def test_every_real_line_is_recognised_and_valid() -> None:
@@ -295,6 +313,37 @@ def test_error_events_by_severity(severity: str, kind: str, text: str) -> None:
     ]
 
 
+def test_an_error_event_keeps_its_code_and_a_failed_result_its_error_type() -> None:
+    """Fields of gemini-cli's JsonError ({type, message, code}) that say what failed."""
+    error = '{"type":"error","message":"Rate limit exceeded","code":429}'
+    assert parse_stdout_line(error, TS)[0]["text"] == "Rate limit exceeded (code 429)"
+    result = json.dumps(
+        {
+            "type": "result",
+            "status": "error",
+            "error": {"type": "FatalTurnLimitedError", "message": "Reached max session turns"},
+        }
+    )
+    (entry,) = parse_stdout_line(result, TS)
+    assert entry["kind"] == "result"
+    assert entry["errors"] == ["FatalTurnLimitedError: Reached max session turns"]
+    same = json.dumps(
+        {
+            "type": "tool_result",
+            "tool_id": "t1",
+            "status": "error",
+            "output": "Path must be inside the workspace",
+            "error": {
+                "type": "invalid_tool_params",
+                "message": "Path must be inside the workspace",
+            },
+        }
+    )
+    (result_entry,) = parse_stdout_line(same, TS)
+    assert result_entry["kind"] == "tool_result"
+    assert result_entry["content"] == "Path must be inside the workspace\n(invalid_tool_params)"
+
+
 def test_a_failed_tool_result_keeps_its_error_object() -> None:
     """``ToolResultEntry`` with ``error: {type, message}`` and no output (gemini-cli types.ts)."""
     line = json.dumps(
@@ -310,7 +359,7 @@ def test_a_failed_tool_result_keeps_its_error_object() -> None:
             "kind": "tool_result",
             "ts": TS,
             "toolUseId": "read_file__1",
-            "content": "File not found: a.txt",
+            "content": "FILE_NOT_FOUND: File not found: a.txt",  # the error's type leads
             "isError": True,
         }
     ]
@@ -396,7 +445,7 @@ def test_system_init_and_legacy_claude_style_events() -> None:
                 "kind": "tool_result",
                 "ts": TS,
                 "toolUseId": "t1",
-                "content": "denied",
+                "content": "x: denied",
                 "isError": True,
             },
         ),
@@ -417,7 +466,7 @@ def test_system_init_and_legacy_claude_style_events() -> None:
                 "costUsd": 0,
                 "subtype": "error",
                 "isError": True,
-                "errors": ["Reached max session turns"],
+                "errors": ["FatalTurnLimitedError: Reached max session turns"],
             },
         ),
         (

@@ -308,9 +308,13 @@ def _tool_result(event: dict[str, Any], ts: str, names: _Names | None) -> Transc
     output = event.get("output")
     content = output if type(output) is str else content_text(output)
     error = event.get("error")
-    problem = error_text(error) if error is not None else ""
-    if problem and problem not in content:
+    message = error_text(error) if error is not None else ""
+    kind = as_string(dig(error, "type")) if type(error) is dict else ""
+    if message and message not in content:
+        problem = _typed_error(error)
         content = f"{content}\n{problem}" if content else problem
+    elif kind and kind not in content:  # the output says it; the type tells what failed
+        content = f"{content}\n({kind})"
     result: ToolResultEntry = {
         "kind": "tool_result",
         "ts": ts,
@@ -323,8 +327,20 @@ def _tool_result(event: dict[str, Any], ts: str, names: _Names | None) -> Transc
     return result
 
 
+def _typed_error(error: object) -> str:
+    """An error's message, led by its ``type`` (``FatalTurnLimitedError: ...``) when it has one."""
+    text = error_text(error)
+    kind = as_string(dig(error, "type")) if type(error) is dict else ""
+    if kind and text and kind not in text:
+        return f"{kind}: {text}"
+    return text
+
+
 def _error(event: dict[str, Any], ts: str) -> TranscriptEntry:
-    text = error_text(_first_present(event, "error", "message", "detail")) or "error"
+    text = _typed_error(_first_present(event, "error", "message", "detail")) or "error"
+    code = event.get("code")
+    if type(code) in (int, str) and code != "" and str(code) not in text:
+        text += f" (code {code})"  # an HTTP status like 429 says what to do next
     if event.get("severity") == "warning":
         # Loop detection, a blocked agent step, a refusal notice: the run goes on.
         return {"kind": "system", "ts": ts, "text": f"warning: {text}"}
@@ -339,7 +355,7 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
     )
     errors: list[str] = []
     if is_error:
-        text = error_text(_first_present(event, "error", "message", "result"))
+        text = _typed_error(_first_present(event, "error", "message", "result"))
         if text:
             errors.append(text)
     input_tokens, output_tokens, cached_tokens = read_usage(event)
