@@ -12,6 +12,7 @@ import linewise_gemini
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from line_fields import fields_in_no_entry
 from linewise import merge_deltas
 from linewise_contracts import entry_problem
 from linewise_contracts.extract import dig, iso_timestamp
@@ -166,6 +167,32 @@ def test_every_real_line_is_recognised_and_valid() -> None:
                 assert kinds <= expected[json.loads(line)["type"]], f"{path.name}:{number}"
             else:
                 assert kinds == {"system"}, f"{path.name}:{number}: a stderr notice"
+
+
+# Fields of a Gemini event the contract has no place for (listed in the plugin
+# README); every other value of every real line must be in some entry.
+_NO_PLACE_IN_THE_CONTRACT = {"type", "timestamp", "status", "stats.total_tokens", "stats.input"}
+_NO_PLACE_PREFIXES = ("stats.duration_ms", "stats.tool_calls", "stats.models.")
+
+
+def test_every_value_of_every_real_line_is_in_an_entry_or_has_no_place() -> None:
+    """Issue #10: nothing in a line is lost, except the fields the README lists."""
+    for path in _real_logs():
+        numbered = numbered_lines(path)
+        for (number, line), entries in zip(
+            numbered, _parse_all([text for _, text in numbered]), strict=True
+        ):
+            glued = linewise_gemini.parser.glued_event(line)
+            event_line = line[len(glued[0]) :] if glued else line
+            if not event_line.startswith("{"):
+                continue
+            lost = {
+                field
+                for field in fields_in_no_entry(event_line, entries)
+                if field not in _NO_PLACE_IN_THE_CONTRACT
+                and not field.startswith(_NO_PLACE_PREFIXES)
+            }
+            assert not lost, f"{path.name}:{number}: {sorted(lost)}"
 
 
 def test_tool_results_carry_the_id_and_name_of_their_call() -> None:

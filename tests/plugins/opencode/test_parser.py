@@ -12,6 +12,7 @@ import linewise_opencode
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from line_fields import fields_in_no_entry
 from linewise import merge_deltas
 from linewise_contracts import entry_problem
 from linewise_contracts.extract import iso_timestamp
@@ -125,6 +126,40 @@ def test_every_real_line_is_recognised_and_valid() -> None:
                 assert entry_problem(entry) is None, f"{path.name}:{number}: {entry_problem(entry)}"
             kind = json.loads(line)["type"]
             assert kinds <= expected.get(kind, {"system", "thinking"}), f"{path.name}:{number}"
+
+
+# Fields of an OpenCode event the contract has no place for (listed in the plugin
+# README); every other value of every real line must be in some entry.
+_NO_PLACE_IN_THE_CONTRACT = {
+    "type",
+    "timestamp",
+    "sessionID",
+    "part.id",
+    "part.messageID",
+    "part.sessionID",
+    "part.type",
+    "part.snapshot",
+    "part.time.start",
+    "part.time.end",
+    "part.state.time.start",
+    "part.state.time.end",
+    "part.state.metadata.preview",
+    "part.tokens.total",
+    # Summed into the result's outputTokens (output + reasoning), so not found verbatim.
+    "part.tokens.output",
+    "part.tokens.reasoning",
+}
+
+
+def test_every_value_of_every_real_line_is_in_an_entry_or_has_no_place() -> None:
+    """Issue #10: nothing in a line is lost, except the fields the README lists."""
+    for path in _real_logs():
+        numbered = numbered_lines(path)
+        for (number, line), entries in zip(
+            numbered, _parse_all([text for _, text in numbered]), strict=True
+        ):
+            lost = fields_in_no_entry(line, entries) - _NO_PLACE_IN_THE_CONTRACT
+            assert not lost, f"{path.name}:{number}: {sorted(lost)}"
 
 
 def test_tool_results_carry_the_id_and_name_of_their_call() -> None:
