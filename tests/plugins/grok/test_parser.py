@@ -304,13 +304,17 @@ def test_sniff_is_unsure_of_a_log_of_bare_errors() -> None:
 
 def test_sniff_gives_every_other_cli_a_low_score() -> None:
     scored = 0
+    folders: set[str] = set()
     for path in sorted(corpus_path("real-logs").glob("*/*")):
         if path.parent.name == "grok" or path.suffix == ".md":
             continue
         lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()][:40]
         assert sniff([line for line in lines if line]) < 0.5, path.name
         scored += 1
-    assert scored == 49
+        folders.add(path.parent.name)
+    # Every other CLI's logs, the newer Qwen Code stream and raw ACP traffic among them.
+    assert scored >= 71
+    assert {"claude", "codex", "gemini", "cursor", "opencode", "qwen", "acp"} <= folders
     # Other adapters' reference fixtures too, Pi's {"type":"usage","usage":{...}} among them.
     for path in sorted(corpus_path("paperclip").glob("*/*-*.json*")):
         if path.parent.name in ("grok-local", "transcript-builder"):

@@ -136,3 +136,13 @@ def test_a_run_that_ends_on_an_error_is_complete_and_failed() -> None:
     assert summary.complete and summary.is_error
     assert summary.errors == ("invalid x-api-key",)
     assert summary.cost_usd is None and summary.turns is None
+
+
+def test_a_text_part_sent_as_growing_snapshots_is_one_message_of_the_final_text() -> None:
+    """Snapshots shaped like OpenCode's TextPart; no real capture re-sends a part."""
+
+    def text(part: str, body: str) -> str:
+        return json.dumps({"type": "text", "part": {"id": part, "type": "text", "text": body}})
+
+    lines = [text("p1", "Hel"), text("p1", "Hello"), text("p2", "Bye"), text("p1", "Hello!")]
+    assert summarize_run(lines).final_text == "Hello!\n\nBye"

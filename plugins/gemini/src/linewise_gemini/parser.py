@@ -8,31 +8,34 @@ from typing import Any, Final
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
+    BoundedMap,
     as_list,
     as_number,
     as_object,
     as_string,
     content_text,
     dig,
+    error_text,
+    iso_timestamp,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     strip_ansi,
-    to_json_text,
 )
 
 __all__ = [
     "GeminiStdoutParser",
     "create_stdout_parser",
-    "error_text",
+    "glued_event",
     "parse_stdout_line",
     "plain_line_kind",
     "read_session_id",
     "read_usage",
 ]
 
-# Tool names remembered for pairing results: bounded so a very long run cannot
-# grow the map without limit.
-_REMEMBERED: Final = 4096
+# Tool names by call id, remembered for pairing results: bounded so a very long
+# run cannot grow the map without limit.
+_Names = BoundedMap[str, str]
 
 # Gemini CLI writes its notices to stderr; they reach a log when the two streams
 # were merged (2>&1). Informational ones become `system` entries ...
@@ -47,6 +50,7 @@ _NOTICE: Final = re.compile(
     r"|Session cleanup disabled"
     r"|Flushing log events"
     r"|Ripgrep is not available"
+    r"|MCP issues detected"
     r"|\[(?:STARTUP|INFO|DEBUG)\]"
     r"|\(node:\d+\)"
     r"|\(Use `node --trace-)",
@@ -70,8 +74,24 @@ _TOOL_CALL_PARTS: Final = ("tool_call", "tool_use", "function_call")
 _TOOL_RESULT_PARTS: Final = ("tool_result", "tool_response", "function_response")
 
 
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
+# Where a JSON event starts when Gemini 0.37+ glues a notice in front of it on
+# the same line ("MCP issues detected. Run /mcp list for status.{"type":...").
+_GLUED_EVENT: Final = '{"type":'
+
+
+def glued_event(line: str) -> tuple[str, dict[str, Any]] | None:
+    """``(text, event)`` when ``line`` is plain text with a JSON event glued to its end.
+
+    One search and one parse, so linear in the line: only the first
+    ``{"type":`` is tried.
+    """
+    start = line.find(_GLUED_EVENT)
+    if start <= 0:
+        return None
+    event = parse_json_object(line[start:])
+    if event is None or type(event.get("type")) is not str:
+        return None
+    return line[:start], event
 
 
 def plain_line_kind(line: str) -> str:
@@ -96,20 +116,7 @@ def _plain_line(line: str, ts: str) -> list[TranscriptEntry]:
         return [{"kind": "system", "ts": ts, "text": strip_ansi(line).strip()}]
     if kind == "stderr":
         return [{"kind": "stderr", "ts": ts, "text": strip_ansi(line).strip()}]
-    return _stdout(line, ts)
-
-
-def error_text(value: object) -> str:
-    """The message of an error value: a string, or ``message``/``error``/``code`` of an object."""
-    if type(value) is str:
-        return value
-    if type(value) is not dict:
-        return ""
-    for key in ("message", "error", "code", "detail"):
-        text = value.get(key)
-        if type(text) is str and text:
-            return text
-    return to_json_text(value)
+    return stdout_entries(line, ts)
 
 
 def _first_present(event: dict[str, Any], *keys: str) -> object:
@@ -155,13 +162,6 @@ def read_usage(event: dict[str, Any]) -> tuple[float, float, float]:
         first("output_tokens", "outputTokens", "candidatesTokenCount"),
         first("cached", "cached_input_tokens", "cachedInputTokens", "cachedContentTokenCount"),
     )
-
-
-def _remember(store: dict[str, str], key: str, value: str) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
 
 
 # -- messages ---------------------------------------------------------------------------
@@ -229,9 +229,7 @@ def _question_text(part: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _legacy_assistant(
-    message: object, ts: str, names: dict[str, str] | None
-) -> list[TranscriptEntry]:
+def _legacy_assistant(message: object, ts: str, names: _Names | None) -> list[TranscriptEntry]:
     """A Claude-style ``assistant`` event, as early Gemini integrations wrote them."""
     if type(message) is str:
         return _text_entries(message, ts, "assistant")
@@ -257,7 +255,7 @@ def _legacy_assistant(
             if ident:
                 call["toolUseId"] = ident
                 if names is not None:
-                    _remember(names, ident, name)
+                    names[ident] = name
             entries.append(call)
         elif kind in _TOOL_RESULT_PARTS:
             ident = next(
@@ -288,7 +286,7 @@ def _legacy_assistant(
 # -- tools, errors, results -----------------------------------------------------------------
 
 
-def _tool_use(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
+def _tool_use(event: dict[str, Any], ts: str, names: _Names | None) -> TranscriptEntry:
     name = as_string(event.get("tool_name")) or as_string(event.get("name"), "tool")
     call: ToolCallEntry = {
         "kind": "tool_call",
@@ -300,19 +298,23 @@ def _tool_use(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> T
     if ident:
         call["toolUseId"] = ident
         if names is not None:
-            _remember(names, ident, name)
+            names[ident] = name
     return call
 
 
-def _tool_result(event: dict[str, Any], ts: str, names: dict[str, str] | None) -> TranscriptEntry:
+def _tool_result(event: dict[str, Any], ts: str, names: _Names | None) -> TranscriptEntry:
     ident = as_string(event.get("tool_id"))
     status = as_string(event.get("status")).lower()
     output = event.get("output")
     content = output if type(output) is str else content_text(output)
     error = event.get("error")
-    problem = error_text(error) if error is not None else ""
-    if problem and problem not in content:
+    message = error_text(error) if error is not None else ""
+    kind = as_string(dig(error, "type")) if type(error) is dict else ""
+    if message and message not in content:
+        problem = _typed_error(error)
         content = f"{content}\n{problem}" if content else problem
+    elif kind and kind not in content:  # the output says it; the type tells what failed
+        content = f"{content}\n({kind})"
     result: ToolResultEntry = {
         "kind": "tool_result",
         "ts": ts,
@@ -325,8 +327,20 @@ def _tool_result(event: dict[str, Any], ts: str, names: dict[str, str] | None) -
     return result
 
 
+def _typed_error(error: object) -> str:
+    """An error's message, led by its ``type`` (``FatalTurnLimitedError: ...``) when it has one."""
+    text = error_text(error)
+    kind = as_string(dig(error, "type")) if type(error) is dict else ""
+    if kind and text and kind not in text:
+        return f"{kind}: {text}"
+    return text
+
+
 def _error(event: dict[str, Any], ts: str) -> TranscriptEntry:
-    text = error_text(_first_present(event, "error", "message", "detail")) or "error"
+    text = _typed_error(_first_present(event, "error", "message", "detail")) or "error"
+    code = event.get("code")
+    if type(code) in (int, str) and code != "" and str(code) not in text:
+        text += f" (code {code})"  # an HTTP status like 429 says what to do next
     if event.get("severity") == "warning":
         # Loop detection, a blocked agent step, a refusal notice: the run goes on.
         return {"kind": "system", "ts": ts, "text": f"warning: {text}"}
@@ -341,7 +355,7 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
     )
     errors: list[str] = []
     if is_error:
-        text = error_text(_first_present(event, "error", "message", "result"))
+        text = _typed_error(_first_present(event, "error", "message", "result"))
         if text:
             errors.append(text)
     input_tokens, output_tokens, cached_tokens = read_usage(event)
@@ -368,14 +382,16 @@ def _init(event: dict[str, Any], ts: str) -> TranscriptEntry:
     return {
         "kind": "init",
         "ts": ts,
-        "model": as_string(event.get("model")) or "gemini",
+        "model": as_string(event.get("model")) or "unknown",  # never an invented name
         "sessionId": read_session_id(event),
     }
 
 
 def _entries(
-    event: dict[str, Any], line: str, ts: str, names: dict[str, str] | None
+    event: dict[str, Any], line: str, ts: str, names: _Names | None
 ) -> list[TranscriptEntry]:
+    # The event's own time (Gemini stamps every event) replaces the host's clock.
+    ts = iso_timestamp(event.get("timestamp")) or ts
     acpx = parse_acpx_event(event, ts)
     if acpx is not None:  # the shared ACP engine's events, wrapped by Paperclip
         return acpx
@@ -415,15 +431,27 @@ def _entries(
         )
     if kind in ("step_finish", "step_complete"):
         return []  # usage bookkeeping of that schema; the result carries the totals
-    return _stdout(line, ts)
+    return stdout_entries(line, ts)
+
+
+def _line_entries(line: str, ts: str, names: _Names | None) -> list[TranscriptEntry]:
+    event = parse_json_object(line)
+    if event is not None:
+        return _entries(event, line, ts, names)
+    glued = glued_event(line)
+    if glued is None:
+        return _plain_line(line, ts)
+    text, event = glued
+    entries = _entries(event, line[len(text) :], ts, names)
+    notice = text.strip()
+    if notice:  # the glued notice is its own entry, at the time of its event
+        entries[:0] = _plain_line(notice, entries[0]["ts"] if entries else ts)
+    return entries
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One Gemini stream-json line to entries (stateless; prefer :func:`create_stdout_parser`)."""
-    event = parse_json_object(line)
-    if event is None:
-        return _plain_line(line, ts)
-    return _entries(event, line, ts, None)
+    return _line_entries(line, ts, None)
 
 
 class GeminiStdoutParser:
@@ -436,13 +464,10 @@ class GeminiStdoutParser:
     __slots__ = ("_names",)
 
     def __init__(self) -> None:
-        self._names: dict[str, str] = {}
+        self._names: _Names = BoundedMap()
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
-        event = parse_json_object(line)
-        if event is None:
-            return _plain_line(line, ts)
-        return _entries(event, line, ts, self._names)
+        return _line_entries(line, ts, self._names)
 
     def reset(self) -> None:
         self._names.clear()

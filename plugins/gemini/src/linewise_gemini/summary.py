@@ -15,11 +15,12 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     dig,
+    error_text,
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
 
-from linewise_gemini.parser import error_text, plain_line_kind, read_session_id, read_usage
+from linewise_gemini.parser import glued_event, plain_line_kind, read_session_id, read_usage
 
 __all__ = [
     "is_auth_required",
@@ -189,12 +190,15 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     for line in lines:
         event = parse_json_object(line)
         if event is None:
-            plain = plain_line_kind(line)
-            if line.strip() and plain != "system":
-                other_text.append(line.strip())
+            glued = glued_event(line)  # a notice with the event glued to its end
+            text, event = glued if glued is not None else (line, None)
+            plain = plain_line_kind(text)
+            if text.strip() and plain != "system":
+                other_text.append(text.strip())
             if plain == "stderr":
-                failures.append(line.strip())
-            continue
+                failures.append(text.strip())
+            if event is None:
+                continue
         ident = read_session_id(event)
         if ident:
             session_id = ident

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
+    BoundedMap,
     as_list,
     as_number,
     as_object,
@@ -14,14 +15,14 @@ from linewise_contracts.extract import (
     dig,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     to_json_text,
     truncate,
 )
+from linewise_contracts.extract import error_text as shared_error_text
 
 __all__ = ["GrokStdoutParser", "create_stdout_parser", "parse_stdout_line", "sniff"]
 
-# Tool names remembered for pairing results: bounded so a very long run cannot grow it.
-_REMEMBERED: Final = 4096
 # The final response's text is kept for the ``result`` entry; a runaway answer is cut.
 _RESULT_TEXT_LIMIT: Final = 100_000
 _SYSTEM_TEXT_LIMIT: Final = 2000
@@ -30,10 +31,6 @@ _SENTENCE_CLOSERS: Final = frozenset(".?!:;")
 _FINISHED: Final = ("completed", "failed")
 # Error fields the CLI uses, in the order the reference reads them.
 _ERROR_FIELDS: Final = ("message", "detail", "code")
-
-
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
 
 
 def _system(ts: str, text: str) -> TranscriptEntry:
@@ -73,20 +70,13 @@ class _TurnBoundary:
 
 
 def error_text(event: dict[str, Any]) -> str:
-    """The message of an ``error`` event, whichever field carries it ("" when none does)."""
+    """The message of an ``error`` event, whichever field carries it ("" when there is none)."""
     for key in ("data", "message"):
         text = event.get(key)
         if type(text) is str and text:
             return text
-    error = event.get("error")
-    if type(error) is str:
-        return error
-    nested = as_object(error)
-    for key in _ERROR_FIELDS:
-        text = nested.get(key)
-        if type(text) is str and text:
-            return text
-    return ""
+    # An error object without a known field is shown as its JSON rather than lost.
+    return shared_error_text(event.get("error"), keys=_ERROR_FIELDS)
 
 
 def _end_text(event: dict[str, Any]) -> str:
@@ -163,7 +153,7 @@ def _tool_call(event: dict[str, Any], ts: str) -> ToolCallEntry:
 
 
 def _tool_result(
-    event: dict[str, Any], ts: str, names: dict[str, str] | None
+    event: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
 ) -> list[TranscriptEntry]:
     status = event.get("status")
     if status not in _FINISHED:
@@ -205,13 +195,6 @@ def _other_event_text(kind: str, event: dict[str, Any]) -> str:
     return f"event: {kind or 'unknown'}"
 
 
-def _remember(store: dict[str, str], key: str, value: str) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
-
-
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One Grok streaming-json line to entries (stateless; prefer :func:`create_stdout_parser`).
 
@@ -234,7 +217,7 @@ class GrokStdoutParser:
 
     def __init__(self) -> None:
         self._thought = _TurnBoundary()
-        self._names: dict[str, str] = {}
+        self._names: BoundedMap[str, str] = BoundedMap()
         # Text chunks of the response being streamed, and of the last one that had text.
         self._answer: list[str] = []
         self._answer_size = 0
@@ -248,7 +231,7 @@ class GrokStdoutParser:
         event = parse_json_object(line)
         if event is None:
             self._last = "stdout"
-            return _stdout(line, ts)
+            return stdout_entries(line, ts)
         entries = self._entries(event, ts)
         if entries:
             self._last = entries[-1]["kind"]
@@ -282,7 +265,7 @@ class GrokStdoutParser:
             call = _tool_call(event, ts)
             ident = call.get("toolUseId")
             if ident is not None:
-                _remember(self._names, ident, call["name"])
+                self._names[ident] = call["name"]
             return [call, *_tool_result(event, ts, self._names)]
         if kind == "tool_call_update":
             return _tool_result(event, ts, self._names)

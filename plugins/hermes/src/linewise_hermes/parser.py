@@ -74,7 +74,9 @@ _VERB_NAMES: Final = {
 }
 
 # Decorations: a response box, a reasoning box, their closing borders, plain rules.
-_RESPONSE_BOX: Final = re.compile(r"^╭─+\s*⚕?\s*Hermes\b")
+# Every pattern here runs on agent text: none may backtrack over a run of spaces
+# (two adjacent \s*, or \s* before a literal in a search) or it turns quadratic.
+_RESPONSE_BOX: Final = re.compile(r"^╭─+\s*(?:⚕\s*)?Hermes\b")
 _REASONING_BOX: Final = re.compile(r"^┌─+\s*Reasoning\b")
 _CLOSING_BORDER: Final = re.compile(r"[╰└]─*[╯┘]\s*$")
 _RULE: Final = re.compile(r"^[─━═]+$")
@@ -107,9 +109,6 @@ _ERROR_LINE: Final = re.compile(r"^(?:Error:|ERROR:|Traceback\b|⚠\ufe0f?\s|❌
 # The last line of a traceback: ``ValueError: ...``, ``requests.exceptions.HTTPError``.
 _EXCEPTION: Final = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b")
 _THINKING_LINE: Final = re.compile(r"^(?:💭|<thinking>|</thinking>|Thinking:|\[thinking\])")
-_DURATION: Final = re.compile(r"\s(\d+(?:\.\d+)?s)$")
-_TOTAL: Final = re.compile(r"\s*\((\d+(?:\.\d+)?s)\)$")
-_SUFFIX: Final = re.compile(r"\s*\[([^\[\]]*)\]$")
 # Hermes appends one failure marker; a few more are tolerated, a line of brackets is not.
 _MAX_SUFFIXES: Final = 4
 
@@ -136,26 +135,62 @@ def _emoji(token: str) -> bool:
     return all(ord(char) > 127 and not char.isalnum() for char in token)
 
 
+def _seconds(token: str) -> bool:
+    """``12s`` or ``0.4s``: a Hermes duration."""
+    if not token.endswith("s"):
+        return False
+    whole, dot, fraction = token[:-1].partition(".")
+    return whole.isdecimal() and (not dot or fraction.isdecimal())
+
+
+def _without_total(text: str) -> str:
+    """``text`` without a trailing ``(12.3s)`` total (and the spaces before it)."""
+    if text.endswith(")"):
+        start = text.rfind("(")
+        if start >= 0 and _seconds(text[start + 1 : -1]):
+            return text[:start].rstrip()
+    return text
+
+
+def _trailing_suffix(text: str) -> tuple[str, str] | None:
+    """``(rest, problem)`` when ``text`` ends with a ``[problem]`` holding no brackets."""
+    if not text.endswith("]"):
+        return None
+    start = text.rfind("[")
+    if start < 0 or "]" in text[start + 1 : -1]:
+        return None
+    return text[:start].rstrip(), text[start + 1 : -1].strip()
+
+
+def _trailing_duration(text: str) -> tuple[str, str] | None:
+    """``(rest, duration)`` when ``text`` ends with whitespace and a duration."""
+    parts = text.rsplit(None, 1)
+    if len(parts) < 2 or not text.endswith(parts[1]) or not _seconds(parts[1]):
+        return None  # trailing whitespace after the duration is not Hermes's layout
+    return text[: -len(parts[1]) - 1], parts[1]
+
+
 def parse_tool_line(body: str) -> ToolLine | None:
     """Read ``{emoji} {verb} {detail}[ — {result}]  {duration}[ [problem]][ ({total})]``.
 
     ``body`` is the text after the ``┊`` prefix. Hermes pads the verb to nine
     columns and separates the duration by two spaces; neither is relied on.
-    None when nothing is left once the emoji is gone.
+    None when nothing is left once the emoji is gone. Linear in the line: the
+    trailing parts are taken off with string methods, not searched for.
     """
     text = _FACE.sub("", body.strip(), count=1)
     if text.startswith("[done]"):
         text = text[6:].lstrip()
-    rest = _TOTAL.sub("", text)
+    rest = _without_total(text)
     problems: list[str] = []
-    while len(problems) < _MAX_SUFFIXES and (match := _SUFFIX.search(rest)) is not None:
-        problems.insert(0, match.group(1).strip())
-        rest = rest[: match.start()]
-    duration = _DURATION.search(rest)
+    while len(problems) < _MAX_SUFFIXES and (suffix := _trailing_suffix(rest)) is not None:
+        rest, problem = suffix
+        problems.insert(0, problem)
+    duration = _trailing_duration(rest)
     if duration is None:
         rest, problems = text, []  # a start line: brackets belong to the detail
     else:
-        rest = rest[: duration.start()]
+        rest = duration[0]
     words = rest.split(None, 1)
     if words and _emoji(words[0]):
         words = words[1].split(None, 1) if len(words) > 1 else []
@@ -172,7 +207,7 @@ def parse_tool_line(body: str) -> ToolLine | None:
         verb=verb,
         detail=detail,
         result=result,
-        duration=duration.group(1) if duration else "",
+        duration=duration[1] if duration else "",
         problems=tuple(problems),
     )
 

@@ -5,20 +5,27 @@ from __future__ import annotations
 from typing import Any, Final
 
 from linewise_contracts.entries import (
+    AssistantEntry,
+    ThinkingEntry,
     ToolCallEntry,
     ToolResultEntry,
     TranscriptEntry,
 )
 from linewise_contracts.extract import (
+    BoundedMap,
     as_list,
     as_number,
     as_object,
     as_string,
+    dig,
+    iso_timestamp,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     to_json_text,
 )
 from linewise_contracts.extract import diff_entries as unified_diff_entries
+from linewise_contracts.extract import error_text as shared_error_text
 
 __all__ = [
     "OpenCodeStdoutParser",
@@ -29,44 +36,31 @@ __all__ = [
     "parse_stdout_line",
 ]
 
-# Call ids already shown and tool names by call id: bounded so a very long run
-# cannot grow them without limit.
-_REMEMBERED: Final = 4096
+# Text parts being streamed as snapshots, by part id, with the text shown so
+# far: fewer than the call ids, as each holds a whole text.
+_STREAMING_PARTS: Final = 256
 # A diff longer than this is cut, with a truncation entry saying how much is left out.
 _DIFF_LINES: Final = 400
 # Metadata values longer than this stay out of the tool result's header.
 _HEADER_VALUE_LIMIT: Final = 200
 _FINISHED: Final = ("completed", "error")
 
-
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
+_Shown = BoundedMap[str, str]
+_Streaming = BoundedMap[str, str]
 
 
 def error_text(value: object) -> str:
     """The message of an OpenCode error: ``message``, ``data.message``, ``name`` or ``type``."""
-    if type(value) is str:
-        return value
-    if type(value) is not dict:
-        return ""
-    data = as_object(value.get("data"))
-    for text in (value.get("message"), data.get("message"), value.get("name"), value.get("type")):
-        if type(text) is str and text:
-            return text
-    return to_json_text(value)
+    nested = dig(value, "data", "message")
+    if type(nested) is str and nested and not as_string(dig(value, "message")):
+        return nested  # an API error: {"name": "APIError", "data": {"message": ...}}
+    return shared_error_text(value, keys=("message", "name", "type"))
 
 
 def error_value(event: dict[str, Any]) -> object:
     """An error event's ``error``, or its ``message`` when there is no error object."""
     error = event.get("error")
     return event.get("message") if error is None else error
-
-
-def _remember(store: dict[str, str], key: str, value: str) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
 
 
 # -- tools ---------------------------------------------------------------------------------
@@ -103,9 +97,7 @@ def diff_entries(diff: str, ts: str) -> list[TranscriptEntry]:
     return unified_diff_entries(diff, ts, limit=_DIFF_LINES, more="more lines")
 
 
-def _tool_use(
-    event: dict[str, Any], ts: str, shown: dict[str, str] | None
-) -> list[TranscriptEntry]:
+def _tool_use(event: dict[str, Any], ts: str, shown: _Shown | None) -> list[TranscriptEntry]:
     part = event.get("part")
     if type(part) is not dict:
         return [{"kind": "system", "ts": ts, "text": "tool event"}]
@@ -114,6 +106,10 @@ def _tool_use(
     ident = as_string(part.get("callID")) or as_string(part.get("id"))
     status = as_string(state.get("status"))
     entries: list[TranscriptEntry] = []
+    if shown is not None and ident and status == "pending" and not state.get("input"):
+        # A first snapshot before the model wrote the input: the call is shown,
+        # with its input, by the next snapshot of the part.
+        return entries
     # The stateful parser shows a call once, however many updates it gets.
     if shown is None or not ident or ident not in shown:
         call: ToolCallEntry = {
@@ -126,7 +122,7 @@ def _tool_use(
             call["toolUseId"] = ident
         entries.append(call)
         if shown is not None and ident:
-            _remember(shown, ident, name)
+            shown[ident] = name
     if status not in _FINISHED:
         return entries  # pending or running: the result comes with a later update
     result: ToolResultEntry = {
@@ -176,18 +172,61 @@ def _done(event: dict[str, Any], ts: str) -> TranscriptEntry:
     return {"kind": "system", "ts": ts, "text": text}
 
 
-def _entries(
-    event: dict[str, Any], line: str, ts: str, shown: dict[str, str] | None
+def _text(kind: str, ts: str, text: str, *, delta: bool = False) -> list[TranscriptEntry]:
+    entry: AssistantEntry | ThinkingEntry
+    if kind == "thinking":
+        entry = {"kind": "thinking", "ts": ts, "text": text}
+    else:
+        entry = {"kind": "assistant", "ts": ts, "text": text}
+    if delta:
+        entry["delta"] = True
+    return [entry]
+
+
+def _text_part(
+    kind: str, event: dict[str, Any], ts: str, streaming: _Streaming | None
 ) -> list[TranscriptEntry]:
+    """A text or reasoning part; a part re-sent as growing snapshots is shown once, growing.
+
+    A snapshot whose ``time`` has no ``end`` yet is a part still being
+    written: it goes out as a ``delta`` fragment, and each later snapshot of
+    the same part id adds only what it grew by, so the host merges one message.
+    """
+    part = as_object(event.get("part"))
+    text = as_string(part.get("text"))
+    ident = as_string(part.get("id"))
+    time = part.get("time")
+    unfinished = type(time) is dict and time.get("end") is None
+    previous = streaming.get(ident) if streaming is not None and ident else None
+    if streaming is None or not ident or (previous is None and not unfinished):
+        # A complete part seen once: the reference's entry.
+        if streaming is not None and ident:
+            streaming[ident] = text
+        stripped = text.strip()
+        return _text(kind, ts, stripped) if stripped else []
+    streaming[ident] = text
+    if previous is None:
+        return _text(kind, ts, text, delta=True) if text else []
+    if text.startswith(previous):
+        grown = text[len(previous) :]
+        return _text(kind, ts, grown, delta=True) if grown else []
+    # The part was rewritten, not grown: its new text is shown whole.
+    stripped = text.strip()
+    return _text(kind, ts, stripped) if stripped else []
+
+
+def _entries(
+    event: dict[str, Any], line: str, ts: str, state: OpenCodeStdoutParser | None
+) -> list[TranscriptEntry]:
+    # The event's own time (epoch milliseconds) replaces the host's clock.
+    ts = iso_timestamp(event.get("timestamp")) or ts
     kind = event.get("type")
     if kind == "text":
-        text = as_string(as_object(event.get("part")).get("text")).strip()
-        return [{"kind": "assistant", "ts": ts, "text": text}] if text else []
+        return _text_part("assistant", event, ts, state._streaming if state else None)
     if kind == "reasoning":
-        text = as_string(as_object(event.get("part")).get("text")).strip()
-        return [{"kind": "thinking", "ts": ts, "text": text}] if text else []
+        return _text_part("thinking", event, ts, state._streaming if state else None)
     if kind == "tool_use":
-        return _tool_use(event, ts, shown)
+        return _tool_use(event, ts, state._shown if state else None)
     if kind == "step_start":
         session = as_string(event.get("sessionID"))
         return [
@@ -206,38 +245,41 @@ def _entries(
         # or is cancelled before streaming, {"error": {...}, "content": []}.
         text = error_text(error_value(event))
         return [{"kind": "stderr", "ts": ts, "text": text or line}]
-    return _stdout(line, ts)
+    return stdout_entries(line, ts)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One OpenCode JSON line to entries (stateless; prefer :func:`create_stdout_parser`)."""
     event = parse_json_object(line)
     if event is None:
-        return _stdout(line, ts)
+        return stdout_entries(line, ts)
     return _entries(event, line, ts, None)
 
 
 class OpenCodeStdoutParser:
-    """The stateful OpenCode parser, which adds two things to :func:`parse_stdout_line`.
+    """The stateful OpenCode parser, which adds three things to :func:`parse_stdout_line`.
 
     A tool part can arrive more than once as its state moves from pending or
     running to completed; this parser shows the call once and the result when
-    it comes. Its tool results also carry ``toolName``.
+    it comes. A text part re-sent as growing snapshots is shown once, growing.
+    Its tool results also carry ``toolName``.
     """
 
-    __slots__ = ("_shown",)
+    __slots__ = ("_shown", "_streaming")
 
     def __init__(self) -> None:
-        self._shown: dict[str, str] = {}  # call id -> tool name, for calls already shown
+        self._shown: _Shown = BoundedMap()  # call id -> tool name, for calls already shown
+        self._streaming: _Streaming = BoundedMap(_STREAMING_PARTS)  # part id -> text shown
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
         if event is None:
-            return _stdout(line, ts)
-        return _entries(event, line, ts, self._shown)
+            return stdout_entries(line, ts)
+        return _entries(event, line, ts, self)
 
     def reset(self) -> None:
         self._shown.clear()
+        self._streaming.clear()
 
 
 def create_stdout_parser() -> OpenCodeStdoutParser:

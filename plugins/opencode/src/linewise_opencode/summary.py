@@ -59,6 +59,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     """
     session_id: str | None = None
     messages: list[str] = []
+    positions: dict[str, int] = {}  # text part id -> its index in messages
     usage = Usage()
     costs: list[float] = []
     reasoning_tokens = cache_writes = steps = 0
@@ -83,7 +84,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         part = as_object(event.get("part"))
         if kind == "text":
             text = as_string(part.get("text")).strip()
-            if text:
+            part_id = as_string(part.get("id"))
+            if part_id in positions:  # a later snapshot of a part: it replaces the earlier
+                messages[positions[part_id]] = text
+            elif text:
+                if part_id:
+                    positions[part_id] = len(messages)
                 messages.append(text)
             ended = False
         elif kind == "step_start":
@@ -132,7 +138,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     }
     if rejected:
         details["rejectedPermissions"] = rejected
-    final = "\n\n".join(messages)
+    final = "\n\n".join(message for message in messages if message)
     return RunSummary(
         session_id=session_id,
         model=None,  # `run --format json` does not name the model

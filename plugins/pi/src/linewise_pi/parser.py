@@ -6,6 +6,7 @@ from typing import Any, Final
 
 from linewise_contracts.entries import ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
+    BoundedMap,
     as_int,
     as_list,
     as_number,
@@ -14,6 +15,7 @@ from linewise_contracts.extract import (
     content_text,
     json_or_placeholder,
     parse_json_object,
+    stdout_entries,
     to_json_text,
     truncate,
 )
@@ -39,19 +41,8 @@ _STARTED: Final = "🚀 Pi agent started"
 _PROVIDER_FAILED: Final = "Pi provider request failed."
 
 
-def _stdout(line: str, ts: str) -> list[TranscriptEntry]:
-    return [{"kind": "stdout", "ts": ts, "text": line}]
-
-
 def _system(ts: str, text: str) -> TranscriptEntry:
     return {"kind": "system", "ts": ts, "text": truncate(text, _SYSTEM_TEXT_LIMIT)}
-
-
-def _remember(store: dict[str, str], key: str, value: str) -> None:
-    # Insertion-ordered dict as a bounded memory: the oldest key goes first.
-    store[key] = value
-    if len(store) > _REMEMBERED:
-        del store[next(iter(store))]
 
 
 # -- messages (Pi's AgentMessage: user, assistant, toolResult and custom roles) ----------
@@ -243,7 +234,7 @@ def _session_entries(event: dict[str, Any], kind: str, line: str, ts: str) -> li
         command = as_string(event.get("command"), "command")
         error = as_string(event.get("error")) or "no reason given"
         return [{"kind": "stderr", "ts": ts, "text": f"{command} failed: {error}"}]
-    return _stdout(line, ts)
+    return stdout_entries(line, ts)
 
 
 def message_usage(message: dict[str, Any]) -> tuple[Usage, float]:
@@ -304,8 +295,8 @@ class PiStdoutParser:
         self._streamed: set[str] = set()  # "text", "thinking": streamed in this message
         self._shown = False  # this turn's assistant message is in the transcript
         self._counted = False  # this turn's assistant message is in the usage
-        self._names: dict[str, str] = {}  # toolCallId -> toolName
-        self._reported: dict[str, str] = {}  # toolCallIds whose result is shown
+        self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # toolCallId -> toolName
+        self._reported: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # results shown
         self._model = ""
         # Assistant messages of this agent run (one prompt), once each, for its result.
         self._seen: list[dict[str, Any]] = []
@@ -313,7 +304,7 @@ class PiStdoutParser:
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
         if event is None:
-            return _stdout(line, ts)
+            return stdout_entries(line, ts)
         kind = as_string(event.get("type"))
         if kind == "message_update":
             return self._delta(as_object(event.get("assistantMessageEvent")), ts)
@@ -333,7 +324,7 @@ class PiStdoutParser:
         if kind == "tool_execution_start":
             ident = as_string(event.get("toolCallId"))
             if ident:
-                _remember(self._names, ident, as_string(event.get("toolName")))
+                self._names[ident] = as_string(event.get("toolName"))
         elif kind in ("agent_start", "turn_start"):
             self._next_turn()
             if kind == "agent_start":
@@ -400,15 +391,15 @@ class PiStdoutParser:
             ident = as_string(result.get("toolCallId"))
             if ident in self._reported:
                 continue
-            name = as_string(result.get("toolName")) or self._names.get(ident, "")
+            name = as_string(result.get("toolName")) or (self._names.get(ident) or "")
             entries.append(_tool_result(ts, ident, name, result, result.get("isError") is True))
         self._next_turn()
         return entries
 
     def _tool_end(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         ident = as_string(event.get("toolCallId"))
-        name = as_string(event.get("toolName")) or self._names.get(ident, "")
-        _remember(self._reported, ident, name)
+        name = as_string(event.get("toolName")) or (self._names.get(ident) or "")
+        self._reported[ident] = name
         return [_tool_result(ts, ident, name, event.get("result"), event.get("isError") is True)]
 
     def reset(self) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from linewise_contracts.extract import stdout_entries
+
 from ._coalesce import Segment
 from ._config import (
     JSON_TOOL,
@@ -105,7 +107,7 @@ class ModelStreamParser:
             entries = self._entries(self._engine.feed(line), ts)
         except Exception:  # a bug must not cost the transcript its line
             self.reset()
-            return [{"kind": "stdout", "ts": ts, "text": line}]
+            return stdout_entries(line, ts)
         if self._notice:
             entries.insert(0, {"kind": "system", "ts": ts, "text": self._notice})
             self._notice = ""

@@ -27,6 +27,7 @@ from typing import Final
 
 from linewise_contracts.entries import JsonValue, ToolResultEntry, TranscriptEntry
 from linewise_contracts.environment import EnvironmentCheck, command_check
+from linewise_contracts.extract import BoundedMap, stdout_entries
 from linewise_contracts.summary import RunSummary, Usage
 
 __all__ = [
@@ -60,9 +61,9 @@ Don't use when:
 _SESSION: Final = re.compile(r"@session\s+(\S+)(?:\s+model=(\S+))?")
 _CALL: Final = re.compile(r"\$\s*\[([^\]]+)\]\s*([^:\s]+):?\s?(.*)")
 _RESULT: Final = re.compile(r"=\s*\[([^\]]+)\]\s*(ok|exit\s+(-?\d+))(?:\s*\(([^)]*)\))?:?\s?(.*)")
-_FIELD: Final = re.compile(r"(\w+)=(\S+)")
-# Tool names kept per parser instance (bounded: a long run must not grow it forever).
-_REMEMBERED: Final = 4096
+# A field starts where a word starts: without the lookbehind, findall retries
+# every position inside a long word and the search turns quadratic.
+_FIELD: Final = re.compile(r"(?<!\w)(\w+)=(\S+)")
 _MARKERS: Final = ("@session", ">", "~", "$", "=", "!", "#")
 
 
@@ -84,7 +85,8 @@ class TallyParser:
     __slots__ = ("_continuing", "_names")
 
     def __init__(self) -> None:
-        self._names: dict[str, str] = {}
+        # Tool names by id; bounded, so a long run cannot grow it forever.
+        self._names: BoundedMap[str, str] = BoundedMap()
         self._continuing: str | None = None  # "assistant" or "thinking" after such a line
 
     def reset(self) -> None:
@@ -113,8 +115,6 @@ class TallyParser:
             if match:
                 ident, name, arguments = _tool_id(match.group(1)), match.group(2), match.group(3)
                 self._names[ident] = name
-                if len(self._names) > _REMEMBERED:
-                    del self._names[next(iter(self._names))]
                 call_input: JsonValue = {"args": arguments}
                 return [
                     {
@@ -148,7 +148,7 @@ class TallyParser:
             return [{"kind": "system", "ts": ts, "text": text[1:].strip()}]
         elif marker == "#":
             return [_result(text[1:].strip(), ts)]
-        return [{"kind": "stdout", "ts": ts, "text": line}]
+        return stdout_entries(line, ts)
 
 
 def _result(body: str, ts: str) -> TranscriptEntry:
