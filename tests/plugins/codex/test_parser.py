@@ -994,3 +994,38 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
     prefix = "[2026-01-01T00:00:00.000Z] [INFO] " if wrapped else ""
     lines = [prefix + json.dumps(event) for event in events]
     assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
+
+
+legacy_types = st.sampled_from(
+    [
+        "session_configured", "task_started", "task_complete", "token_count", "agent_message",
+        "agent_message_delta", "agent_reasoning", "agent_reasoning_delta", "user_message",
+        "error", "stream_error", "warning", "deprecation_notice", "background_event",
+        "exec_command_begin", "exec_command_end", "patch_apply_begin", "patch_apply_end",
+        "mcp_tool_call_begin", "mcp_tool_call_end", "web_search_begin", "web_search_end",
+        "turn_diff", "plan_update", "turn_aborted", "exec_approval_request", "new_kind",
+    ]
+)  # fmt: skip
+legacy_fields = st.sampled_from(
+    [
+        "call_id", "command", "changes", "result", "invocation", "info", "message", "delta",
+        "text", "plan", "unified_diff", "exit_code", "stdout", "success", "model", "reason",
+        "last_agent_message", "rate_limits", "model_context_window", "session_id",
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def legacy_events(draw: st.DrawFn) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": draw(legacy_types)}
+    for key in draw(st.lists(legacy_fields, max_size=5)):
+        msg[key] = draw(json_values)
+    if draw(st.booleans()):
+        msg["call_id"] = draw(st.sampled_from(["c0", "c1"]))
+    return {"id": draw(st.sampled_from(["", "1"])), "msg": msg}
+
+
+@given(st.lists(legacy_events(), max_size=6))
+def test_legacy_events_never_raise_and_give_valid_entries(events: list[dict[str, Any]]) -> None:
+    lines = [json.dumps(event) for event in events]
+    assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
