@@ -210,7 +210,7 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
         0,
     )
     assert by_name["c.jsonl"]["hit_limit"] is True
-    assert by_name["c.jsonl"]["outcome"] == "error_max_turns"
+    assert by_name["c.jsonl"]["outcome"] == "max_turns"
     d = by_name["d.jsonl"]
     assert d["cost_usd"] is None and d["status"] == "cut off"  # unknown cost is null, not 0
     notes = by_name["notes.txt"]
@@ -474,7 +474,7 @@ def test_query_cli_prints_a_table_json_lines_or_csv(
     code, out, _ = _cli(
         "query", "--example", "runs-that-hit-limits", "--from", exported, "--json", capsys=capsys
     )
-    assert code == 0 and json.loads(out)["outcome"] == "error_max_turns"
+    assert code == 0 and json.loads(out)["outcome"] == "max_turns"
 
 
 def test_query_errors_are_clear(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -28,5 +29,8 @@ def test_the_tally_project_passes_its_own_tests_and_the_compliance_checks() -> N
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    # 4 unit tests and the 14 compliance checks of tally_local.
-    assert "18 passed" in done.stdout
+    # 4 unit tests and every compliance check of tally_local (one skips: the
+    # plugin exports no CLI formatter), none failed.
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed is not None and int(passed.group(1)) >= 18, done.stdout[-3000:]
+    assert "failed" not in done.stdout
