@@ -14,7 +14,7 @@ _MAX_RATIO = 9.0
 _ATTEMPTS = 5
 # Below this a measurement is mostly timer noise: fast work is repeated until
 # one measurement at n takes this long (the inputs stay small, cache-sized).
-_MIN_BASE_SECONDS = 0.005
+_MIN_BASE_SECONDS = 0.02
 _MAX_REPEATS = 4096
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
@@ -217,30 +216,3 @@ class FakeSite:
 
 
 # -- regex audit ---------------------------------------------------------------------------
-
-
-def assert_linear(run: Callable[[int], object], n: int = 4000, attempts: int = 3) -> None:
-    """``run(n)`` costs about 4x more at 4n than at n, far from quadratic's 16x.
-
-    Compares ratios of per-call times, never absolute times: each is the best
-    of three measurements that repeat ``run`` for at least 50 ms, so noise on a
-    loaded machine averages out, and a ratio under 10 on any of ``attempts``
-    passes (a quadratic ``run`` never gets near it).
-    """
-
-    def per_call(size: int) -> float:
-        best = float("inf")
-        for _ in range(3):
-            calls, start = 0, time.perf_counter()
-            while (elapsed := time.perf_counter() - start) < 0.05 or not calls:
-                run(size)
-                calls += 1
-            best = min(best, elapsed / calls)
-        return best
-
-    ratios = []
-    for _ in range(attempts):
-        ratios.append(per_call(4 * n) / max(per_call(n), 1e-9))
-        if ratios[-1] < 10:
-            return
-    raise AssertionError(f"4n costs {min(ratios):.1f}x n (linear is about 4x)")

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from linewise_codex import create_stdout_parser, parse_stdout_line
 from linewise_contracts import entry_problem
+from scaling import assert_linear_time
 from support import (
-    assert_linear,
     assert_valid_and_deterministic,
     corpus_json,
     corpus_path,
@@ -846,9 +846,11 @@ def test_the_real_legacy_capture_streams_its_message_once() -> None:
 
 def test_line_patterns_cost_linear_time() -> None:
     """Regex audit: the logger prefix and Codex's tracing line on hostile text."""
-    assert_linear(lambda n: parse_stdout_line("[2025-11-11T" + "0" * (40 * n), TS))
-    assert_linear(lambda n: parse_stdout_line("2025-09-27T03:52:30Z INFO " + "a:" * (20 * n), TS))
-    assert_linear(lambda n: parse_stdout_line("\x1b[2m" * (10 * n) + "1", TS))
+    assert_linear_time(lambda n: parse_stdout_line("[2025-11-11T" + "0" * (40 * n), TS))
+    assert_linear_time(
+        lambda n: parse_stdout_line("2025-09-27T03:52:30Z INFO " + "a:" * (20 * n), TS)
+    )
+    assert_linear_time(lambda n: parse_stdout_line("\x1b[2m" * (10 * n) + "1", TS))
 
 
 def test_a_failed_file_change_says_so() -> None:

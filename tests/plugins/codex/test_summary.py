@@ -17,7 +17,8 @@ from linewise_codex import (
     summarize_run,
 )
 from linewise_contracts import Usage
-from support import assert_linear, corpus_json, corpus_path
+from scaling import assert_linear_time
+from support import corpus_json, corpus_path
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:
@@ -271,8 +272,10 @@ def test_the_legacy_id_msg_shape_is_summarised() -> None:
 def test_the_classifiers_cost_linear_time_on_hostile_text() -> None:
     """Regex audit: "session <id> not found" and the usage-limit clock were quadratic."""
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    assert_linear(lambda n: is_unknown_session_error("session " * n))
-    assert_linear(lambda n: retry_not_before("You've hit your usage limit for x." * n, now=now))
-    assert_linear(lambda n: retry_not_before("usage limit " * n, now=now))
+    assert_linear_time(lambda n: is_unknown_session_error("session " * n))
+    assert_linear_time(
+        lambda n: retry_not_before("You've hit your usage limit for x." * n, now=now)
+    )
+    assert_linear_time(lambda n: retry_not_before("usage limit " * n, now=now))
     assert is_unknown_session_error("Error: thread 0199 not found")
     assert not is_unknown_session_error("thread not found")  # as the reference: needs an id

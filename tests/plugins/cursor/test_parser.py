@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_cursor import create_stdout_parser, parse_stdout_line
 from linewise_cursor.parser import normalize_line
+from scaling import assert_linear_time
 from support import (
-    assert_linear,
     assert_valid_and_deterministic,
     corpus_json,
     corpus_path,
@@ -396,7 +396,7 @@ def test_a_multiplexing_prefix_followed_by_endless_spaces_costs_linear_time() ->
     assert normalize_line("stdout  :  {}") == "{}"
     assert normalize_line("STDERR={}") == "{}"
     assert normalize_line("stdout   x") == "stdout   x"
-    assert_linear(lambda n: normalize_line("stdout" + " " * (40 * n) + "x"))
+    assert_linear_time(lambda n: normalize_line("stdout" + " " * (40 * n) + "x"))
 
 
 CALL_ID = "call_TmghxdonG3nRdxdHLvDahJLL\nfc_08e010c756ec9025"

@@ -9,7 +9,8 @@ import pytest
 from linewise_contracts import Usage
 from linewise_cursor import is_unknown_session_error, summarize_run
 from linewise_cursor.cloud import summarize_run as summarize_cloud_run
-from support import assert_linear, corpus_json, corpus_path
+from scaling import assert_linear_time
+from support import corpus_json, corpus_path
 
 
 def _server_cases(fn: str) -> list[dict[str, Any]]:
@@ -89,7 +90,7 @@ def test_the_unknown_session_check_stays_linear_on_hostile_text() -> None:
     assert is_unknown_session_error("chat 42 was not   found")
     assert is_unknown_session_error("resume\tabc not found")
     assert not is_unknown_session_error("session not found")  # as the reference: needs an id
-    assert_linear(lambda n: is_unknown_session_error("session " * n))
+    assert_linear_time(lambda n: is_unknown_session_error("session " * n))
 
 
 def test_every_real_run_is_complete_and_successful() -> None:
