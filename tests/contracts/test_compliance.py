@@ -191,7 +191,9 @@ def test_a_memory_bomb_is_contained(tmp_path: Path) -> None:
             return [{"kind": "stdout", "ts": ts, "text": line}]
         """
     )
-    report = run_checks(str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0)
+    report = run_checks(
+        str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0, line_timeout=60
+    )
     status, text = _by_check(report)["parse.valid"]
     assert status == "fail"
     assert "line 2: raised MemoryError" in text
@@ -447,7 +449,9 @@ def test_the_memory_limit_cannot_be_raised_by_the_plugin(tmp_path: Path) -> None
             return [{"kind": "stdout", "ts": ts, "text": line}]
         """
     )
-    report = run_checks(str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0)
+    report = run_checks(
+        str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0, line_timeout=60
+    )
     status, text = _by_check(report)["parse.valid"]
     assert status == "fail"
     assert "line 2: raised MemoryError" in text

@@ -141,7 +141,7 @@ ZOO = [
         "loaded",
         "",
         "parse.valid",
-        "line 3: raised _Hang: still running after 0.5 s: 'slow one'",
+        "line 3: hung: still running after 0.5 s: 'slow one'",
     ),
     Specimen(
         "zoo_mutates_globals",
