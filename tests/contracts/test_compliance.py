@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -191,7 +192,9 @@ def test_a_memory_bomb_is_contained(tmp_path: Path) -> None:
             return [{"kind": "stdout", "ts": ts, "text": line}]
         """
     )
-    report = run_checks(str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0)
+    report = run_checks(
+        str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0, line_timeout=60
+    )
     status, text = _by_check(report)["parse.valid"]
     assert status == "fail"
     assert "line 2: raised MemoryError" in text
@@ -255,7 +258,12 @@ def test_the_pytest_plugin_turns_checks_into_tests(tmp_path: Path) -> None:
     )
     assert "unknown kind 'sistem'" in done.stdout
     assert any(line.startswith("PASSED") and "test_fixture" in line for line in lines)
-    assert "2 failed, 31 passed, 8 skipped" in done.stdout  # broken: parse.valid, fuzzing
+    # 41 checks: 8 skipped (optional exports neither has); the broken one fails parse.valid,
+    # and its fuzzing too when 20 examples happen to reach a NOTE: line.
+    counts = re.search(r"(\d+) failed, (\d+) passed, (\d+) skipped", done.stdout)
+    assert counts is not None, done.stdout
+    failed, passed, skipped = (int(group) for group in counts.groups())
+    assert (failed + passed, skipped) == (33, 8) and failed in (1, 2)
 
 
 def test_the_json_report_is_machine_readable(tmp_path: Path) -> None:
@@ -447,7 +455,9 @@ def test_the_memory_limit_cannot_be_raised_by_the_plugin(tmp_path: Path) -> None
             return [{"kind": "stdout", "ts": ts, "text": line}]
         """
     )
-    report = run_checks(str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0)
+    report = run_checks(
+        str(_project(tmp_path, source, samples="ok\nbomb\n")), examples=0, line_timeout=60
+    )
     status, text = _by_check(report)["parse.valid"]
     assert status == "fail"
     assert "line 2: raised MemoryError" in text

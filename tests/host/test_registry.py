@@ -248,7 +248,7 @@ def test_incompatible_major_warns_and_falls_back_to_generic(
     assert "future-parser 3.1.0" in message and "<3,>=2" in message and CONTRACT_VERSION in message
     failure = registry.failed_loads["future"]
     assert failure.stage == "contract"
-    assert f"supports contract {CONTRACT_VERSION}" in failure.hint
+    assert f"newer than this host's contract {CONTRACT_VERSION}: upgrade linewise" in failure.hint
     assert registry.info("future").status is ParserStatus.INCOMPATIBLE
 
 

@@ -28,7 +28,7 @@ from linewise._discovery import (
     entry_point_value_problem,
     scan,
 )
-from linewise._gate import GateDecision, check_contract
+from linewise._gate import GateDecision, check_contract, contract_hint
 from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
 from linewise._guard import (
     GuardedCall,
@@ -414,12 +414,7 @@ class Registry:
         if problem is not None:
             return ("entry point", problem, "fix the entry point in the plugin's pyproject.toml")
         if not decision.loads:
-            hint = (
-                f"install a release of {candidate.distribution} that supports contract "
-                f"{self.host_contract}, or a linewise whose contract it supports"
-            )
-            if decision.verdict == "malformed":
-                hint = "fix the linewise-contracts requirement in the plugin's pyproject.toml"
+            hint = contract_hint(decision, candidate.distribution, self.host_contract)
             return ("contract", decision.reason, hint)
         return None
 

@@ -336,6 +336,8 @@ def _watch(  # noqa: PLR0917 - the run's parts
                     verdicts.take(record)
             except ChannelError as error:
                 return f"the results channel was tampered with ({error})"
+            except Exception as error:  # a signed record of a shape no judge expects
+                return f"the results channel carried a record the checker cannot judge ({error!r})"
 
     while True:
         ready, _, _ = select.select([read_fd], [], [], _POLL)
