@@ -74,7 +74,8 @@ def _distinctive(event: dict[str, Any]) -> bool:
     ):
         return True
     if kind == "system":
-        if event.get("subtype") in _CLAUDE_ONLY_SUBTYPES:
+        subtype = event.get("subtype")
+        if type(subtype) is str and subtype in _CLAUDE_ONLY_SUBTYPES:
             return True
         return "claude_code_version" in event or isinstance(event.get("tools"), list)
     if kind == "result":
@@ -100,7 +101,9 @@ def sniff(lines: Sequence[str]) -> float:
         if event is None:
             other += 1
             continue
-        if event.get("type") not in _CLAUDE_TYPES:
+        kind = event.get("type")
+        # A frozenset lookup of an unhashable "type" (a list, say) would raise.
+        if type(kind) is not str or kind not in _CLAUDE_TYPES:
             return 0.0
         events += 1
         distinctive += _distinctive(event)
