@@ -119,7 +119,7 @@ def test_list_shows_the_installed_claude_plugin() -> None:
     done = _linewise("list")
     assert done.returncode == 0
     out = done.stdout.decode()
-    assert "claude_local" in out and "linewise-claude" in out and ">=1.0,<2" in out
+    assert "claude_local" in out and "linewise-claude" in out and ">=1.1,<2" in out
     assert "process" in out and "built in" in out
 
 
