@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from linewise._progress import ProgressBar
 from linewise.cli import main
-from linewise.cli.rendering import FOLLOW_INTERVAL, WholeLines, follow_chunks
+from linewise.cli.rendering import FOLLOW_INTERVAL, follow_chunks
 from support import REPO, corpus_path
 
 SAMPLE = REPO / "examples" / "claude-sample.jsonl"
@@ -236,14 +236,6 @@ def test_following_a_truncated_file_starts_again(tmp_path: Path) -> None:
         chunks = follow_chunks(source, interval=0.01, sleep=lambda _: path.write_bytes(b"new\n"))
         assert next(chunks) == b"old contents\n"
         assert next(chunks) == b"new\n"
-
-
-def test_a_line_still_being_written_is_held_back() -> None:
-    held = WholeLines(iter([b"one\ntw", b"o", b"\nthree", b"\n", b"unfinished"]))
-    assert list(held) == [b"one\n", b"two\n", b"three\n"]
-    assert held.pending == b"unfinished"
-    endless = WholeLines(iter([b"x" * 10, b"y" * 10, b"z\n"]), limit=15)
-    assert b"".join(endless) == b"x" * 10 + b"y" * 10 + b"z\n"  # bounded, nothing lost
 
 
 def test_follow_renders_a_growing_log_live_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:

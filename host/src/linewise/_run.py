@@ -864,9 +864,9 @@ def run_agent(
         else:
             # Import the plugins' detectors now, not while the agent's first output waits:
             # a slow first read would lose the order of stdout and stderr.
-            from linewise._detect import _register_sniffers
+            from linewise._detect import register_sniffers
 
-            _register_sniffers(registry)
+            register_sniffers(registry)
         previous: dict[int, Any] = {}
         if forward_signals and threading.current_thread() is threading.main_thread():
             run.wake_r, run.wake_w = os.pipe()
