@@ -596,3 +596,41 @@ def test_run_renders_compact_and_html_too(tmp_path: Path) -> None:
     assert html.stdout == b""
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert linewise("run", "-f", "jsonl", "-s", "compact", "--", *replay).returncode == 2
+
+
+# -- one pipeline: run and render agree -------------------------------------------------
+
+
+def test_run_and_render_both_detect_a_claude_stream_after_a_45_line_banner(
+    tmp_path: Path,
+) -> None:
+    command = agent("banner", str(RECORDED), "--lines", "45", "--pause", "1.0")
+    saved = tmp_path / "banner.log"
+    ran = linewise("run", "-f", "jsonl", "--save-log", str(saved), "--", *command)
+    assert ran.returncode == 0, ran.stderr
+    assert b"detected claude_local: recognised lines 41-" in ran.stderr
+    rendered = subprocess.run(
+        [str(LINEWISE), "render", "-", "-f", "jsonl"],
+        stdin=saved.open("rb"),
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert b"detected claude_local: recognised lines 41-" in rendered.stderr
+
+    def kinds(output: bytes) -> list[tuple[str, str]]:
+        entries = [json.loads(line) for line in output.splitlines()]
+        return [(entry["kind"], entry.get("text", "")) for entry in entries]
+
+    assert kinds(ran.stdout) == kinds(rendered.stdout)  # the same entries, the banner raw
+    assert ("init", "") in kinds(ran.stdout)
+
+
+def test_run_gives_the_claude_compact_style_render_gives(tmp_path: Path) -> None:
+    ran = linewise(
+        "run", "--style", "compact", "--color", "never", "--", *agent("replay", str(RECORDED))
+    )
+    assert ran.returncode == 0, ran.stderr
+    rendered = linewise("render", str(RECORDED), "--style", "compact", "--color", "never")
+    assert ran.stdout == rendered.stdout
+    assert ran.stdout  # and it is the stream-json style, from the raw lines

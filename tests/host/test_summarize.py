@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
-from linewise._summary import RunReport, TranscriptStats, log_lines, summarize_log, total
+from linewise._lines import read_lines
+from linewise._summary import RunReport, TranscriptStats, summarize_log, total
 from linewise.cli import main
 from linewise_contracts.summary import Usage
 from support import CORPUS, REPO, FakeSite, corpus_path
@@ -288,9 +289,9 @@ def test_log_text_cannot_drive_the_terminal(
 # -- building blocks ------------------------------------------------------------------
 
 
-def test_log_lines_bounds_a_huge_line_and_skips_its_rest() -> None:
+def test_read_lines_bounds_a_huge_line_and_skips_its_rest() -> None:
     stream = io.BytesIO(b"first\n" + b"x" * 100 + b"\nlast")
-    assert list(log_lines(stream, max_line_chars=10)) == ["first", "x" * 10, "last"]
+    assert list(read_lines(stream, max_chars=10)) == ["first", "x" * 10, "last"]
 
 
 def test_transcript_stats_count_what_entries_say() -> None:
@@ -330,7 +331,7 @@ def test_real_claude_logs_are_detected_and_summarised_by_the_plugin(path: Path |
     assert report.adapter_type == "claude_local"
     assert report.summary_source == "plugin"
     with path.open("rb") as stream:
-        assert report.summary == linewise_claude.summarize_run(log_lines(stream))
+        assert report.summary == linewise_claude.summarize_run(read_lines(stream))
     assert report.diagnostics.accounted and report.diagnostics.fallback_lines == 0
 
 
