@@ -118,6 +118,22 @@ def test_the_output_may_not_be_the_input(
     assert "is the input log itself" in capsys.readouterr().err
 
 
+def test_the_output_may_not_be_the_file_stdin_reads(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_bytes(SAMPLE.read_bytes())
+    with log.open("rb") as stdin:
+        done = subprocess.run(
+            [str(SCRIPT), "render", "-", "-o", str(log)],
+            stdin=stdin,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert b"is the input log itself" in done.stderr
+    assert log.read_bytes() == SAMPLE.read_bytes()  # not truncated
+
+
 def test_an_unwritable_output_is_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

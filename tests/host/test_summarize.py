@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -360,3 +362,38 @@ def test_the_cli_summarises_every_real_claude_log_with_totals(
     rows = out.splitlines()
     assert len(rows) == len(REAL_CLAUDE) + 2
     assert rows[-1].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
+
+
+def test_huge_numbers_do_not_crash_summarize_and_the_good_file_is_still_reported(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(
+        '{"type":"result","subtype":"success","is_error":false,"result":"done",'
+        '"total_cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}\n'
+    )
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"type":"result","subtype":"success","is_error":false,"result":"done",'
+        f'"total_cost_usd":{"9" * 400},"usage":{{"input_tokens":{"7" * 4400},'
+        '"output_tokens":2}}\n'
+    )
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("linewise")),
+            "summarize",
+            "--json",
+            "-a",
+            "claude_local",
+            str(good),
+            str(bad),
+        ],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)  # strict JSON: no Infinity or NaN
+    assert [run["source"] for run in payload["runs"]] == [str(good), str(bad)]
+    assert payload["runs"][0]["summary"]["costUsd"] == 0.5
+    assert b"Infinity" not in done.stdout and b"NaN" not in done.stdout

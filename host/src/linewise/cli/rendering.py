@@ -231,13 +231,8 @@ def build_renderer(
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
     if args.output is None or args.output == "-":
         return sys.stdout
-    if args.path != "-" and os.path.exists(args.output):
-        try:
-            same = os.path.samefile(args.path, args.output)
-        except OSError:
-            same = False
-        if same:
-            fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
+    if os.path.exists(args.output) and _same_file(args.path, args.output):
+        fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
     try:
         # newline="" keeps "\n" on every platform; text from the agent is already neutralised.
         return stack.enter_context(
@@ -245,6 +240,20 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
         )
     except OSError as error:
         fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_FAILURE)
+
+
+def _same_file(path: str, output: str) -> bool:
+    """True when writing ``output`` would truncate the input (a path, or stdin redirected)."""
+    try:
+        if path != "-":
+            return os.path.samefile(path, output)
+        given, target = os.fstat(sys.stdin.fileno()), os.stat(output)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (
+        target.st_dev,
+        target.st_ino,
+    )
 
 
 def _check_options(args: argparse.Namespace, registry: Registry) -> None:
