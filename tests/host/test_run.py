@@ -546,6 +546,40 @@ def test_output_without_a_possible_secret_start_is_never_held_back() -> None:
     assert redactor.feed(b"live-0123456789 done\n") == MASK.encode() + b" done\n"
 
 
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "sk/live/0123456789",  # as set
+        "sk\\/live\\/0123456789",  # JSON's escaped solidus
+        "".join(f"\\u{ord(c):04x}" for c in "sk/live/0123456789"),  # every char escaped
+    ],
+)
+def test_json_spellings_of_a_secret_are_masked(spelling: str) -> None:
+    redactor = Redactor.for_environment({"API_KEY": "sk/live/0123456789"})
+    out = redactor.feed(f'{{"text": "{spelling}"}}\n'.encode()) + redactor.flush()
+    assert b"0123456789" not in out and b"0031" not in out
+    assert MASK.encode() in out
+
+
+def test_a_secret_set_with_a_trailing_cr_or_spaces_is_masked_as_printed() -> None:
+    redactor = Redactor.for_environment({"GITHUB_TOKEN": "  ghp_abcdef123456\r"})
+    assert redactor.feed(b"token ghp_abcdef123456 used\n") == b"token *** used\n"
+
+
+def test_the_redactor_memory_is_linear_in_the_secret_length() -> None:
+    import tracemalloc
+
+    def peak(size: int) -> int:
+        tracemalloc.start()
+        Redactor(["s" + "x" * size]).feed(b"some output\n")
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    small, large = peak(10_000), peak(40_000)
+    assert large < 8 * small  # linear (4x the secret); the old prefix set was 16x and 1.6 GB
+
+
 # -- usage errors ------------------------------------------------------------------------
 
 

@@ -59,12 +59,21 @@ def secret_variables(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def _spellings(value: str) -> set[str]:
-    # The value as it may appear in output: raw, or escaped inside a JSON string.
-    return {
-        value,
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        json.dumps(value, ensure_ascii=True)[1:-1],
-    }
+    """The value as it may appear in output: raw or trimmed (a value set with a trailing
+    space or ``\\r``), or escaped inside a JSON string (``\\/``, ``\\u`` escapes)."""
+    spellings: set[str] = set()
+    trimmed = value.strip()
+    for text in {value, trimmed} if len(trimmed) >= _MIN_SECRET else {value}:
+        escaped = json.dumps(text, ensure_ascii=False)[1:-1]
+        spellings |= {
+            text,
+            escaped,
+            json.dumps(text, ensure_ascii=True)[1:-1],
+            escaped.replace("/", "\\/"),
+            "".join(f"\\u{ord(char):04x}" for char in text),
+            "".join(f"\\u{ord(char):04X}" for char in text),
+        }
+    return {spelling for spelling in spellings if spelling}
 
 
 class Redactor:
@@ -82,7 +91,10 @@ class Redactor:
         self._text = re.compile("|".join(map(re.escape, values))) if values else None
         encoded = [value.encode("utf-8", errors="surrogateescape") for value in values]
         self._bytes = re.compile(b"|".join(map(re.escape, encoded))) if encoded else None
-        self._prefixes = {value[:end] for value in encoded for end in range(1, len(value))}
+        # By first byte: only positions that can begin a secret are looked at (memory linear).
+        self._starts: dict[int, list[bytes]] = {}
+        for value in encoded:
+            self._starts.setdefault(value[0], []).append(value)
         self._longest = max(map(len, encoded), default=0)
         self._tail = b""
         self.masked = 0
@@ -123,9 +135,13 @@ class Redactor:
 
     def _hold_from(self, data: bytes, start: int) -> int:
         """The first position from ``start`` where the rest of ``data`` begins a secret."""
+        starts = self._starts
         for position in range(max(start, len(data) - self._longest + 1), len(data)):
-            if data[position:] in self._prefixes:
-                return position
+            candidates = starts.get(data[position])
+            if candidates is not None:
+                rest = data[position:]
+                if any(value.startswith(rest) for value in candidates):
+                    return position
         return len(data)
 
     def flush(self) -> bytes:
