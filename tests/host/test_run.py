@@ -276,6 +276,18 @@ def test_an_agent_that_exits_leaving_a_process_holding_its_output_does_not_hang_
     assert result.duration < 10
 
 
+def test_a_timeout_bounds_the_wait_for_processes_the_agent_left_and_signals_them(
+    pidfile: Path,
+) -> None:
+    started = time.monotonic()
+    _, entries = collect(
+        agent("hang", "--orphan", "60", "--pidfile", str(pidfile)), "process", timeout=3
+    )
+    assert time.monotonic() - started < 8  # not the 15 s grace period
+    assert "sent SIGTERM to its process group" in texts(entries, "system")[0]
+    assert wait_gone([int(pid) for pid in pidfile.read_text().split()]) == []
+
+
 # -- Ctrl-C -----------------------------------------------------------------------------
 
 

@@ -393,8 +393,12 @@ class _Run:
             if self.returncode is None:
                 self.returncode = process.poll()
                 if self.returncode is not None and self.streams and self.drain_until is None:
-                    # Give processes the agent left behind a moment to finish writing.
-                    self.drain_until = now + max(self.grace, 1.0)
+                    # Give processes the agent left behind a moment to finish writing,
+                    # but never past the run's timeout.
+                    drain = max(self.grace, 1.0)
+                    if self.timeout_at is not None:
+                        drain = min(drain, max(self.timeout_at - now, 0.0))
+                    self.drain_until = now + drain
 
     def enforce_deadlines(self, now: float) -> None:
         """The timeout, the grace period, the detection wait, and when to stop reading."""
@@ -412,13 +416,18 @@ class _Run:
             self.decide_now()
         stop = [d for d in (self.drain_until, self.abandon_at) if d is not None and now >= d]
         if self.streams and stop:
-            self.system(
-                "processes outside the agent's process group still hold its output open; "
-                "stopped reading it"
-                if self.killed
-                else "the agent exited, but processes it left running still hold its output "
-                "open; stopped reading it"
-            )
+            if self.killed:
+                self.system(
+                    "processes outside the agent's process group still hold its output open; "
+                    "stopped reading it"
+                )
+            else:
+                # What the agent left in its group is stopped, as a timeout would stop it.
+                self.send(signal.SIGTERM)
+                self.system(
+                    "the agent exited, but processes it left running still hold its output "
+                    "open; stopped reading it and sent SIGTERM to its process group"
+                )
             for key in list(self.selector.get_map().values()):
                 if key.data in self.streams:
                     self.selector.unregister(key.fileobj)
