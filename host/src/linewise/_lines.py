@@ -103,6 +103,11 @@ class LineReader:
         return pieces
 
     @property
+    def idle(self) -> bool:
+        """True when nothing is held: a whole line may bypass the reader (see feed_line)."""
+        return self._started and not (self._pending or self._bytes or self._discarding)
+
+    @property
     def pending(self) -> bool:
         """True while part of a line waits for its end."""
         return bool(self._pending)

@@ -143,7 +143,20 @@ class TranscriptSession:
         """
         if "\n" in line:
             raise ValueError("feed_line() takes one line; use feed() for text with newlines")
-        return self.feed(line + "\n", ts)
+        net = self._net
+        if (
+            net is None
+            or self._sink is not None
+            or self._closed
+            or self._unparsed
+            or self._undelivered
+            or not self._reader.idle
+        ):
+            return self.feed(line + "\n", ts)
+        # Nothing is held anywhere: the reader would hand this very line on.
+        out: list[TranscriptEntry] = []
+        self._stdout([line], self._ts(ts), out)
+        return out
 
     def feed_stderr(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
         """Feed a stderr chunk; it becomes one stderr entry, as the reference host does."""
