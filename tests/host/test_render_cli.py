@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from linewise._progress import ProgressBar
 from linewise.cli import main
-from linewise.cli.rendering import FOLLOW_INTERVAL, WholeLines, follow_chunks
+from linewise.cli.rendering import FOLLOW_INTERVAL, follow_chunks
 from support import REPO, corpus_path
 
 SAMPLE = REPO / "examples" / "claude-sample.jsonl"
@@ -116,6 +116,22 @@ def test_the_output_may_not_be_the_input(
     assert caught.value.code == 2
     assert log.read_bytes() == SAMPLE.read_bytes()
     assert "is the input log itself" in capsys.readouterr().err
+
+
+def test_the_output_may_not_be_the_file_stdin_reads(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_bytes(SAMPLE.read_bytes())
+    with log.open("rb") as stdin:
+        done = subprocess.run(
+            [str(SCRIPT), "render", "-", "-o", str(log)],
+            stdin=stdin,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert b"is the input log itself" in done.stderr
+    assert log.read_bytes() == SAMPLE.read_bytes()  # not truncated
 
 
 def test_an_unwritable_output_is_an_error(
@@ -236,14 +252,6 @@ def test_following_a_truncated_file_starts_again(tmp_path: Path) -> None:
         chunks = follow_chunks(source, interval=0.01, sleep=lambda _: path.write_bytes(b"new\n"))
         assert next(chunks) == b"old contents\n"
         assert next(chunks) == b"new\n"
-
-
-def test_a_line_still_being_written_is_held_back() -> None:
-    held = WholeLines(iter([b"one\ntw", b"o", b"\nthree", b"\n", b"unfinished"]))
-    assert list(held) == [b"one\n", b"two\n", b"three\n"]
-    assert held.pending == b"unfinished"
-    endless = WholeLines(iter([b"x" * 10, b"y" * 10, b"z\n"]), limit=15)
-    assert b"".join(endless) == b"x" * 10 + b"y" * 10 + b"z\n"  # bounded, nothing lost
 
 
 def test_follow_renders_a_growing_log_live_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:

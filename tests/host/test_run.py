@@ -276,6 +276,18 @@ def test_an_agent_that_exits_leaving_a_process_holding_its_output_does_not_hang_
     assert result.duration < 10
 
 
+def test_a_timeout_bounds_the_wait_for_processes_the_agent_left_and_signals_them(
+    pidfile: Path,
+) -> None:
+    started = time.monotonic()
+    _, entries = collect(
+        agent("hang", "--orphan", "60", "--pidfile", str(pidfile)), "process", timeout=3
+    )
+    assert time.monotonic() - started < 8  # not the 15 s grace period
+    assert "sent SIGTERM to its process group" in texts(entries, "system")[0]
+    assert wait_gone([int(pid) for pid in pidfile.read_text().split()]) == []
+
+
 # -- Ctrl-C -----------------------------------------------------------------------------
 
 
@@ -546,6 +558,40 @@ def test_output_without_a_possible_secret_start_is_never_held_back() -> None:
     assert redactor.feed(b"live-0123456789 done\n") == MASK.encode() + b" done\n"
 
 
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "sk/live/0123456789",  # as set
+        "sk\\/live\\/0123456789",  # JSON's escaped solidus
+        "".join(f"\\u{ord(c):04x}" for c in "sk/live/0123456789"),  # every char escaped
+    ],
+)
+def test_json_spellings_of_a_secret_are_masked(spelling: str) -> None:
+    redactor = Redactor.for_environment({"API_KEY": "sk/live/0123456789"})
+    out = redactor.feed(f'{{"text": "{spelling}"}}\n'.encode()) + redactor.flush()
+    assert b"0123456789" not in out and b"0031" not in out
+    assert MASK.encode() in out
+
+
+def test_a_secret_set_with_a_trailing_cr_or_spaces_is_masked_as_printed() -> None:
+    redactor = Redactor.for_environment({"GITHUB_TOKEN": "  ghp_abcdef123456\r"})
+    assert redactor.feed(b"token ghp_abcdef123456 used\n") == b"token *** used\n"
+
+
+def test_the_redactor_memory_is_linear_in_the_secret_length() -> None:
+    import tracemalloc
+
+    def peak(size: int) -> int:
+        tracemalloc.start()
+        Redactor(["s" + "x" * size]).feed(b"some output\n")
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    small, large = peak(10_000), peak(40_000)
+    assert large < 8 * small  # linear (4x the secret); the old prefix set was 16x and 1.6 GB
+
+
 # -- usage errors ------------------------------------------------------------------------
 
 
@@ -596,3 +642,41 @@ def test_run_renders_compact_and_html_too(tmp_path: Path) -> None:
     assert html.stdout == b""
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert linewise("run", "-f", "jsonl", "-s", "compact", "--", *replay).returncode == 2
+
+
+# -- one pipeline: run and render agree -------------------------------------------------
+
+
+def test_run_and_render_both_detect_a_claude_stream_after_a_45_line_banner(
+    tmp_path: Path,
+) -> None:
+    command = agent("banner", str(RECORDED), "--lines", "45", "--pause", "1.0")
+    saved = tmp_path / "banner.log"
+    ran = linewise("run", "-f", "jsonl", "--save-log", str(saved), "--", *command)
+    assert ran.returncode == 0, ran.stderr
+    assert b"detected claude_local: recognised lines 41-" in ran.stderr
+    rendered = subprocess.run(
+        [str(LINEWISE), "render", "-", "-f", "jsonl"],
+        stdin=saved.open("rb"),
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert b"detected claude_local: recognised lines 41-" in rendered.stderr
+
+    def kinds(output: bytes) -> list[tuple[str, str]]:
+        entries = [json.loads(line) for line in output.splitlines()]
+        return [(entry["kind"], entry.get("text", "")) for entry in entries]
+
+    assert kinds(ran.stdout) == kinds(rendered.stdout)  # the same entries, the banner raw
+    assert ("init", "") in kinds(ran.stdout)
+
+
+def test_run_gives_the_claude_compact_style_render_gives(tmp_path: Path) -> None:
+    ran = linewise(
+        "run", "--style", "compact", "--color", "never", "--", *agent("replay", str(RECORDED))
+    )
+    assert ran.returncode == 0, ran.stderr
+    rendered = linewise("render", str(RECORDED), "--style", "compact", "--color", "never")
+    assert ran.stdout == rendered.stdout
+    assert ran.stdout  # and it is the stream-json style, from the raw lines

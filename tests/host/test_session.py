@@ -94,7 +94,13 @@ def test_bytes_are_decoded_incrementally_and_bad_utf8_is_replaced() -> None:
 
 def test_a_utf8_byte_order_mark_at_the_start_is_ignored() -> None:
     session = _session()
-    assert _texts(session.feed("\ufeff{}\n\ufeffx\n", TS)) == ["1:{}", "2:\ufeffx"]
+    assert _texts(session.feed("\ufeff{}\nx\n", TS)) == ["1:{}", "2:x"]
+
+
+def test_a_byte_order_mark_mid_stream_does_not_stop_its_line_being_parsed() -> None:
+    # Two logs concatenated: the second one's mark opens a line in the middle of the stream.
+    session = _session()
+    assert _texts(session.feed(b"{}\n\xef\xbb\xbf{}\n", TS)) == ["1:{}", "2:{}"]
 
 
 @given(
@@ -126,7 +132,7 @@ def test_too_long_lines_are_cut_and_memory_stays_bounded() -> None:
     out = session.feed("short\n", TS)
     for _ in range(50):  # a 5,000 character line arriving in pieces, never terminated yet
         out += session.feed("y" * 100, TS)
-        assert session._pending_chars <= 200
+        assert session._reader._pending_chars <= 200
     out += session.feed("tail\nafter\n", TS)
     out += session.close()
     assert _texts(out)[0] == "1:short"
@@ -141,7 +147,7 @@ def test_too_long_lines_are_cut_and_memory_stays_bounded() -> None:
 
 def test_a_complete_line_over_the_bound_is_cut_without_reaching_the_parser() -> None:
     session = _session(max_line_chars=10)
-    parser = session._parser
+    parser = session._net._parser
     out = session.feed("x" * 25 + "\n", TS)
     assert out[0]["kind"] == "stdout" and out[0]["text"].startswith("x" * 10 + " …")  # type: ignore[typeddict-item]
     assert parser.seen == []
@@ -184,7 +190,7 @@ def test_missing_ts_comes_from_the_clock() -> None:
 
 def test_an_exception_falls_back_for_that_line_resets_and_keeps_the_parser() -> None:
     session = _session()
-    parser = session._parser
+    parser = session._net._parser
     out = session.feed("a\nb\nraise now\nc\n", TS)
     assert out == [
         {"kind": "assistant", "ts": TS, "text": "1:a"},
@@ -192,7 +198,7 @@ def test_an_exception_falls_back_for_that_line_resets_and_keeps_the_parser() -> 
         {"kind": "stdout", "ts": TS, "text": "raise now"},
         {"kind": "assistant", "ts": TS, "text": "1:c"},  # state was reset after the error
     ]
-    assert parser.resets == 1 and session._parser is parser
+    assert parser.resets == 1 and session._net._parser is parser
     d = session.diagnostics
     assert (d.parser_errors, d.fallback_lines) == (1, 1)
     assert d.first_errors[0].line_number == 3
@@ -214,9 +220,9 @@ def test_a_parser_whose_reset_fails_is_replaced_by_a_fresh_instance() -> None:
             raise RuntimeError("reset broken")
 
     session = _session(BadReset)
-    first = session._parser
+    first = session._net._parser
     assert _texts(session.feed("a\nraise\nb\n", TS)) == ["1:a", "raise", "1:b"]
-    assert session._parser is not first
+    assert session._net._parser is not first
     assert session.diagnostics.parser_restarts == 1
 
 
@@ -272,7 +278,7 @@ def test_entries_per_line_are_capped() -> None:
 def test_gigantic_output_for_a_short_line_is_dropped() -> None:
     session = _session()
     assert session.feed("huge\n", TS) == [{"kind": "stdout", "ts": TS, "text": "huge"}]
-    assert session.diagnostics.drop_reasons == {"entries of one line exceed its text budget": 1}
+    assert session.diagnostics.drop_reasons == {"entries of one line exceed its output budget": 1}
 
 
 def test_a_factory_that_fails_at_session_start_falls_back_to_generic() -> None:

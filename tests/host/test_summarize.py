@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
-from linewise._summary import RunReport, TranscriptStats, log_lines, summarize_log, total
+from linewise._lines import read_lines
+from linewise._summary import RunReport, TranscriptStats, summarize_log, total
 from linewise.cli import main
 from linewise_contracts.summary import Usage
 from support import CORPUS, REPO, FakeSite, corpus_path
@@ -288,9 +291,9 @@ def test_log_text_cannot_drive_the_terminal(
 # -- building blocks ------------------------------------------------------------------
 
 
-def test_log_lines_bounds_a_huge_line_and_skips_its_rest() -> None:
+def test_read_lines_bounds_a_huge_line_and_skips_its_rest() -> None:
     stream = io.BytesIO(b"first\n" + b"x" * 100 + b"\nlast")
-    assert list(log_lines(stream, max_line_chars=10)) == ["first", "x" * 10, "last"]
+    assert list(read_lines(stream, max_chars=10)) == ["first", "x" * 10, "last"]
 
 
 def test_transcript_stats_count_what_entries_say() -> None:
@@ -330,7 +333,7 @@ def test_real_claude_logs_are_detected_and_summarised_by_the_plugin(path: Path |
     assert report.adapter_type == "claude_local"
     assert report.summary_source == "plugin"
     with path.open("rb") as stream:
-        assert report.summary == linewise_claude.summarize_run(log_lines(stream))
+        assert report.summary == linewise_claude.summarize_run(read_lines(stream))
     assert report.diagnostics.accounted and report.diagnostics.fallback_lines == 0
 
 
@@ -359,3 +362,38 @@ def test_the_cli_summarises_every_real_claude_log_with_totals(
     rows = out.splitlines()
     assert len(rows) == len(REAL_CLAUDE) + 2
     assert rows[-1].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
+
+
+def test_huge_numbers_do_not_crash_summarize_and_the_good_file_is_still_reported(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(
+        '{"type":"result","subtype":"success","is_error":false,"result":"done",'
+        '"total_cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}\n'
+    )
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"type":"result","subtype":"success","is_error":false,"result":"done",'
+        f'"total_cost_usd":{"9" * 400},"usage":{{"input_tokens":{"7" * 4400},'
+        '"output_tokens":2}}\n'
+    )
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("linewise")),
+            "summarize",
+            "--json",
+            "-a",
+            "claude_local",
+            str(good),
+            str(bad),
+        ],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)  # strict JSON: no Infinity or NaN
+    assert [run["source"] for run in payload["runs"]] == [str(good), str(bad)]
+    assert payload["runs"][0]["summary"]["costUsd"] == 0.5
+    assert b"Infinity" not in done.stdout and b"NaN" not in done.stdout

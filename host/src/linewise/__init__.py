@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         get_registry,
         reset_registry,
     )
-    from linewise._run import AgentStartError, RunResult, run_agent
+    from linewise._run import RunResult, run_agent
     from linewise._session import (
         Diagnostics,
         LineError,
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from linewise._summary import RunReport, summarize_log
     from linewise._transcript import Transcript, build_transcript, open_session
     from linewise.errors import (
+        AgentStartError,
         LinewiseError,
         ParserLineError,
         PluginLoadError,
@@ -45,7 +46,7 @@ _EXPORTS = {
     "detect_adapter": "linewise._detect",
     "EnvironmentReport": "linewise._doctor",
     "check_environments": "linewise._doctor",
-    "AgentStartError": "linewise._run",
+    "AgentStartError": "linewise.errors",
     "RunResult": "linewise._run",
     "run_agent": "linewise._run",
     "RunReport": "linewise._summary",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -9,7 +10,9 @@ from typing import Final
 
 from linewise_contracts.protocols import SNIFF
 
+from linewise._defaults import CONFIDENT, MARGIN, SNIFF_LINES, SNIFF_MAX_LINES
 from linewise._generic import GENERIC_ADAPTER_TYPE
+from linewise._lines import text_lines
 from linewise._registry import Registry, get_registry
 from linewise.hookspecs import hookimpl
 
@@ -19,20 +22,16 @@ __all__ = [
     "SNIFF_LINES",
     "SNIFF_MAX_LINES",
     "Detection",
+    "Sniffer",
     "detect_adapter",
     "first_lines",
+    "register_sniffers",
 ]
 
-#: How many non-blank lines of a log the detectors see at a time.
-SNIFF_LINES: Final = 40
-#: How far into a log detection looks when the first lines are not recognised.
-SNIFF_MAX_LINES: Final = 600
-#: A detector's score from which it counts as confident.
-CONFIDENT: Final = 0.8
-#: How far the best score must lead the next one; closer is ambiguous.
-MARGIN: Final = 0.2
 
 _SNIFFER_PREFIX: Final = "linewise-sniff:"
+
+logger = logging.getLogger("linewise")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +52,19 @@ class _PluginSniffer:
         self._sniff = sniff
 
     @hookimpl
-    def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, float]:
-        return self.adapter_type, self._sniff(lines)
+    def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, object] | None:
+        # Its own copy: a sniffer that changes its list cannot blind the next one.
+        try:
+            return self.adapter_type, self._sniff(list(lines))
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            logger.warning("the sniffer of %s raised; ignored", self.adapter_type, exc_info=True)
+            return None
 
 
-def _register_sniffers(registry: Registry) -> None:
+def register_sniffers(registry: Registry) -> None:
+    """Import the plugins' detectors now (a live run does it before the agent starts)."""
     manager = registry.hooks.manager
     for adapter_type in registry.adapter_types:
         name = _SNIFFER_PREFIX + adapter_type
@@ -72,14 +79,7 @@ def _register_sniffers(registry: Registry) -> None:
 
 def first_lines(text: str, limit: int = SNIFF_MAX_LINES) -> list[str]:
     """The first ``limit`` non-blank lines of ``text``, stripped, as sessions see them."""
-    lines: list[str] = []
-    for raw in text.split("\n"):
-        line = raw.strip().lstrip("\ufeff")
-        if line:
-            lines.append(line)
-            if len(lines) >= limit:
-                break
-    return lines
+    return text_lines(text, limit)
 
 
 def _scores(results: Iterable[tuple[str, object]]) -> dict[str, float]:
@@ -90,9 +90,15 @@ def _scores(results: Iterable[tuple[str, object]]) -> dict[str, float]:
         adapter_type, score = result
         if not isinstance(adapter_type, str) or not isinstance(score, int | float):
             continue
-        if isinstance(score, bool) or not math.isfinite(score):
+        if isinstance(score, bool):
             continue
-        score = min(max(float(score), 0.0), 1.0)
+        try:
+            score = float(score)
+        except OverflowError:  # an int beyond any float: no meaningful score
+            continue
+        if not math.isfinite(score):
+            continue
+        score = min(max(score, 0.0), 1.0)
         scores[adapter_type] = max(score, scores.get(adapter_type, 0.0))
     return scores
 
@@ -113,6 +119,82 @@ def _judge(scores: dict[str, float], seen: str) -> tuple[Detection | None, Detec
     return chosen, chosen
 
 
+class Sniffer:
+    """The one detection policy, fed line by line: windows of :data:`SNIFF_LINES` lines.
+
+    :meth:`add` takes each non-blank line as sessions see it and returns a
+    settled :class:`Detection` once a full window is recognised (or is
+    ambiguous, or :data:`SNIFF_MAX_LINES` lines went by); :meth:`finish` gives
+    the verdict on whatever came when the stream ends or a caller stops
+    waiting (the held output is too large, or a live run's deadline passed).
+    With ``eager`` (live runs: output waits while detecting), a partial window
+    a parser is sure of settles it at once (:meth:`try_partial`).
+    """
+
+    def __init__(self, registry: Registry | None = None, *, eager: bool = False) -> None:
+        self.registry = registry or get_registry()
+        self.eager = eager
+        self.lines = 0
+        self._window: list[str] = []
+        self._verdict: Detection | None = None
+        self._registered = False
+
+    def add(self, line: str) -> Detection | None:
+        """One more non-blank line; a detection once it is settled, else None."""
+        self.lines += 1
+        self._window.append(line)
+        if len(self._window) < SNIFF_LINES:
+            return None
+        chosen, settled = self._judge_window()
+        if chosen is not None or settled or self.lines >= SNIFF_MAX_LINES:
+            return self._settle(chosen)
+        return None
+
+    def try_partial(self) -> Detection | None:
+        """A live run's early look: the partial window, when a parser is sure of it."""
+        if not self._window:
+            return None
+        scores = self._scores(tuple(self._window))
+        chosen, _ = _judge(scores, self._seen(len(self._window)))
+        return chosen
+
+    def finish(self) -> Detection:
+        """The verdict on what came: the partial window's, or the first window's reason."""
+        chosen: Detection | None = None
+        if self._window:
+            chosen, _ = self._judge_window()
+        return self._settle(chosen)
+
+    def _settle(self, chosen: Detection | None) -> Detection:
+        if chosen is not None:
+            return chosen
+        if self._verdict is None:
+            return Detection(GENERIC_ADAPTER_TYPE, False, "the log has no lines to detect from")
+        return self._verdict
+
+    def _judge_window(self) -> tuple[Detection | None, bool]:
+        """Score the window: a confident detection, and whether the search must stop."""
+        window = tuple(self._window)
+        self._window = []
+        chosen, fallback = _judge(self._scores(window), self._seen(len(window)))
+        self._verdict = self._verdict or fallback
+        if chosen is None and fallback.reason.startswith("ambiguous"):
+            self._verdict = fallback
+            return None, True
+        return chosen, False
+
+    def _seen(self, count: int) -> str:
+        start = self.lines - count
+        return f"the first {_lines(count)}" if start == 0 else f"lines {start + 1}-{self.lines}"
+
+    def _scores(self, window: tuple[str, ...]) -> dict[str, float]:
+        if not self._registered:
+            register_sniffers(self.registry)
+            self._registered = True
+        # A tuple: a sniffer cannot change the lines the next one sees.
+        return _scores(self.registry.hooks.collect("linewise_sniff", lines=window))
+
+
 def detect_adapter(lines: Sequence[str], *, registry: Registry | None = None) -> Detection:
     """Pick the adapter type that wrote ``lines`` (the first non-blank lines of a log).
 
@@ -124,28 +206,14 @@ def detect_adapter(lines: Sequence[str], *, registry: Registry | None = None) ->
     :data:`SNIFF_MAX_LINES`; an ambiguous window stops the search. Otherwise the
     generic parser is chosen, and the reason says why.
     """
-    registry = registry or get_registry()
-    sample = [line for line in lines if line.strip()][:SNIFF_MAX_LINES]
-    if not sample:
-        return Detection(GENERIC_ADAPTER_TYPE, False, "the log has no lines to detect from")
-    _register_sniffers(registry)
-    verdict: Detection | None = None
-    for start in range(0, len(sample), SNIFF_LINES):
-        window = sample[start : start + SNIFF_LINES]
-        seen = (
-            f"the first {_lines(len(window))}"
-            if start == 0
-            else f"lines {start + 1}-{start + len(window)}"
-        )
-        scores = _scores(registry.hooks.collect("linewise_sniff", lines=window))
-        chosen, fallback = _judge(scores, seen)
-        if chosen is not None:
-            return chosen
-        verdict = verdict or fallback
-        if fallback.reason.startswith("ambiguous"):
-            return fallback
-    assert verdict is not None
-    return verdict
+    sniffer = Sniffer(registry)
+    for raw in lines:
+        line = raw.strip()
+        if line:
+            detection = sniffer.add(line)
+            if detection is not None:
+                return detection
+    return sniffer.finish()
 
 
 def _lines(count: int) -> str:

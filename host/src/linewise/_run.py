@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import errno
-import json
 import logging
 import os
-import re
 import selectors
 import signal
 import stat
@@ -16,18 +13,29 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Final, Literal, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, Final
 
-from linewise_contracts.entries import StderrEntry, SystemEntry, TranscriptEntry
+from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise._detect import SNIFF_LINES, Detection, detect_adapter, first_lines
-from linewise._registry import LoadedParser, Registry, get_registry
+from linewise import _defaults
+from linewise._detect import Detection
+from linewise._lines import LineReader, read_lines
+from linewise._pipeline import Pipeline
+from linewise._redact import (
+    MASK,
+    SECRET_NAME,
+    Redactor,
+    redact_command,
+    redact_env,
+    secret_variables,
+)
+from linewise._registry import Registry, get_registry
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
-from linewise._summary import RunReport, TranscriptStats, log_lines, plugin_summary
-from linewise.errors import LinewiseError, UnknownAdapterError
+from linewise._summary import RunReport, plugin_summary
+from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
     from linewise._render import JsonlRenderer
@@ -50,167 +58,23 @@ __all__ = [
     "secret_variables",
 ]
 
-#: Exit code of a run stopped by its timeout (as GNU ``timeout`` reports it).
-EXIT_TIMEOUT: Final = 124
-#: Exit code when linewise itself failed (a file to save could not be opened, say).
-EXIT_HOST_FAILURE: Final = 125
-#: Exit code when the command exists but cannot be executed (as a shell reports it).
-EXIT_CANNOT_EXECUTE: Final = 126
-#: Exit code when the command does not exist (as a shell reports it).
-EXIT_NOT_FOUND: Final = 127
-#: Seconds between SIGTERM and SIGKILL by default (the reference's ``graceSec``).
-DEFAULT_GRACE: Final = 15.0
-#: With ``adapter_type="auto"``: longest wait, from the first stdout byte, for a sure detection.
-DETECT_WAIT: Final = 5.0
-
-#: Environment variable names whose values are secrets (the reference's ``redactEnvForLogs``).
-SECRET_NAME: Final = re.compile(r"key|token|secret|password|authorization|cookie", re.IGNORECASE)
-#: What a secret value is replaced by.
-MASK: Final = "***"
-# Shorter values are not masked in output: "1" or "true" would mangle every line.
-_MIN_SECRET: Final = 6
+EXIT_TIMEOUT: Final = _defaults.EXIT_TIMEOUT
+EXIT_HOST_FAILURE: Final = _defaults.EXIT_HOST_FAILURE
+EXIT_CANNOT_EXECUTE: Final = _defaults.EXIT_CANNOT_EXECUTE
+EXIT_NOT_FOUND: Final = _defaults.EXIT_NOT_FOUND
+DEFAULT_GRACE: Final = _defaults.GRACE
+DETECT_WAIT: Final = _defaults.DETECT_WAIT
 
 _READ_SIZE: Final = 64 * 1024
-_PEEK_LIMIT: Final = 1024 * 1024  # most stdout held back while the format is being detected
-_PENDING_LIMIT: Final = 4 * 1024 * 1024  # most output of both streams held back meanwhile
 _STDERR_IDLE: Final = 0.2  # a partial stderr line is shown after this long without output
 _STDERR_MAX: Final = 64 * 1024  # a stderr line is shown in pieces beyond this size
 _TICK: Final = 0.5  # how often the child is polled when nothing else happens
 _ABANDON_AFTER: Final = 2.0  # after SIGKILL: how long pipes held by escaped processes are read
 
-Stream: TypeAlias = Literal["stdout", "stderr", "system"]
-
 logger = logging.getLogger("linewise")
 
 
-# -- redaction -----------------------------------------------------------------
-
-
-def redact_env(env: Mapping[str, str]) -> dict[str, str]:
-    """``env`` with the value of every secret-named variable replaced by :data:`MASK`."""
-    return {name: MASK if SECRET_NAME.search(name) else value for name, value in env.items()}
-
-
-def redact_command(command: Sequence[str], redactor: Redactor | None = None) -> list[str]:
-    """``command`` fit to print: the value of a secret-named option (``--api-key X``,
-    ``--token=X``) masked, and any secret value from the environment too."""
-    shown: list[str] = []
-    hide_next = False
-    for argument in command:
-        if hide_next:
-            shown.append(MASK)
-            hide_next = False
-            continue
-        name, equals, _ = argument.partition("=")
-        if argument.startswith("-") and SECRET_NAME.search(name):
-            if equals:
-                shown.append(f"{name}={MASK}")
-                continue
-            hide_next = True
-        shown.append(redactor.text(argument) if redactor else argument)
-    return shown
-
-
-def secret_variables(env: Mapping[str, str]) -> dict[str, str]:
-    """The variables of ``env`` whose values are masked in output: secret-named, long enough."""
-    return {
-        name: value
-        for name, value in env.items()
-        if SECRET_NAME.search(name) and len(value.strip()) >= _MIN_SECRET
-    }
-
-
-def _spellings(value: str) -> set[str]:
-    # The value as it may appear in output: raw, or escaped inside a JSON string.
-    return {
-        value,
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        json.dumps(value, ensure_ascii=True)[1:-1],
-    }
-
-
-class Redactor:
-    """Masks known secret values in a stream of bytes (or in text), wherever chunks are cut.
-
-    Only an end of a chunk that could be the start of a secret is held back
-    until the next chunk (or :meth:`flush`), so a secret split across two
-    reads is still found and ordinary output is never delayed.
-    """
-
-    def __init__(self, secrets: Iterable[str]) -> None:
-        values = sorted({s for secret in secrets for s in _spellings(secret) if s}, key=len)
-        values.reverse()  # the longest first, so a secret containing another wins
-        self.active = bool(values)
-        self._text = re.compile("|".join(map(re.escape, values))) if values else None
-        encoded = [value.encode("utf-8", errors="surrogateescape") for value in values]
-        self._bytes = re.compile(b"|".join(map(re.escape, encoded))) if encoded else None
-        self._prefixes = {value[:end] for value in encoded for end in range(1, len(value))}
-        self._longest = max(map(len, encoded), default=0)
-        self._tail = b""
-        self.masked = 0
-
-    @classmethod
-    def for_environment(cls, env: Mapping[str, str]) -> Redactor:
-        """A redactor for the values of ``env``'s secret-named variables (long enough to matter)."""
-        return cls(secret_variables(env).values())
-
-    def text(self, text: str) -> str:
-        """``text`` with every secret value masked."""
-        if self._text is None:
-            return text
-        return self._text.sub(MASK, text)
-
-    def feed(self, chunk: bytes) -> bytes:
-        """The bytes of the stream that are safe to pass on, secrets masked."""
-        if self._bytes is None:
-            return chunk
-        data = self._tail + chunk
-        # Matching is leftmost-first: from the first place where the rest of the
-        # data could still begin a secret, nothing is final until more arrives.
-        hold = self._hold_from(data, 0)
-        out: list[bytes] = []
-        start = 0
-        for match in self._bytes.finditer(data):
-            if match.start() >= hold:
-                break
-            out.append(data[start : match.start()])
-            out.append(MASK.encode())
-            self.masked += 1
-            start = match.end()
-            if start > hold:
-                hold = self._hold_from(data, start)
-        out.append(data[start:hold])
-        self._tail = data[hold:]
-        return b"".join(out)
-
-    def _hold_from(self, data: bytes, start: int) -> int:
-        """The first position from ``start`` where the rest of ``data`` begins a secret."""
-        for position in range(max(start, len(data) - self._longest + 1), len(data)):
-            if data[position:] in self._prefixes:
-                return position
-        return len(data)
-
-    def flush(self) -> bytes:
-        """The held-back bytes at the end of the stream, secrets masked."""
-        data, self._tail = self._tail, b""
-        if self._bytes is None or not data:
-            return data
-        masked, count = self._bytes.subn(MASK.encode(), data)
-        self.masked += count
-        return masked
-
-
 # -- results -------------------------------------------------------------------
-
-
-class AgentStartError(LinewiseError):
-    """The agent CLI could not be started; ``exit_code`` is what a shell would return."""
-
-    def __init__(self, command: str, reason: str, exit_code: int) -> None:
-        self.command = command
-        self.reason = reason
-        self.exit_code = exit_code
-        super().__init__(f"{reason}: {command}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,34 +117,6 @@ class RunResult:
 # -- the run -------------------------------------------------------------------
 
 
-class _StderrLines:
-    """Stderr decoded and cut at line ends, so an entry never splits a line (unless huge)."""
-
-    def __init__(self) -> None:
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._partial = ""
-
-    @property
-    def pending(self) -> bool:
-        return bool(self._partial)
-
-    def feed(self, chunk: bytes) -> str:
-        text = self._partial + self._decoder.decode(chunk)
-        end = text.rfind("\n") + 1
-        if end == 0 and len(text) < _STDERR_MAX:
-            self._partial = text
-            return ""
-        if end == 0:
-            end = len(text)
-        self._partial = text[end:]
-        return text[:end]
-
-    def flush(self, final: bool = False) -> str:
-        text = self._partial + (self._decoder.decode(b"", final=True) if final else "")
-        self._partial = ""
-        return text
-
-
 class _Run:
     """One child process and everything that happens to its output."""
 
@@ -295,6 +131,7 @@ class _Run:
         timeout: float | None,
         grace: float,
         on_entry: Callable[[TranscriptEntry], None] | None,
+        on_line: Callable[[str, Sequence[TranscriptEntry]], None] | None,
         on_batch: Callable[[], None] | None,
         on_detect: Callable[[Detection], None] | None,
         log: IO[bytes] | None,
@@ -318,29 +155,28 @@ class _Run:
         self.out_redactor = Redactor.for_environment(env)
         self.err_redactor = Redactor.for_environment(env)
         self.shown = redact_command(argv, self.out_redactor)
-        self.stats = TranscriptStats()
-        self.stderr = _StderrLines()
+        self.stderr = LineReader(_STDERR_MAX)
         self.transcript_writer: JsonlRenderer | None = None
         if transcript is not None:
             from linewise._render import JsonlRenderer
 
             self.transcript_writer = JsonlRenderer(transcript)
-        # Parsing: fixed now, or decided from the first stdout lines.
-        self.adapter_type = adapter_type
-        self.parser: LoadedParser | None = None
-        self.session: TranscriptSession | None = None
-        self.detection: Detection | None = None
-        self.pending: list[tuple[Stream, str, bytes | str]] = []
-        self.pending_stdout = False
-        self.pending_size = 0
-        self.sniff_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.sniff_text = ""
-        self.sniff_lines = 0
+        self.on_line = on_line
+        # bytes → lines → sniffer (output waits while detecting) → session → these callbacks.
+        self.pipeline = Pipeline(
+            adapter_type,
+            registry=registry,
+            on_entry=self.entry,
+            on_line=self.line if on_line is not None else None,
+            on_detect=on_detect,
+            eager=True,
+            max_line_chars=max_line_chars,
+        )
         self.detect_by: float | None = None
-        self.early_stderr = 0
-        self.early_system = 0
         # Where stdout goes for the plugin's summarize_run once the run is over.
         self.spool: IO[bytes] | None = None
+        if not self._log_is_rereadable():
+            self.spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by run_agent()
         # The process and what happened to it.
         self.process: subprocess.Popen[bytes] | None = None
         self.returncode: int | None = None
@@ -361,45 +197,22 @@ class _Run:
 
     # -- entries ---------------------------------------------------------------
 
-    def emit(self, entries: Iterable[TranscriptEntry]) -> None:
-        for entry in entries:
-            self.batch_open = True
-            self.stats.add(entry)
-            if self.transcript_writer is not None:
-                self.transcript_writer.write(entry)
-            if self.on_entry is not None:
-                self.on_entry(entry)
+    def entry(self, entry: TranscriptEntry) -> None:
+        """One entry out of the pipeline: saved, then handed to the host app."""
+        self.batch_open = True
+        if self.transcript_writer is not None:
+            self.transcript_writer.write(entry)
+        if self.on_entry is not None:
+            self.on_entry(entry)
 
-    def dispatch(self, stream: Stream, ts: str, payload: bytes | str) -> None:
-        """Route output in arrival order: to the session, or held while detecting."""
-        session = self.session
-        if session is None:
-            if stream == "stdout" or self.pending_stdout:
-                self.pending_stdout = True
-                self.pending.append((stream, ts, payload))
-                self.pending_size += len(payload)
-                if self.pending_size >= _PENDING_LIMIT:
-                    self.decide_now()
-                return
-            # Nothing from stdout is waiting: stderr and host messages need not wait.
-            text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
-            if not text.strip():
-                return
-            entry: StderrEntry | SystemEntry
-            if stream == "stderr":
-                self.early_stderr += 1
-                entry = {"kind": "stderr", "ts": ts, "text": text}
-            else:
-                self.early_system += 1
-                entry = {"kind": "system", "ts": ts, "text": text}
-            self.emit([entry])
-            return
-        if stream == "stdout":
-            self.emit(session.feed(payload, ts))
-        elif stream == "stderr":
-            self.emit(session.feed_stderr(payload, ts))
-        else:
-            self.emit(session.feed_system(str(payload), ts))
+    def line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
+        """One stdout line and its entries, for a host app that draws from lines."""
+        self.batch_open = True
+        if self.transcript_writer is not None:
+            for entry in entries:
+                self.transcript_writer.write(entry)
+        assert self.on_line is not None
+        self.on_line(line, entries)
 
     def end_batch(self) -> None:
         """Entries were handed out since the last call: tell the host app (to flush, say)."""
@@ -410,44 +223,12 @@ class _Run:
 
     def system(self, text: str) -> None:
         """A message from linewise itself, as a system entry in the transcript."""
-        self.dispatch("system", utc_now(), f"linewise: {text}")
+        self.pipeline.feed_system(f"linewise: {text}", utc_now())
 
     def flush_stderr(self, final: bool = False) -> None:
-        text = self.stderr.flush(final)
+        text = self.stderr.flush_block(final)
         if text:
-            self.dispatch("stderr", utc_now(), text)
-
-    # -- detection -------------------------------------------------------------
-
-    def decide(self, detection: Detection | None) -> None:
-        """Fix the parser; replay what was held back."""
-        self.detection = detection
-        if detection is not None:
-            self.adapter_type = detection.adapter_type
-            if self.on_detect is not None:
-                self.on_detect(detection)
-        self.parser = self.registry.load(self.adapter_type)
-        session = TranscriptSession(
-            self.parser,
-            strict=self.registry.strict,
-            hooks=self.registry.hooks,
-            max_line_chars=self.max_line_chars,
-        )
-        session.diagnostics.stderr_chunks += self.early_stderr
-        session.diagnostics.system_messages += self.early_system
-        session.diagnostics.entries += self.early_stderr + self.early_system
-        if self.parser.summarize_run is not None and not self._log_is_rereadable():
-            self.spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by run_agent()
-            for stream, _, payload in self.pending:
-                if stream == "stdout":
-                    self.spool.write(payload)  # type: ignore[arg-type]
-        self.session = session
-        pending, self.pending = self.pending, []
-        self.pending_stdout = False
-        self.pending_size = 0
-        self.sniff_text = ""
-        for stream, ts, payload in pending:
-            self.dispatch(stream, ts, payload)
+            self.pipeline.feed_stderr(text, utc_now())
 
     def _log_is_rereadable(self) -> bool:
         if self.log is None:
@@ -457,31 +238,10 @@ class _Run:
         except (OSError, AttributeError, ValueError):
             return False
 
-    def sniff(self, data: bytes, now: float) -> None:
-        """Try to detect the format from the stdout held back so far."""
-        if self.session is not None:
-            return
-        if self.detect_by is None:
-            self.detect_by = now + self.detect_wait
-        text = self.sniff_decoder.decode(data)
-        self.sniff_text += text
-        if "\n" not in text and len(self.sniff_text) < _PEEK_LIMIT:
-            return
-        complete = self.sniff_text[: self.sniff_text.rfind("\n") + 1]
-        lines = first_lines(complete)
-        if len(lines) == self.sniff_lines and len(self.sniff_text) < _PEEK_LIMIT:
-            return
-        self.sniff_lines = len(lines)
-        detection = detect_adapter(lines, registry=self.registry)
-        enough = len(lines) >= SNIFF_LINES or len(self.sniff_text) >= _PEEK_LIMIT
-        if detection.detected or enough:
-            self.decide(detection)
-
     def decide_now(self) -> None:
-        """Detect from whatever stdout arrived (the end of output, or waiting is over)."""
-        if self.session is None:
-            text = self.sniff_text + self.sniff_decoder.decode(b"", final=True)
-            self.decide(detect_adapter(first_lines(text), registry=self.registry))
+        """Stop waiting for detection: settle it on the stdout lines that came."""
+        if self.pipeline.detecting:
+            self.pipeline.decide()
 
     # -- output ----------------------------------------------------------------
 
@@ -498,25 +258,23 @@ class _Run:
             self.spool.write(data)
         if self.stderr.pending:
             self.flush_stderr()  # it came first
-        detecting = self.session is None
-        self.dispatch("stdout", utc_now(), data)
-        if detecting:
-            self.sniff(data, now)
+        if self.detect_by is None and self.pipeline.detecting:
+            self.detect_by = now + self.detect_wait
+        self.pipeline.feed(data, utc_now())
 
     def on_stderr(self, chunk: bytes) -> None:
-        text = self.stderr.feed(self.err_redactor.feed(chunk))
+        text = self.stderr.feed_block(self.err_redactor.feed(chunk))
         if text:
-            self.dispatch("stderr", utc_now(), text)
+            self.pipeline.feed_stderr(text, utc_now())
 
     def closed(self, stream: str, now: float) -> None:
         """One of the child's pipes ended: pass on what was held back."""
         if stream == "stdout":
             self.take_stdout(self.out_redactor.flush(), now)
-            self.decide_now()
             return
-        text = self.stderr.feed(self.err_redactor.flush())
+        text = self.stderr.feed_block(self.err_redactor.flush())
         if text:
-            self.dispatch("stderr", utc_now(), text)
+            self.pipeline.feed_stderr(text, utc_now())
         self.flush_stderr(final=True)
 
     # -- signals ---------------------------------------------------------------
@@ -635,8 +393,12 @@ class _Run:
             if self.returncode is None:
                 self.returncode = process.poll()
                 if self.returncode is not None and self.streams and self.drain_until is None:
-                    # Give processes the agent left behind a moment to finish writing.
-                    self.drain_until = now + max(self.grace, 1.0)
+                    # Give processes the agent left behind a moment to finish writing,
+                    # but never past the run's timeout.
+                    drain = max(self.grace, 1.0)
+                    if self.timeout_at is not None:
+                        drain = min(drain, max(self.timeout_at - now, 0.0))
+                    self.drain_until = now + drain
 
     def enforce_deadlines(self, now: float) -> None:
         """The timeout, the grace period, the detection wait, and when to stop reading."""
@@ -649,17 +411,23 @@ class _Run:
                 self.kill(f"still running {_seconds(self.grace)} after SIGTERM")
             else:
                 self.kill_at = None
-        if self.session is None and self.detect_by is not None and now >= self.detect_by:
+        if self.detect_by is not None and now >= self.detect_by:
+            self.detect_by = None
             self.decide_now()
         stop = [d for d in (self.drain_until, self.abandon_at) if d is not None and now >= d]
         if self.streams and stop:
-            self.system(
-                "processes outside the agent's process group still hold its output open; "
-                "stopped reading it"
-                if self.killed
-                else "the agent exited, but processes it left running still hold its output "
-                "open; stopped reading it"
-            )
+            if self.killed:
+                self.system(
+                    "processes outside the agent's process group still hold its output open; "
+                    "stopped reading it"
+                )
+            else:
+                # What the agent left in its group is stopped, as a timeout would stop it.
+                self.send(signal.SIGTERM)
+                self.system(
+                    "the agent exited, but processes it left running still hold its output "
+                    "open; stopped reading it and sent SIGTERM to its process group"
+                )
             for key in list(self.selector.get_map().values()):
                 if key.data in self.streams:
                     self.selector.unregister(key.fileobj)
@@ -675,7 +443,7 @@ class _Run:
             for d in (self.timeout_at, self.kill_at, self.drain_until, self.abandon_at)
             if d is not None
         ]
-        if self.session is None and self.detect_by is not None:
+        if self.detect_by is not None and self.pipeline.detecting:
             deadlines.append(self.detect_by)
         if self.stderr.pending:
             deadlines.append(self.last_output + _STDERR_IDLE)
@@ -718,32 +486,33 @@ class _Run:
 
     def finish(self) -> RunResult:
         assert self.process is not None and self.returncode is not None
-        self.decide_now()
-        session = self.session
-        assert session is not None and self.parser is not None
-        self.emit(session.close())
+        pipeline = self.pipeline
+        pipeline.close()
         self.end_batch()
         if self.transcript_writer is not None:
             self.transcript_writer.close()
         duration = time.monotonic() - self.started
+        session = pipeline.session
+        parser = self.registry.load(session.adapter_type)
         summary = problem = None
-        if self.parser.summarize_run is not None:
+        if parser.summarize_run is not None:
             # The stdout written to disk as it came is read back, so memory stays flat.
             source = self.spool if self.spool is not None else self.log
             if source is not None:
                 source.flush()
                 source.seek(0)
-                lines = log_lines(source, max_line_chars=self.max_line_chars)
-                summary, problem = plugin_summary(self.parser, lines, strict=self.registry.strict)
+                lines = read_lines(source, max_chars=self.max_line_chars)
+                summary, problem = plugin_summary(parser, lines, strict=self.registry.strict)
+        detection = session.detection
         report = RunReport(
             source=" ".join(self.shown),
-            adapter_type=self.adapter_type,
-            summary=summary or self.stats.to_summary(),
-            stats=self.stats,
+            adapter_type=session.adapter_type,
+            summary=summary or pipeline.stats.to_summary(),
+            stats=pipeline.stats,
             diagnostics=session.diagnostics,
             summary_source="plugin" if summary is not None else "transcript",
             summary_problem=problem,
-            detection=self.detection.reason if self.detection is not None else None,
+            detection=detection.reason if detection is not None else None,
         )
         code = self.returncode
         name = None
@@ -765,7 +534,7 @@ class _Run:
             killed=self.killed,
             duration=duration,
             report=report,
-            detection=self.detection,
+            detection=session.detection,
             session=session,
         )
 
@@ -784,6 +553,7 @@ def run_agent(
     on_entry: Callable[[TranscriptEntry], None] | None = None,
     on_batch: Callable[[], None] | None = None,
     on_detect: Callable[[Detection], None] | None = None,
+    on_line: Callable[[str, Sequence[TranscriptEntry]], None] | None = None,
     timeout: float | None = None,
     grace: float = DEFAULT_GRACE,
     env: Mapping[str, str] | None = None,
@@ -802,7 +572,9 @@ def run_agent(
     Stdout is parsed as it arrives and every entry handed to ``on_entry``;
     stderr becomes stderr entries, in arrival order. ``on_batch`` is called
     after the entries of one read of the child's output (the moment to flush
-    or repaint). The values of
+    or repaint). With ``on_line``, each whole stdout line is handed to it with
+    its entries instead (a renderer drawing from the CLI's own lines); the
+    entries from no whole line (stderr, host messages) still go to ``on_entry``. The values of
     secret-named variables of ``env`` are masked (``***``) in everything
     linewise produces: entries, the saved log and transcript, the summary.
 
@@ -810,8 +582,9 @@ def run_agent(
     group, then SIGKILL ``grace`` seconds later; both are reported as system
     entries. ``save_log`` receives the child's stdout bytes (secrets masked),
     ``save_transcript`` the entries as JSON lines. ``adapter_type="auto"``
-    holds output back until the first stdout lines identify the format (at
-    most ``detect_wait`` seconds after stdout starts, 40 lines or 1 MiB).
+    holds output back until the first stdout lines identify the format, with
+    the policy of every entry point (windows of 40 lines up to 600, or 1 MiB),
+    at most ``detect_wait`` seconds after stdout starts.
     ``forward_signals`` (main thread only) forwards SIGINT, SIGTERM and SIGHUP
     received by this process to the child: Ctrl-C once is passed on, twice
     terminates, three times kills.
@@ -852,6 +625,7 @@ def run_agent(
             timeout=timeout or None,
             grace=grace,
             on_entry=on_entry,
+            on_line=on_line,
             on_batch=on_batch,
             on_detect=on_detect,
             log=log,
@@ -859,14 +633,12 @@ def run_agent(
             max_line_chars=max_line_chars,
             detect_wait=detect_wait,
         )
-        if adapter_type != "auto":
-            run.decide(None)
-        else:
+        if adapter_type == "auto":
             # Import the plugins' detectors now, not while the agent's first output waits:
             # a slow first read would lose the order of stdout and stderr.
-            from linewise._detect import _register_sniffers
+            from linewise._detect import register_sniffers
 
-            _register_sniffers(registry)
+            register_sniffers(registry)
         previous: dict[int, Any] = {}
         if forward_signals and threading.current_thread() is threading.main_thread():
             run.wake_r, run.wake_w = os.pipe()

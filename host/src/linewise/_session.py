@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, cast
 
 from linewise_contracts.entries import TranscriptEntry
-from linewise_contracts.validation import entry_problem
 
-from linewise._generic import GenericParser, parse_generic_line
+from linewise._defaults import MAX_ENTRIES_PER_LINE, MAX_LINE_CHARS, PEEK_LIMIT
+from linewise._diagnostics import Diagnostics, LineError
 from linewise._hooks import HookRelay
+from linewise._lines import LineReader, stripped
 from linewise._registry import LoadedParser
-from linewise.errors import ParserLineError
+from linewise._safety import SafetyNet
+
+if TYPE_CHECKING:
+    from linewise._detect import Detection, Sniffer
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES_PER_LINE",
     "DEFAULT_MAX_LINE_CHARS",
     "Diagnostics",
+    "EntrySink",
     "LineError",
     "TranscriptSession",
     "merge_deltas",
@@ -27,132 +30,20 @@ __all__ = [
 ]
 
 #: Longest line handed to a parser; longer lines are cut and shown raw (bounds memory).
-DEFAULT_MAX_LINE_CHARS: Final = 8 * 1024 * 1024
+DEFAULT_MAX_LINE_CHARS = MAX_LINE_CHARS
 #: Most entries one line may produce; the rest are dropped and counted.
-DEFAULT_MAX_ENTRIES_PER_LINE: Final = 10_000
-# Text one line may produce: this many characters per input character, plus a floor.
-_OUTPUT_FACTOR: Final = 16
-_OUTPUT_FLOOR: Final = 1024 * 1024
-_KEPT_ERRORS: Final = 5
-_KEPT_REASONS: Final = 50
+DEFAULT_MAX_ENTRIES_PER_LINE = MAX_ENTRIES_PER_LINE
+
+#: Where a session with a sink hands its output: each stdout line (as the parser saw it)
+#: with its entries, or None with entries that come from no whole line (stderr, host
+#: messages, a line cut for length, what the parser held at the end).
+EntrySink: TypeAlias = Callable[[str | None, list[TranscriptEntry]], None]
+_Held: TypeAlias = tuple[Literal["line", "last", "stderr", "system"], str, str]
 
 
 def utc_now() -> str:
     """The current time as the contract's ``ts``: ISO 8601, UTC, milliseconds, ``Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@dataclass(frozen=True, slots=True)
-class LineError:
-    """A parser exception on one line (the line went through the generic parser)."""
-
-    line_number: int
-    error_type: str
-    message: str
-    line_preview: str
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict."""
-        return {
-            "lineNumber": self.line_number,
-            "errorType": self.error_type,
-            "message": self.message,
-            "linePreview": self.line_preview,
-        }
-
-
-@dataclass(slots=True)
-class Diagnostics:
-    """How a session's input was accounted for.
-
-    Every non-blank stdout line is counted in ``lines`` and ends up either in
-    ``lines_with_entries`` or in ``lines_without_entries`` (the parser read it
-    and chose to emit nothing), so ``accounted`` always holds.
-    ``fallback_lines`` went through the generic parser because the plugin
-    raised, returned something that is not a list, or returned no valid entry.
-    """
-
-    adapter_type: str
-    fallback_reason: str | None = None
-    lines: int = 0
-    blank_lines: int = 0
-    lines_with_entries: int = 0
-    lines_without_entries: int = 0
-    entries: int = 0
-    fallback_lines: int = 0
-    parser_errors: int = 0
-    first_errors: list[LineError] = field(default_factory=list)
-    dropped_entries: int = 0
-    drop_reasons: dict[str, int] = field(default_factory=dict)
-    truncated_lines: int = 0
-    truncated_chars: int = 0
-    parser_restarts: int = 0
-    stderr_chunks: int = 0
-    system_messages: int = 0
-
-    @property
-    def accounted(self) -> bool:
-        """True when every line is either in ``lines_with_entries`` or ``lines_without_entries``."""
-        return self.lines == self.lines_with_entries + self.lines_without_entries
-
-    @property
-    def clean(self) -> bool:
-        """True when nothing fell back, was dropped or was cut."""
-        return not (
-            self.fallback_reason
-            or self.fallback_lines
-            or self.dropped_entries
-            or self.truncated_lines
-        )
-
-    def summary(self) -> str:
-        """One human line: lines, entries, fallbacks, dropped, and what else happened."""
-        parts = [
-            _count(self.lines, "line"),
-            _count(self.entries, "entry", "entries"),
-            _count(self.fallback_lines, "fallback"),
-            f"{self.dropped_entries} dropped",
-        ]
-        if self.lines_without_entries:
-            parts.append(f"{self.lines_without_entries} without entries")
-        if self.blank_lines:
-            parts.append(f"{self.blank_lines} blank")
-        if self.truncated_lines:
-            parts.append(f"{self.truncated_lines} cut (too long)")
-        if self.parser_errors:
-            parts.append(_count(self.parser_errors, "parser error"))
-        return f"{self.adapter_type}: " + ", ".join(parts)
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict (camelCase keys)."""
-        return {
-            "adapterType": self.adapter_type,
-            "fallbackReason": self.fallback_reason,
-            "lines": self.lines,
-            "blankLines": self.blank_lines,
-            "linesWithEntries": self.lines_with_entries,
-            "linesWithoutEntries": self.lines_without_entries,
-            "entries": self.entries,
-            "fallbackLines": self.fallback_lines,
-            "parserErrors": self.parser_errors,
-            "firstErrors": [error.to_json() for error in self.first_errors],
-            "droppedEntries": self.dropped_entries,
-            "dropReasons": dict(self.drop_reasons),
-            "truncatedLines": self.truncated_lines,
-            "truncatedChars": self.truncated_chars,
-            "parserRestarts": self.parser_restarts,
-            "stderrChunks": self.stderr_chunks,
-            "systemMessages": self.system_messages,
-            "accounted": self.accounted,
-        }
-
-
-def _count(number: int, singular: str, plural: str | None = None) -> str:
-    return f"{number} {singular if number == 1 else plural or singular + 's'}"
-
-
-def _preview(line: str, limit: int = 200) -> str:
-    return line if len(line) <= limit else line[:limit] + "…"
 
 
 class TranscriptSession:
@@ -168,112 +59,148 @@ class TranscriptSession:
     generic parser, is recorded in :attr:`diagnostics`, and resets a stateful
     parser, which stays in use. Every entry is validated; invalid ones are
     dropped and counted, and a line left with no valid entry is shown raw.
+
+    ``parser`` may be a :class:`~linewise._detect.Sniffer` instead (what
+    ``open_session("auto")`` gives): output is then held back until the first
+    lines settle the format, and :attr:`adapter_type` is ``"auto"`` until then.
+    With ``sink``, output goes to it in order instead of being returned.
     """
 
     def __init__(
         self,
-        parser: LoadedParser,
+        parser: LoadedParser | Sniffer,
         *,
         strict: bool = False,
         hooks: HookRelay | None = None,
         max_line_chars: int = DEFAULT_MAX_LINE_CHARS,
         max_entries_per_line: int = DEFAULT_MAX_ENTRIES_PER_LINE,
         clock: Callable[[], str] = utc_now,
+        sink: EntrySink | None = None,
+        on_detect: Callable[[Detection], None] | None = None,
     ) -> None:
         if max_line_chars < 1:
             raise ValueError("max_line_chars must be at least 1")
         if max_entries_per_line < 1:
             raise ValueError("max_entries_per_line must be at least 1")
-        self.adapter_type = parser.adapter_type
-        self.diagnostics = Diagnostics(parser.adapter_type, fallback_reason=parser.fallback_reason)
-        self._loaded = parser
-        self._strict = strict
-        self._hooks = hooks
-        self._max_line = max_line_chars
-        self._max_entries = max_entries_per_line
+        self._options = (strict, hooks, max_line_chars, max_entries_per_line)
         self._clock = clock
-        self._parser = self._new_parser()
-        self._parse = self._parser.parse_line
-        # A parser may ask for lines exactly as printed (see StdoutParser.raw_lines).
-        self._raw = getattr(self._parser, "raw_lines", False) is True
-        self._stdout_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._stderr_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._pending: list[str] = []
-        self._pending_chars = 0
-        self._discarding = False
-        self._started = False
+        self._sink = sink
+        self._on_detect = on_detect
+        self._reader = LineReader(max_line_chars)
+        self._stderr = LineReader(max_line_chars)
         self._closed = False
         self._last_ts: str | None = None
+        self._undelivered: list[TranscriptEntry] = []
+        self._unparsed: list[str] = []
+        self._held: list[_Held] = []
+        self._held_chars = 0
+        self.detection: Detection | None = None
+        self._sniffer: Sniffer | None = None
+        self._net: SafetyNet | None = None
+        if isinstance(parser, LoadedParser):
+            self.diagnostics = Diagnostics(parser.adapter_type, parser.fallback_reason)
+            self._start(parser)
+        else:
+            self.diagnostics = Diagnostics("auto")
+            self._sniffer = parser
+
+    @property
+    def adapter_type(self) -> str:
+        """The adapter type parsing the output (``"auto"`` while it is being detected)."""
+        return self.diagnostics.adapter_type
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
+    @property
+    def sniffed_lines(self) -> int:
+        """How many non-blank lines detection has seen so far (0 with a fixed adapter type)."""
+        return self._sniffer.lines if self._sniffer is not None else 0
+
+    @property
+    def detecting(self) -> bool:
+        """True while output is held back until the format is detected."""
+        return self._net is None
 
     # -- feeding -------------------------------------------------------------
 
     def feed(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
         """Feed a stdout chunk; returns the entries of the lines it completed."""
         self._check_open()
-        if isinstance(chunk, str):
-            text = self._stdout_decoder.decode(b"", final=True) + chunk
-        else:
-            text = self._stdout_decoder.decode(chunk)
-        if not self._started and text:
-            text = self._start(text)
-        return self._split(text, self._ts(ts))
+        stamp = self._ts(ts)
+        pieces = self._reader.feed(chunk)
+        self._take_skipped()
+        out = self._resume(stamp)
+        self._stdout(pieces, stamp, out)
+        return out
 
     def feed_line(self, line: str, ts: str | None = None) -> list[TranscriptEntry]:
-        """Parse one complete stdout line (it must not contain a newline)."""
-        self._check_open()
+        """Parse one complete stdout line (it must not contain a newline).
+
+        The same door as :meth:`feed`: ``feed_line(x)`` gives what ``feed(x + "\\n")`` gives.
+        """
         if "\n" in line:
             raise ValueError("feed_line() takes one line; use feed() for text with newlines")
-        if not self._started and line:
-            line = self._start(line)
+        net = self._net
+        if (
+            net is None
+            or self._sink is not None
+            or self._closed
+            or self._unparsed
+            or self._undelivered
+            or not self._reader.idle
+        ):
+            return self.feed(line + "\n", ts)
+        # Nothing is held anywhere: the reader would hand this very line on.
         out: list[TranscriptEntry] = []
-        self._line(line, self._ts(ts), out)
+        self._stdout([line], self._ts(ts), out)
         return out
 
     def feed_stderr(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
         """Feed a stderr chunk; it becomes one stderr entry, as the reference host does."""
         self._check_open()
-        text = chunk if isinstance(chunk, str) else self._stderr_decoder.decode(chunk)
-        if not text.strip():
-            return []
-        self.diagnostics.stderr_chunks += 1
-        self.diagnostics.entries += 1
-        return [{"kind": "stderr", "ts": self._ts(ts), "text": text}]
+        text = chunk if isinstance(chunk, str) else self._stderr.decode(chunk)
+        return self._other("stderr", text, self._ts(ts))
 
     def feed_system(self, text: str, ts: str | None = None) -> list[TranscriptEntry]:
         """Add a message from the host app itself (not from the agent) as a system entry."""
         self._check_open()
-        if not text.strip():
-            return []
-        self.diagnostics.system_messages += 1
-        self.diagnostics.entries += 1
-        return [{"kind": "system", "ts": self._ts(ts), "text": text}]
+        return self._other("system", text, self._ts(ts))
+
+    def decide(self) -> list[TranscriptEntry]:
+        """While detecting: settle the format on what came so far (a caller stopped waiting)."""
+        self._check_open()
+        out: list[TranscriptEntry] = []
+        if self._sniffer is not None and self._net is None:
+            self._decided(self._sniffer.finish(), self._last_ts or self._clock(), out)
+        return out
+
+    def discard_partial(self) -> str:
+        """Drop the unfinished last line (a followed file stopped mid-line) and return it."""
+        return self._reader.take_pending()
 
     def close(self, ts: str | None = None) -> list[TranscriptEntry]:
         """End the stream: parse the trailing partial line, if any. Idempotent."""
         if self._closed:
             return []
         stamp = ts if ts is not None else (self._last_ts or self._clock())
-        out = self._split(self._stdout_decoder.decode(b"", final=True), stamp)
-        if self._pending:
-            line = "".join(self._pending)
-            self._pending.clear()
-            self._pending_chars = 0
-            self._line(line, stamp, out)
-        self._discarding = False
-        out.extend(self._finish(stamp))
+        out = self._resume(stamp)
+        pieces, partial = self._reader.close()
+        self._take_skipped()
+        self._stdout(pieces, stamp, out)
+        if partial:
+            self._last_line(partial, stamp, out)
+        if self._net is None:
+            assert self._sniffer is not None
+            self._decided(self._sniffer.finish(), stamp, out)
+        assert self._net is not None
+        self._emit(None, self._net.finish(stamp), out)
         # A stderr chunk that ended inside a UTF-8 sequence leaves a replacement char.
-        tail = self._stderr_decoder.decode(b"", final=True)
-        if tail.strip():
-            self.diagnostics.stderr_chunks += 1
-            self.diagnostics.entries += 1
-            out.append({"kind": "stderr", "ts": stamp, "text": tail})
+        self._emit(None, self._stderr_entry("stderr", self._stderr.flush_block(True), stamp), out)
         self._closed = True
         return out
-
-    @property
-    def closed(self) -> bool:
-        """True after :meth:`close`."""
-        return self._closed
 
     # -- internals -----------------------------------------------------------
 
@@ -286,210 +213,145 @@ class TranscriptSession:
         self._last_ts = stamp
         return stamp
 
-    def _finish(self, ts: str) -> list[TranscriptEntry]:
-        """The parser's ``finish(ts)``, if it has one: what it held when the stream ended."""
-        finish = getattr(self._parser, "finish", None)
-        if not callable(finish):
-            return []
+    def _start(self, parser: LoadedParser) -> None:
+        strict, hooks, max_line, max_entries = self._options
+        diagnostics = self.diagnostics
+        diagnostics.adapter_type = parser.adapter_type
+        diagnostics.fallback_reason = parser.fallback_reason
+        self._net = SafetyNet(
+            parser,
+            diagnostics,
+            strict=strict,
+            hooks=hooks,
+            max_line_chars=max_line,
+            max_entries=max_entries,
+        )
+
+    def _take_skipped(self) -> None:
+        if self._reader.skipped_chars:
+            self.diagnostics.truncated_chars += self._reader.skipped_chars
+            self._reader.skipped_chars = 0
+
+    def _stdout(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
+        net = self._net
+        if net is None:
+            self._hold(pieces, ts, out)
+            return
         try:
-            result = finish(ts)
-        except (Exception, SystemExit) as error:
-            self._record_error(self.diagnostics.lines, "(end of stream)", error)
+            if self._sink is None:
+                net.lines(pieces, ts, out)
+            else:
+                net.lines_to(pieces, ts, lambda line, entries: self._emit(line, entries, out))
+        except KeyboardInterrupt:
+            # A real Ctrl-C inside the parser: keep what was parsed, and the lines not yet
+            # parsed (the interrupted one included), for the next call or close().
+            self._unparsed = net.take_unparsed()
+            self._undelivered = out
+            raise
+
+    def _last_line(self, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+        """The line the stream ended in, without a newline (raw-line parsers see it so)."""
+        net = self._net
+        if net is None:
+            assert self._sniffer is not None
+            self._held.append(("last", text, ts))
+            line = stripped(text)
+            detection = self._sniffer.add(line) if line else None
+            if detection is not None:
+                self._decided(detection, ts, out)
+            return
+        if self._sink is None:
+            net.line(text, ts, out)
+            return
+        entries: list[TranscriptEntry] = []
+        net.line(text, ts, entries)
+        line = text if net.raw else stripped(text)
+        if line or entries:
+            self._emit(line, entries, out)
+
+    def _resume(self, ts: str) -> list[TranscriptEntry]:
+        """What a Ctrl-C left: the entries not yet handed out, the lines not yet parsed."""
+        if not (self._undelivered or self._unparsed):
             return []
-        if type(result) is not list:
-            self._drop(f"finish() returned {type(result).__name__}, not a list")
-            return []
-        kept: list[TranscriptEntry] = []
-        for entry in result[: self._max_entries]:
-            problem = entry_problem(entry)
-            if problem is None:
-                kept.append(entry)
-            else:
-                self._drop(problem)
-        if len(result) > self._max_entries:
-            self._drop(
-                f"more than {self._max_entries} entries from finish()",
-                len(result) - self._max_entries,
-            )
-        self.diagnostics.entries += len(kept)
-        return kept
-
-    def _start(self, text: str) -> str:
-        # A UTF-8 byte order mark can only open the stream; it is not content.
-        self._started = True
-        return text[1:] if text[0] == "\ufeff" else text
-
-    def _new_parser(self) -> Any:
-        try:
-            return self._loaded.new_parser()
-        except Exception as error:
-            if self._strict:
-                raise
-            self.diagnostics.fallback_reason = (
-                f"{self.adapter_type} parser could not be created: {type(error).__name__}: {error}"
-            )
-            return GenericParser()
-
-    def _split(self, text: str, ts: str) -> list[TranscriptEntry]:
-        out: list[TranscriptEntry] = []
-        if not text:
-            return out
-        # One C-level split per chunk; only the lines are looped over in Python.
-        pieces = text.split("\n")
-        rest = pieces.pop()
-        if pieces:
-            first = pieces[0]
-            if self._discarding:
-                # The end of a line already cut and shown: not a line of its own.
-                self.diagnostics.truncated_chars += len(first)
-                self._discarding = False
-                del pieces[0]
-            elif self._pending:
-                self._pending.append(first)
-                pieces[0] = "".join(self._pending)
-                self._pending.clear()
-                self._pending_chars = 0
-            line = self._line
-            if self._raw:
-                for piece in pieces:
-                    line(piece + "\n", ts, out)
-            else:
-                for piece in pieces:
-                    line(piece, ts, out)
-        if rest:
-            if self._discarding:
-                self.diagnostics.truncated_chars += len(rest)
-            else:
-                self._pending.append(rest)
-                self._pending_chars += len(rest)
-                if self._pending_chars > self._max_line:
-                    # Cut now rather than wait for a newline that may never come.
-                    whole = "".join(self._pending)
-                    self._pending.clear()
-                    self._pending_chars = 0
-                    self._line(whole, ts, out)
-                    self._discarding = True
+        out, self._undelivered = self._undelivered, []
+        pieces, self._unparsed = self._unparsed, []
+        self._stdout(pieces, ts, out)
         return out
 
-    def _line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> None:
-        line = raw if self._raw else raw.strip()
-        diagnostics = self.diagnostics
-        if not line:
-            diagnostics.blank_lines += 1
-            return
-        diagnostics.lines += 1
-        if len(line) > self._max_line:
-            out.extend(self._cut(line, ts))
-            return
-        try:
-            result = self._parse(line, ts)
-        except (Exception, SystemExit) as error:
-            out.extend(self._parser_raised(line, ts, error))
-            return
-        if type(result) is not list:
-            out.extend(
-                self._fallback(line, ts, f"parser returned {type(result).__name__}, not a list")
-            )
-            return
-        if not result:
-            diagnostics.lines_without_entries += 1
-            return
-        if len(result) > self._max_entries:
-            out.extend(self._filter(line, ts, result))
-            return
-        budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
-        problem = entry_problem
-        for entry in result:
-            if problem(entry) is not None:
-                out.extend(self._filter(line, ts, result))
+    def _other(
+        self, stream: Literal["stderr", "system"], text: str, ts: str
+    ) -> list[TranscriptEntry]:
+        out: list[TranscriptEntry] = []
+        if self._held:
+            # Stdout waits for detection: what came after it waits too, in order.
+            self._held.append((stream, text, ts))
+            self._held_chars += len(text)
+            self._check_held(ts, out)
+        else:
+            self._emit(None, self._stderr_entry(stream, text, ts), out)
+        return out
+
+    def _stderr_entry(self, stream: str, text: str, ts: str) -> list[TranscriptEntry]:
+        if not text.strip():
+            return []
+        if stream == "stderr":
+            self.diagnostics.stderr_chunks += 1
+        else:
+            self.diagnostics.system_messages += 1
+        self.diagnostics.entries += 1
+        return [cast("TranscriptEntry", {"kind": stream, "ts": ts, "text": text})]
+
+    def _emit(
+        self, line: str | None, entries: list[TranscriptEntry], out: list[TranscriptEntry]
+    ) -> None:
+        if self._sink is not None:
+            if entries or line is not None:
+                self._sink(line, entries)
+        else:
+            out.extend(entries)
+
+    # -- detection -------------------------------------------------------------
+
+    def _hold(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
+        sniffer = self._sniffer
+        assert sniffer is not None
+        for index, piece in enumerate(pieces):
+            self._held.append(("line", piece, ts))
+            self._held_chars += len(piece)
+            line = stripped(piece)
+            detection = sniffer.add(line) if line else None
+            if detection is not None:
+                self._decided(detection, ts, out)
+                self._stdout(pieces[index + 1 :], ts, out)
                 return
-            budget -= len(entry.get("text") or entry.get("content") or "")
-        if budget < 0:
-            out.extend(self._filter(line, ts, result))
-            return
-        diagnostics.lines_with_entries += 1
-        diagnostics.entries += len(result)
-        out.extend(result)
+        if sniffer.eager and pieces:
+            detection = sniffer.try_partial()
+            if detection is not None:
+                self._decided(detection, ts, out)
+                return
+        self._check_held(ts, out)
 
-    def _cut(self, line: str, ts: str) -> list[TranscriptEntry]:
-        diagnostics = self.diagnostics
-        diagnostics.truncated_lines += 1
-        diagnostics.truncated_chars += len(line) - self._max_line
-        diagnostics.lines_with_entries += 1
-        diagnostics.entries += 1
-        marker = f" … [line cut: longer than {self._max_line} characters]"
-        return [{"kind": "stdout", "ts": ts, "text": line[: self._max_line] + marker}]
+    def _check_held(self, ts: str, out: list[TranscriptEntry]) -> None:
+        if self._net is None and self._held_chars >= PEEK_LIMIT:
+            assert self._sniffer is not None
+            self._decided(self._sniffer.finish(), ts, out)
 
-    def _drop(self, reason: str, count: int = 1) -> None:
-        diagnostics = self.diagnostics
-        diagnostics.dropped_entries += count
-        reasons = diagnostics.drop_reasons
-        if reason not in reasons and len(reasons) >= _KEPT_REASONS:
-            reason = "other reasons"
-        reasons[reason] = reasons.get(reason, 0) + count
-
-    def _filter(self, line: str, ts: str, result: list[Any]) -> list[TranscriptEntry]:
-        """The slow path: keep the valid entries within the line's budgets, count the rest."""
-        kept: list[TranscriptEntry] = []
-        budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
-        for index, entry in enumerate(result):
-            if index >= self._max_entries:
-                self._drop(
-                    f"more than {self._max_entries} entries from one line", len(result) - index
-                )
-                break
-            problem = entry_problem(entry)
-            if problem is not None:
-                self._drop(problem)
-                continue
-            budget -= len(entry.get("text") or entry.get("content") or "")
-            if budget < 0:
-                self._drop("entries of one line exceed its text budget")
-                continue
-            kept.append(entry)
-        if not kept:
-            return self._fallback(line, ts, None)
-        self.diagnostics.lines_with_entries += 1
-        self.diagnostics.entries += len(kept)
-        return kept
-
-    def _fallback(self, line: str, ts: str, problem: str | None) -> list[TranscriptEntry]:
-        diagnostics = self.diagnostics
-        if problem is not None:
-            self._drop(problem)
-        diagnostics.fallback_lines += 1
-        diagnostics.lines_with_entries += 1
-        diagnostics.entries += 1
-        return parse_generic_line(line, ts)
-
-    def _record_error(self, line_number: int, line: str, error: BaseException) -> None:
-        diagnostics = self.diagnostics
-        diagnostics.parser_errors += 1
-        if len(diagnostics.first_errors) < _KEPT_ERRORS:
-            diagnostics.first_errors.append(
-                LineError(line_number, type(error).__name__, str(error)[:500], _preview(line))
-            )
-        if self._hooks is not None:
-            self._hooks.line_failed(self.adapter_type, line_number, line, error)
-        if self._strict:
-            raise ParserLineError(self.adapter_type, line_number, line, error) from error
-
-    def _parser_raised(self, line: str, ts: str, error: BaseException) -> list[TranscriptEntry]:
-        self._record_error(self.diagnostics.lines, line, error)
-        self._recover()
-        return self._fallback(line, ts, None)
-
-    def _recover(self) -> None:
-        """After an exception: reset the parser; if reset fails too, start a fresh one."""
-        try:
-            self._parser.reset()
-            return
-        except Exception:
-            pass
-        self.diagnostics.parser_restarts += 1
-        self._parser = self._new_parser()
-        self._parse = self._parser.parse_line
-        self._raw = getattr(self._parser, "raw_lines", False) is True
+    def _decided(self, detection: Detection, ts: str, out: list[TranscriptEntry]) -> None:
+        """Fix the parser; replay what was held back, in order."""
+        assert self._sniffer is not None
+        self.detection = detection
+        self._start(self._sniffer.registry.load(detection.adapter_type))
+        if self._on_detect is not None:
+            self._on_detect(detection)
+        held, self._held = self._held, []
+        self._held_chars = 0
+        for stream, text, stamp in held:
+            if stream == "line":
+                self._stdout([text], stamp, out)
+            elif stream == "last":
+                self._last_line(text, stamp, out)
+            else:
+                self._emit(None, self._stderr_entry(stream, text, stamp), out)
 
 
 def merge_deltas(entries: Iterable[TranscriptEntry]) -> list[TranscriptEntry]:

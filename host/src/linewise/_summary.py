@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary, Usage
 
+from linewise._defaults import MAX_LINE_CHARS, READ_SIZE
+from linewise._diagnostics import Diagnostics
+from linewise._lines import read_lines
 from linewise._registry import LoadedParser, Registry, get_registry
-from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession
+from linewise.errors import UnknownAdapterError
 
 __all__ = [
     "RunReport",
@@ -19,7 +23,6 @@ __all__ = [
     "RunTotals",
     "SummarySource",
     "TranscriptStats",
-    "log_lines",
     "plugin_summary",
     "summarize_log",
     "total",
@@ -28,7 +31,8 @@ __all__ = [
 SummarySource: TypeAlias = Literal["plugin", "transcript"]
 RunStatus: TypeAlias = Literal["complete", "error", "cut off", "unknown"]
 
-_READ_SIZE: Final = 64 * 1024
+#: Most tokens a summary believes one run used; beyond it a count is nonsense.
+MAX_TOKENS: Final = 10**15
 _KEPT_ERRORS: Final = 20
 
 
@@ -78,12 +82,13 @@ class TranscriptStats:
         self.results += 1
         self.open_session = False
         self.usage += Usage(
-            input_tokens=int(entry["inputTokens"]),
-            output_tokens=int(entry["outputTokens"]),
-            cached_tokens=int(entry["cachedTokens"]),
+            input_tokens=_tokens(entry["inputTokens"]),
+            output_tokens=_tokens(entry["outputTokens"]),
+            cached_tokens=_tokens(entry["cachedTokens"]),
         )
-        cost = float(entry["costUsd"])
-        self.cost_usd = cost if self.cost_usd is None else self.cost_usd + cost
+        cost = _finite(entry["costUsd"])
+        if cost is not None:
+            self.cost_usd = cost if self.cost_usd is None else self.cost_usd + cost
         self.outcome = entry["subtype"] or None
         self.is_error = entry["isError"] is True
         self.final_text = entry["text"] or self.final_text
@@ -229,25 +234,44 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
     )
 
 
-def log_lines(stream: IO[bytes], *, max_line_chars: int = DEFAULT_MAX_LINE_CHARS) -> Iterator[str]:
-    """The non-blank lines of a log as a session sees them: decoded, stripped, bounded.
+def _finite(value: object) -> float | None:
+    """A number as a float, or None when it is not one a summary can hold (huge, inf, nan)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
-    A line longer than ``max_line_chars`` bytes is cut there and the rest of
-    it skipped, so one enormous line cannot exhaust memory.
-    """
-    first = True
-    while raw := stream.readline(max_line_chars + 1):
-        if len(raw) > max_line_chars and not raw.endswith(b"\n"):
-            raw = raw[:max_line_chars]
-            while (rest := stream.readline(_READ_SIZE)) and not rest.endswith(b"\n"):
-                pass
-        text = raw.decode("utf-8", errors="replace")
-        if first:
-            text = text.removeprefix("\ufeff")
-            first = False
-        line = text.strip()
-        if line:
-            yield line
+
+def _tokens(value: object) -> int:
+    """A token count; 0 for one no run can have (negative, fractional nonsense, huge)."""
+    number = _finite(value)
+    if number is None or not 0 <= number <= MAX_TOKENS:
+        return 0
+    return int(number)
+
+
+def _summary_problem(summary: RunSummary) -> str | None:
+    """Why a plugin's run summary cannot be shown, or None when it is sane."""
+    usage = summary.usage
+    for name, count in (
+        ("input_tokens", usage.input_tokens),
+        ("output_tokens", usage.output_tokens),
+        ("cached_tokens", usage.cached_tokens),
+    ):
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_TOKENS:
+            return f"usage.{name} is not a token count"
+    if summary.cost_usd is not None and _finite(summary.cost_usd) is None:
+        return "cost_usd is not a finite number"
+    if summary.turns is not None and (
+        isinstance(summary.turns, bool)
+        or not isinstance(summary.turns, int)
+        or not 0 <= summary.turns <= MAX_TOKENS
+    ):
+        return "turns is not a count"
+    return None
 
 
 def plugin_summary(
@@ -264,7 +288,9 @@ def plugin_summary(
         return None, None
     try:
         summary = summarize(lines)
-    except (Exception, SystemExit) as error:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
         if strict:
             raise
         return None, f"{parser.adapter_type} summarize_run raised {type(error).__name__}: {error}"
@@ -273,19 +299,10 @@ def plugin_summary(
             f"{parser.adapter_type} summarize_run returned a {type(summary).__name__}, "
             "not a RunSummary"
         )
+    problem = _summary_problem(summary)
+    if problem is not None:
+        return None, f"{parser.adapter_type} summarize_run: {problem}"
     return summary, None
-
-
-def _detect(stream: IO[bytes], registry: Registry) -> tuple[str, str]:
-    from linewise._detect import SNIFF_MAX_LINES, detect_adapter
-
-    lines: list[str] = []
-    for line in log_lines(stream, max_line_chars=1024 * 1024):
-        lines.append(line)
-        if len(lines) >= SNIFF_MAX_LINES:
-            break
-    detection = detect_adapter(lines, registry=registry)
-    return detection.adapter_type, detection.reason
 
 
 def summarize_log(
@@ -293,7 +310,7 @@ def summarize_log(
     adapter_type: str = "auto",
     *,
     registry: Registry | None = None,
-    max_line_chars: int = DEFAULT_MAX_LINE_CHARS,
+    max_line_chars: int = MAX_LINE_CHARS,
 ) -> RunReport:
     """Summarise one finished run's stdout log.
 
@@ -303,33 +320,31 @@ def summarize_log(
     first lines. Raises :class:`OSError` when the file cannot be read and
     :class:`~linewise.UnknownAdapterError` for an unknown adapter type.
     """
+    from linewise._pipeline import Pipeline
+
     registry = registry or get_registry()
+    if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        raise UnknownAdapterError(adapter_type, registry.adapter_types)
     with open(path, "rb") as stream:
-        detection = None
-        if adapter_type == "auto":
-            adapter_type, detection = _detect(stream, registry)
-            stream.seek(0)
-        parser = registry.load(adapter_type)
-        session = TranscriptSession(
-            parser, strict=registry.strict, hooks=registry.hooks, max_line_chars=max_line_chars
-        )
-        stats = TranscriptStats()
-        while chunk := stream.read(_READ_SIZE):
-            for entry in session.feed(chunk):
-                stats.add(entry)
-        for entry in session.close():
-            stats.add(entry)
+        pipeline = Pipeline(adapter_type, registry=registry, max_line_chars=max_line_chars)
+        while chunk := stream.read(READ_SIZE):
+            pipeline.feed(chunk)
+        pipeline.close()
+        session = pipeline.session
+        parser = registry.load(session.adapter_type)
         stream.seek(0)
         summary, problem = plugin_summary(
-            parser, log_lines(stream, max_line_chars=max_line_chars), strict=registry.strict
+            parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
         )
+    stats = pipeline.stats
+    detection = session.detection
     return RunReport(
         source=os.fspath(path),
-        adapter_type=adapter_type,
+        adapter_type=session.adapter_type,
         summary=summary or stats.to_summary(),
         stats=stats,
         diagnostics=session.diagnostics,
         summary_source="plugin" if summary is not None else "transcript",
         summary_problem=problem,
-        detection=detection,
+        detection=detection.reason if detection is not None else None,
     )

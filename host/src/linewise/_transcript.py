@@ -8,7 +8,7 @@ from typing import Any
 
 from linewise_contracts.entries import TranscriptEntry
 
-from linewise._registry import Registry, get_registry
+from linewise._registry import Registry
 from linewise._session import Diagnostics, TranscriptSession, merge_deltas
 
 __all__ = ["Transcript", "build_transcript", "open_session"]
@@ -30,18 +30,13 @@ def open_session(
 
     The plugin is imported on first use; a plugin that is refused or fails to
     load is replaced by the generic parser (see ``session.diagnostics``).
-    ``options`` are :class:`TranscriptSession` keyword arguments.
+    ``adapter_type="auto"`` detects the format from the first stdout lines,
+    holding output back until then (``session.detection`` says what was
+    chosen and why). ``options`` are :class:`TranscriptSession` keyword arguments.
     """
-    registry = registry or get_registry()
-    options.setdefault("strict", registry.strict)
-    options.setdefault("hooks", registry.hooks)
-    return TranscriptSession(registry.load(adapter_type), **options)
+    from linewise._pipeline import new_session
 
-
-def _as_text(chunk: object) -> str:
-    if isinstance(chunk, bytes | bytearray):
-        return bytes(chunk).decode("utf-8", errors="replace")
-    return str(chunk)
+    return new_session(adapter_type, registry=registry, **options)
 
 
 def build_transcript(
@@ -61,14 +56,6 @@ def build_transcript(
     ``censor_usernames`` masks user names in home-directory paths
     (``/Users/dotta`` becomes ``/Users/d****``), as the reference builder can.
     """
-    if adapter_type == "auto":
-        chunks = list(chunks)
-        from linewise._detect import detect_adapter, first_lines
-
-        stdout = "".join(
-            _as_text(chunk.get("chunk", "")) for chunk in chunks if chunk.get("stream") == "stdout"
-        )
-        adapter_type = detect_adapter(first_lines(stdout), registry=registry).adapter_type
     session = open_session(adapter_type, registry=registry, **options)
     entries: list[TranscriptEntry] = []
     last_ts: str | None = None
@@ -91,7 +78,7 @@ def build_transcript(
 
         entries = [censor(entry) for entry in entries]
     return Transcript(
-        adapter_type=adapter_type,
+        adapter_type=session.adapter_type,
         entries=merge_deltas(entries) if merge else entries,
         diagnostics=session.diagnostics,
     )

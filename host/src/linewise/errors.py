@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from linewise._registry import FailedLoad
 
-__all__ = ["LinewiseError", "ParserLineError", "PluginLoadError", "UnknownAdapterError"]
+__all__ = [
+    "AgentStartError",
+    "LinewiseError",
+    "ParserLineError",
+    "PluginLoadError",
+    "UnknownAdapterError",
+]
 
 
 class LinewiseError(Exception):
@@ -50,3 +56,13 @@ class ParserLineError(LinewiseError):
             f"{adapter_type} parser raised {type(error).__name__}: {error} "
             f"on line {line_number}: {preview!r}"
         )
+
+
+class AgentStartError(LinewiseError):
+    """The agent CLI could not be started; ``exit_code`` is what a shell would return."""
+
+    def __init__(self, command: str, reason: str, exit_code: int) -> None:
+        self.command = command
+        self.reason = reason
+        self.exit_code = exit_code
+        super().__init__(f"{reason}: {command}")

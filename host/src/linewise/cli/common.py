@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, NoReturn
 
+from linewise._defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
 from linewise._sanitize import neutralize
 
 __all__ = [
@@ -24,11 +25,6 @@ __all__ = [
     "read_chunks",
 ]
 
-EXIT_OK = 0
-EXIT_FAILURE = 1  # the input could not be read, or a strict-mode failure
-EXIT_USAGE = 2  # bad options or an unknown adapter type
-
-READ_SIZE = 64 * 1024
 logger = logging.getLogger("linewise")
 
 

@@ -7,18 +7,17 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
-from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
+from linewise._defaults import EXIT_INTERRUPTED, MAX_LINE_CHARS, READ_SIZE
 from linewise._registry import Registry
 from linewise._sanitize import neutralize
 from linewise.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     EXIT_USAGE,
-    READ_SIZE,
     fail,
     file_ts,
     logger,
@@ -28,16 +27,21 @@ from linewise.cli.common import (
 from linewise.errors import UnknownAdapterError
 
 if TYPE_CHECKING:
-    from linewise._render import Renderer, RenderPipeline
+    from linewise_contracts.entries import TranscriptEntry
+
+    from linewise._detect import Detection
+    from linewise._pipeline import Pipeline
+    from linewise._render import Renderer
     from linewise._session import TranscriptSession
 
 __all__ = [
     "FORMATS",
     "STYLES",
-    "WholeLines",
+    "Drawing",
     "build_renderer",
-    "detect_from_stream",
+    "drawing_for",
     "follow_chunks",
+    "note_detection",
     "register",
     "report",
 ]
@@ -46,10 +50,6 @@ FORMATS: Final = ("text", "jsonl", "html")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
-EXIT_INTERRUPTED: Final = 130  # the shell's code for a run stopped by Ctrl-C
-
-_PEEK_LIMIT = 1024 * 1024  # at most this much is read before detecting the format
-_DEFAULT_MAX_LINE_CHARS = 8 * 1024 * 1024  # linewise._session.DEFAULT_MAX_LINE_CHARS
 
 
 def register(commands: Any) -> None:
@@ -119,9 +119,9 @@ def register(commands: Any) -> None:
     render.add_argument(
         "--max-line-chars",
         type=positive_int,
-        default=_DEFAULT_MAX_LINE_CHARS,
+        default=MAX_LINE_CHARS,
         metavar="N",
-        help=f"cut lines longer than N characters (default {_DEFAULT_MAX_LINE_CHARS})",
+        help=f"cut lines longer than N characters (default {MAX_LINE_CHARS})",
     )
     render.add_argument(
         "-q",
@@ -136,14 +136,18 @@ def register(commands: Any) -> None:
 
 
 def follow_chunks(
-    source: IO[bytes], *, interval: float = FOLLOW_INTERVAL, sleep: Any = time.sleep
+    source: IO[bytes],
+    *,
+    interval: float = FOLLOW_INTERVAL,
+    sleep: Any = time.sleep,
+    on_idle: Callable[[], None] | None = None,
 ) -> Iterator[bytes]:
     """A growing file's bytes as they are written, for ever (like ``tail -f``).
 
     At the end of the file it waits ``interval`` seconds and looks again. A
     file that shrank was truncated or rewritten: it is read again from the
     start. Stop it by closing the generator or with Ctrl-C. A pipe is read
-    to its end.
+    to its end. ``on_idle`` is called each time the end of what was written is reached.
     """
     read = source.read1 if hasattr(source, "read1") else source.read
     regular = _regular_size(source) is not None
@@ -158,35 +162,9 @@ def follow_chunks(
             logger.warning("the followed file was truncated; reading it from the start")
             source.seek(0)
             continue
+        if on_idle is not None:
+            on_idle()
         sleep(interval)
-
-
-class WholeLines:
-    """Chunks cut after their last newline: a line still being written is held back.
-
-    While following a file, the writer may be in the middle of a line; it is
-    parsed once its newline arrives. :attr:`pending` is what was held when the
-    chunks stopped (Ctrl-C): an unfinished line, never shown as if it were
-    whole. A line that grows beyond ``limit`` bytes is passed on anyway (the
-    session cuts overlong lines), so holding costs bounded memory.
-    """
-
-    def __init__(self, chunks: Iterable[bytes], limit: int = 16 * READ_SIZE) -> None:
-        self._chunks = chunks
-        self._limit = limit
-        self.pending = b""
-
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self._chunks:
-            data = self.pending + chunk if self.pending else chunk
-            cut = data.rfind(b"\n") + 1
-            if cut == 0 and len(data) <= self._limit:
-                self.pending = data
-                continue
-            if cut == 0:
-                cut = len(data)
-            self.pending = data[cut:]
-            yield data[:cut]
 
 
 def _open_source(args: argparse.Namespace) -> tuple[IO[bytes], str | None]:
@@ -208,73 +186,6 @@ def _regular_size(source: IO[bytes]) -> int | None:
     except (AttributeError, OSError, ValueError):
         return None
     return status.st_size if stat.S_ISREG(status.st_mode) else None
-
-
-def detect_from_stream(
-    source: IO[bytes], registry: Registry, *, quiet: bool = False
-) -> tuple[str, list[bytes]]:
-    """Detect the adapter type from the start of ``source``; returns it and the bytes read.
-
-    Reads as little as it can: the first 40 lines, then 40 more at a time while
-    no parser is sure (a log opening with a wrapper's own output), up to 600
-    lines or 1 MiB. The bytes read are replayed into the session after.
-    """
-    import codecs
-
-    from linewise._detect import (
-        SNIFF_LINES,
-        SNIFF_MAX_LINES,
-        Detection,
-        detect_adapter,
-        first_lines,
-    )
-
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    chunks: list[bytes] = []
-    parts: list[str] = []
-    size = newlines = 0
-    wanted = SNIFF_LINES
-    detection: Detection | None = None
-    for chunk in read_chunks(source):
-        chunks.append(chunk)
-        size += len(chunk)
-        text = decoder.decode(chunk)
-        parts.append(text)
-        newlines += text.count("\n")
-        if newlines < wanted and size < _PEEK_LIMIT:
-            continue
-        whole = "".join(parts)
-        # More follows: a trailing partial line is not shown to the detectors.
-        lines = first_lines(whole[: whole.rfind("\n") + 1])
-        if len(lines) < wanted and size < _PEEK_LIMIT:
-            wanted = newlines + SNIFF_LINES
-            continue
-        detection = detect_adapter(lines, registry=registry)
-        settled = detection.detected or detection.reason.startswith("ambiguous")
-        if settled or size >= _PEEK_LIMIT or len(lines) >= SNIFF_MAX_LINES:
-            break
-        wanted = newlines + SNIFF_LINES
-        detection = None
-    if detection is None:  # the log ended before detection settled
-        detection = detect_adapter(first_lines("".join(parts)), registry=registry)
-    if detection.detected:
-        if not quiet:
-            sys.stderr.write(
-                f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
-            )
-    else:
-        logger.warning(
-            "could not detect the log's format, using the generic parser: %s", detection.reason
-        )
-    return detection.adapter_type, chunks
-
-
-def _wait_for_a_line(source: IO[bytes]) -> None:
-    """Following a file that has no complete line yet: wait for one, so detection has input."""
-    for chunk in follow_chunks(source):
-        if b"\n" in chunk:
-            break
-    source.seek(0)
 
 
 # -- drawing -------------------------------------------------------------------
@@ -320,13 +231,8 @@ def build_renderer(
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
     if args.output is None or args.output == "-":
         return sys.stdout
-    if args.path != "-" and os.path.exists(args.output):
-        try:
-            same = os.path.samefile(args.path, args.output)
-        except OSError:
-            same = False
-        if same:
-            fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
+    if os.path.exists(args.output) and _same_file(args.path, args.output):
+        fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
     try:
         # newline="" keeps "\n" on every platform; text from the agent is already neutralised.
         return stack.enter_context(
@@ -334,6 +240,20 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
         )
     except OSError as error:
         fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_FAILURE)
+
+
+def _same_file(path: str, output: str) -> bool:
+    """True when writing ``output`` would truncate the input (a path, or stdin redirected)."""
+    try:
+        if path != "-":
+            return os.path.samefile(path, output)
+        given, target = os.fstat(sys.stdin.fileno()), os.stat(output)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (
+        target.st_dev,
+        target.st_ino,
+    )
 
 
 def _check_options(args: argparse.Namespace, registry: Registry) -> None:
@@ -350,10 +270,102 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
             fail("--format html is not available: linewise._html is not installed", EXIT_USAGE)
 
 
+class Drawing:
+    """The renderer of a stream, chosen once its adapter type is known.
+
+    A renderer that depends on the adapter (the compact style draws from a
+    CLI's raw lines) is built when detection settles; entries that come first
+    (a live run's early stderr) wait for it. Every other renderer is built at once.
+    """
+
+    def __init__(self, make: Callable[[str], Renderer], adapter_type: str) -> None:
+        self._make = make
+        self._early: list[TranscriptEntry] = []
+        self.renderer: Renderer | None = None
+        if adapter_type != "auto":
+            self.detected(adapter_type)
+
+    def detected(self, adapter_type: str) -> None:
+        """The adapter type is known: build the renderer, draw what waited."""
+        if self.renderer is not None:
+            return
+        self.renderer = self._make(adapter_type)
+        early, self._early = self._early, []
+        for entry in early:
+            self.renderer.write(entry)
+
+    def write(self, entry: TranscriptEntry) -> None:
+        """Draw one entry (or keep it until the renderer exists)."""
+        if self.renderer is None:
+            self._early.append(entry)
+        else:
+            self.renderer.write(entry)
+
+    def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
+        """Draw one stdout line: from the line itself when the renderer wants lines."""
+        renderer = self.renderer
+        if renderer is None:
+            self._early.extend(entries)
+        elif getattr(renderer, "wants_lines", False):
+            renderer.write_line(line, entries)  # type: ignore[attr-defined]
+        else:
+            for entry in entries:
+                renderer.write(entry)
+
+    def close(self) -> None:
+        """Draw what is left and end the output."""
+        self.detected("process")
+        assert self.renderer is not None
+        self.renderer.close()
+
+
+def drawing_for(
+    args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
+) -> Drawing:
+    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
+    from linewise._render import use_color
+
+    color = args.format == "text" and use_color(output, args.color)
+
+    def make(adapter: str) -> Renderer:
+        renderer = build_renderer(
+            output,
+            format=args.format,
+            style=args.style,
+            adapter_type=adapter,
+            color=color,
+            full=args.full,
+            thinking=args.thinking,
+            title=title,
+        )
+        if getattr(args, "censor_usernames", False):
+            from linewise._privacy import CensoringRenderer
+
+            return CensoringRenderer(renderer)
+        return renderer
+
+    # Only the compact style depends on the adapter; the others draw from the start.
+    return Drawing(make, adapter_type if args.style == "compact" else "process")
+
+
+def note_detection(detection: Detection, *, quiet: bool, source: str = "log") -> None:
+    """Say on stderr what auto-detection chose, or warn that it chose nothing."""
+    if detection.detected:
+        if not quiet:
+            sys.stderr.write(
+                f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
+            )
+    else:
+        logger.warning(
+            "could not detect the %s's format, using the generic parser: %s",
+            source,
+            detection.reason,
+        )
+
+
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Render one log."""
-    from linewise._render import RenderPipeline, use_color
-    from linewise._session import TranscriptSession
+    from linewise._pipeline import Pipeline
 
     _check_options(args, registry)
     with ExitStack() as stack:
@@ -363,73 +375,65 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
         follow = args.follow and args.path != "-" and _regular_size(source) is not None
         output = _open_output(args, stack)
-        adapter = args.adapter
-        replay: list[bytes] = []
-        try:
-            if adapter == "auto":
-                if follow:
-                    _wait_for_a_line(source)
-                adapter, replay = detect_from_stream(source, registry, quiet=args.quiet)
-        except KeyboardInterrupt:
-            return EXIT_OK if follow else EXIT_INTERRUPTED
-        except OSError as error:
-            fail(f"cannot read {args.path}: {error.strerror or error}", EXIT_FAILURE)
-        parser = registry.load(adapter)
-        if parser.is_fallback and adapter != "process":
-            logger.warning(
-                "rendering %s with the generic parser: %s", adapter, parser.fallback_reason
-            )
-        session = TranscriptSession(
-            parser,
-            strict=registry.strict,
-            hooks=registry.hooks,
+        title = os.path.basename(args.path) if args.path != "-" else "stdin"
+        drawing = drawing_for(args, output, title=title, adapter_type=args.adapter)
+
+        def detected(detection: Detection) -> None:
+            note_detection(detection, quiet=args.quiet)
+            drawing.detected(detection.adapter_type)
+
+        pipeline = Pipeline(
+            args.adapter,
+            registry=registry,
+            on_entry=drawing.write,
+            on_line=drawing.write_line,
+            on_detect=detected,
             max_line_chars=args.max_line_chars,
         )
-        renderer = build_renderer(
-            output,
-            format=args.format,
-            style=args.style,
-            adapter_type=adapter,
-            color=args.format == "text" and use_color(output, args.color),
-            full=args.full,
-            thinking=args.thinking,
-            title=os.path.basename(args.path) if args.path != "-" else "stdin",
-        )
-        if args.censor_usernames:
-            from linewise._privacy import CensoringRenderer
-
-            renderer = CensoringRenderer(renderer)
-        pipeline = RenderPipeline(session, renderer, max_line_chars=args.max_line_chars)
         chunks: Iterable[bytes] = read_chunks(source)
-        held = None
         if follow:
-            chunks = held = WholeLines(follow_chunks(source))
+            # Caught up with the writer: detect from the lines there are, if any, and show them.
+            def caught_up() -> None:
+                if pipeline.session.sniffed_lines:
+                    pipeline.decide()
+                    output.flush()
+
+            chunks = follow_chunks(source, on_idle=caught_up)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
         size = None if follow or args.path == "-" else _regular_size(source)
         interrupted = _pump(
             pipeline,
-            chain(replay, chunks),
+            iter(chunks),
             output,
             fixed_ts,
             size=None if args.quiet else size,
             live=follow or size is None,
             path=args.path,
         )
-        if held is not None and held.pending.strip():
+        if follow and (unfinished := pipeline.discard_partial()).strip():
             logger.warning(
                 "stopped following; an unfinished last line (%d bytes) is not shown",
-                len(held.pending),
+                len(unfinished.encode("utf-8", "surrogatepass")),
             )
         pipeline.close(fixed_ts)
+        drawing.close()
+    _warn_fallback(pipeline.session)
     if not args.quiet:
-        report(session)
+        report(pipeline.session)
     if interrupted and not follow:
         return EXIT_INTERRUPTED
     return EXIT_OK
 
 
+def _warn_fallback(session: TranscriptSession) -> None:
+    """A plugin that could not be loaded: say the generic parser stood in."""
+    reason = session.diagnostics.fallback_reason
+    if reason and session.adapter_type not in ("process", "auto"):
+        logger.warning("rendering %s with the generic parser: %s", session.adapter_type, reason)
+
+
 def _pump(
-    pipeline: RenderPipeline,
+    pipeline: Pipeline,
     chunks: Iterator[bytes],
     output: TextIO,
     ts: str | None,

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TextIO
 
+from linewise._defaults import EXIT_HOST_FAILURE, GRACE, MAX_LINE_CHARS
 from linewise._registry import Registry
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_USAGE, fail, logger, positive_int
+from linewise.cli.rendering import drawing_for, note_detection
 from linewise.errors import LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
     from linewise._detect import Detection
-    from linewise._render import Renderer
     from linewise._run import RunResult
 
 __all__ = ["register"]
-
-_DEFAULT_MAX_LINE_CHARS = 8 * 1024 * 1024  # linewise._session.DEFAULT_MAX_LINE_CHARS
-_DEFAULT_GRACE = 15.0  # linewise._run.DEFAULT_GRACE (not imported: `linewise list` stays light)
-_EXIT_HOST_FAILURE = 125  # linewise._run.EXIT_HOST_FAILURE
 
 
 def _seconds(text: str) -> float:
@@ -64,9 +61,9 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--grace",
         type=_seconds,
-        default=_DEFAULT_GRACE,
+        default=GRACE,
         metavar="SECONDS",
-        help=f"seconds between SIGTERM and SIGKILL (default {_DEFAULT_GRACE:g})",
+        help=f"seconds between SIGTERM and SIGKILL (default {GRACE:g})",
     )
     run_parser.add_argument(
         "--save-log",
@@ -82,7 +79,7 @@ def register(commands: Any) -> None:
         "--style",
         choices=("default", "compact"),
         default="default",
-        help="text style: compact is one line per event (the entry-based rules, for every CLI)",
+        help="text style: compact is one line per event (as `linewise render --style compact`)",
     )
     run_parser.add_argument(
         "-o", "--output", metavar="PATH", help="write the transcript to PATH instead of stdout"
@@ -97,9 +94,9 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--max-line-chars",
         type=positive_int,
-        default=_DEFAULT_MAX_LINE_CHARS,
+        default=MAX_LINE_CHARS,
         metavar="N",
-        help=f"cut lines longer than N characters (default {_DEFAULT_MAX_LINE_CHARS})",
+        help=f"cut lines longer than N characters (default {MAX_LINE_CHARS})",
     )
     run_parser.add_argument(
         "-q",
@@ -116,29 +113,10 @@ def register(commands: Any) -> None:
     run_parser.set_defaults(handler=run)
 
 
-def _renderer(args: argparse.Namespace, output: TextIO) -> tuple[Renderer, Any]:
-    """The renderer, and the stream to flush after each batch so the output is live."""
-    from linewise._render import JsonlRenderer, TextRenderer, use_color
-
-    if args.format == "jsonl":
-        return JsonlRenderer(output.buffer), output.buffer
-    if args.format == "html":
-        from linewise._html import HtmlRenderer
-
-        return HtmlRenderer(output, title=" ".join(args.command).strip("- ")), output
-    color = use_color(output, args.color)
-    if args.style == "compact":
-        # Entry-based: the Claude compact style proper needs each raw event line,
-        # which a live run hands to the parser, not to the renderer.
-        from linewise._compact import CompactRenderer
-
-        return CompactRenderer(output, color=color), output
-    return TextRenderer(output, color=color, full=args.full, thinking=args.thinking), output
-
-
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Run the agent; exit with its code."""
-    from linewise._run import AgentStartError, run_agent
+    from linewise._run import run_agent
+    from linewise.errors import AgentStartError
 
     command = list(args.command)
     if command and command[0] == "--":
@@ -158,28 +136,27 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         try:
             output = stack.enter_context(open(args.output, "w", encoding="utf-8"))  # noqa: SIM115
         except OSError as error:
-            fail(f"cannot write {args.output}: {error.strerror or error}", _EXIT_HOST_FAILURE)
-    renderer, stream = _renderer(args, output)
+            fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_HOST_FAILURE)
+    from linewise._redact import Redactor, redact_command
+
+    # The title is shown (the HTML page): secret options and secret values masked.
+    shown = redact_command(command, Redactor.for_environment(os.environ))
+    drawing = drawing_for(
+        args, output, title=" ".join(shown).strip("- "), adapter_type=args.adapter
+    )
 
     def on_detect(detection: Detection) -> None:
-        if detection.detected:
-            if not args.quiet:
-                sys.stderr.write(
-                    f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
-                )
-        else:
-            logger.warning(
-                "could not detect the output's format, using the generic parser: %s",
-                detection.reason,
-            )
+        note_detection(detection, quiet=args.quiet, source="output")
+        drawing.detected(detection.adapter_type)
 
     try:
         result = run_agent(
             command,
             args.adapter,
-            on_entry=renderer.write,
+            on_entry=drawing.write,
+            on_line=drawing.write_line,
             # Once per read of the agent's output, not per entry: live, and a third faster.
-            on_batch=stream.flush,
+            on_batch=output.flush,
             on_detect=on_detect,
             timeout=args.timeout,
             grace=args.grace,
@@ -195,10 +172,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         if isinstance(error, BrokenPipeError):
             raise
         where = f" {error.filename}" if error.filename else ""
-        fail(f"cannot write{where}: {error.strerror or error}", _EXIT_HOST_FAILURE)
+        fail(f"cannot write{where}: {error.strerror or error}", EXIT_HOST_FAILURE)
     except LinewiseError as error:
-        fail(str(error), _EXIT_HOST_FAILURE)
-    renderer.close()
+        fail(str(error), EXIT_HOST_FAILURE)
+    drawing.close()
     stack.close()
     if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
         logger.warning(

@@ -172,7 +172,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             "unreadable": unreadable,
             "totals": totals.to_json(),
         }
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        # allow_nan=False: a number JSON cannot carry is a bug, never output.
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, allow_nan=False) + "\n")
     elif reports:
         rows = [list(_COLUMNS), *(_row(report) for report in reports)]
         if len(reports) > 1:

@@ -1,0 +1,122 @@
+"""How a session's input was accounted for: line counts, fallbacks, drops, parser errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Diagnostics", "LineError", "preview"]
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """A parser exception on one line (the line went through the generic parser)."""
+
+    line_number: int
+    error_type: str
+    message: str
+    line_preview: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict."""
+        return {
+            "lineNumber": self.line_number,
+            "errorType": self.error_type,
+            "message": self.message,
+            "linePreview": self.line_preview,
+        }
+
+
+@dataclass(slots=True)
+class Diagnostics:
+    """How a session's input was accounted for.
+
+    Every non-blank stdout line is counted in ``lines`` and ends up either in
+    ``lines_with_entries`` or in ``lines_without_entries`` (the parser read it
+    and chose to emit nothing), so ``accounted`` always holds.
+    ``fallback_lines`` went through the generic parser because the plugin
+    raised, returned something that is not a list, or returned no valid entry.
+    """
+
+    adapter_type: str
+    fallback_reason: str | None = None
+    lines: int = 0
+    blank_lines: int = 0
+    lines_with_entries: int = 0
+    lines_without_entries: int = 0
+    entries: int = 0
+    fallback_lines: int = 0
+    parser_errors: int = 0
+    first_errors: list[LineError] = field(default_factory=list)
+    dropped_entries: int = 0
+    drop_reasons: dict[str, int] = field(default_factory=dict)
+    truncated_lines: int = 0
+    truncated_chars: int = 0
+    parser_restarts: int = 0
+    stderr_chunks: int = 0
+    system_messages: int = 0
+
+    @property
+    def accounted(self) -> bool:
+        """True when every line is either in ``lines_with_entries`` or ``lines_without_entries``."""
+        return self.lines == self.lines_with_entries + self.lines_without_entries
+
+    @property
+    def clean(self) -> bool:
+        """True when nothing fell back, was dropped or was cut."""
+        return not (
+            self.fallback_reason
+            or self.fallback_lines
+            or self.dropped_entries
+            or self.truncated_lines
+        )
+
+    def summary(self) -> str:
+        """One human line: lines, entries, fallbacks, dropped, and what else happened."""
+        parts = [
+            _count(self.lines, "line"),
+            _count(self.entries, "entry", "entries"),
+            _count(self.fallback_lines, "fallback"),
+            f"{self.dropped_entries} dropped",
+        ]
+        if self.lines_without_entries:
+            parts.append(f"{self.lines_without_entries} without entries")
+        if self.blank_lines:
+            parts.append(f"{self.blank_lines} blank")
+        if self.truncated_lines:
+            parts.append(f"{self.truncated_lines} cut (too long)")
+        if self.parser_errors:
+            parts.append(_count(self.parser_errors, "parser error"))
+        return f"{self.adapter_type}: " + ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict (camelCase keys)."""
+        return {
+            "adapterType": self.adapter_type,
+            "fallbackReason": self.fallback_reason,
+            "lines": self.lines,
+            "blankLines": self.blank_lines,
+            "linesWithEntries": self.lines_with_entries,
+            "linesWithoutEntries": self.lines_without_entries,
+            "entries": self.entries,
+            "fallbackLines": self.fallback_lines,
+            "parserErrors": self.parser_errors,
+            "firstErrors": [error.to_json() for error in self.first_errors],
+            "droppedEntries": self.dropped_entries,
+            "dropReasons": dict(self.drop_reasons),
+            "truncatedLines": self.truncated_lines,
+            "truncatedChars": self.truncated_chars,
+            "parserRestarts": self.parser_restarts,
+            "stderrChunks": self.stderr_chunks,
+            "systemMessages": self.system_messages,
+            "accounted": self.accounted,
+        }
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def preview(line: str, limit: int = 200) -> str:
+    """``line`` shortened to ``limit`` characters for a message."""
+    return line if len(line) <= limit else line[:limit] + "…"
