@@ -216,3 +216,23 @@ class FakeSite:
 
 
 # -- regex audit ---------------------------------------------------------------------------
+
+
+class Drawn:
+    """A renderer fed through the host's one pipeline, as ``render`` and ``run`` feed it."""
+
+    def __init__(self, adapter_type: str, renderer: Any, **options: Any) -> None:
+        from linewise._pipeline import Pipeline
+
+        options.setdefault("clock", lambda: TS)
+        on_line = renderer.write_line if getattr(renderer, "wants_lines", False) else None
+        self.renderer = renderer
+        self.pipeline = Pipeline(adapter_type, on_entry=renderer.write, on_line=on_line, **options)
+        self.session = self.pipeline.session
+        self.feed = self.pipeline.feed
+        self.feed_stderr = self.pipeline.feed_stderr
+
+    def close(self) -> None:
+        """End the stream, then the renderer."""
+        self.pipeline.close()
+        self.renderer.close()

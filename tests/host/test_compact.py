@@ -9,12 +9,10 @@ from typing import Any
 
 import pytest
 from linewise import get_registry
-from linewise._render import RenderPipeline
-from linewise._session import TranscriptSession
 from linewise.renderers import CompactRenderer, FormatterRenderer, create_renderer
 from linewise_contracts.protocols import FORMAT_STDOUT_LINE, CompactLine
 from linewise_contracts.summary import RunSummary, Usage
-from support import TS, corpus_path
+from support import TS, Drawn, corpus_path
 
 SESSION = "3f2a9c1e-77aa-4b1c-9d0e-123456789abc"
 
@@ -197,9 +195,9 @@ def test_consecutive_deltas_merge_into_one_line() -> None:
 
 def _render_log(name: str) -> str:
     out = io.StringIO()
-    session = TranscriptSession(get_registry().load("claude_local"), clock=lambda: TS)
     renderer = create_renderer(out, style="compact", formatter=claude_formatter())  # type: ignore[arg-type]
-    pipeline = RenderPipeline(session, renderer)
+    pipeline = Drawn("claude_local", renderer)
+    session = pipeline.session
     with corpus_path("real-logs", "claude", name).open("rb") as log:
         while chunk := log.read(65536):
             pipeline.feed(chunk)

@@ -11,16 +11,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linewise import get_registry
-from linewise._render import (
-    MAX_PENDING_CALLS,
+from linewise.renderers import (
     JsonlRenderer,
-    RenderPipeline,
     TextRenderer,
     use_color,
 )
-from linewise._session import TranscriptSession
-from support import TS, VALID_ENTRIES, corpus_path
+from linewise.renderers.text import MAX_PENDING_CALLS
+from support import TS, VALID_ENTRIES, Drawn, corpus_path
 
 # Every escape sequence the renderer itself may write: SGR colours from its palette.
 OUR_SGR = re.compile(r"\x1b\[(?:0|1|2;90|1;3[23]|3[1-6]|90)m")
@@ -405,16 +402,12 @@ class LineRecorder:
         self.closed = True
 
 
-def _session(adapter: str = "process", **options: Any) -> TranscriptSession:
-    return TranscriptSession(get_registry().load(adapter), clock=lambda: TS, **options)
-
-
 def test_a_line_renderer_gets_the_lines_the_parser_saw_in_any_cut() -> None:
     data = "\ufeff first \r\n\n second\nthi".encode() + "rd é".encode()
     for size in (1, 2, 3, len(data)):
-        session = _session()
         recorder = LineRecorder()
-        pipeline = RenderPipeline(session, recorder)
+        pipeline = Drawn("process", recorder)
+        session = pipeline.session
         for start in range(0, len(data), size):
             pipeline.feed(data[start : start + size])
         pipeline.feed_stderr(b"warning\n")
@@ -426,9 +419,9 @@ def test_a_line_renderer_gets_the_lines_the_parser_saw_in_any_cut() -> None:
 
 
 def test_a_line_longer_than_the_limit_reaches_a_line_renderer_as_the_cut_entry() -> None:
-    session = _session(max_line_chars=10)
     recorder = LineRecorder()
-    pipeline = RenderPipeline(session, recorder, max_line_chars=10)
+    pipeline = Drawn("process", recorder, max_line_chars=10)
+    session = pipeline.session
     for _ in range(100):
         pipeline.feed(b"x" * 50)  # a line that never ends is not kept whole
     pipeline.feed(b"\nshort\n")
@@ -441,7 +434,7 @@ def test_a_line_longer_than_the_limit_reaches_a_line_renderer_as_the_cut_entry()
 
 def test_other_renderers_get_the_session_entries() -> None:
     out = io.StringIO()
-    pipeline = RenderPipeline(_session(), TextRenderer(out))
+    pipeline = Drawn("process", TextRenderer(out))
     pipeline.feed(b"one\ntw")
     pipeline.close()
     assert out.getvalue() == "stdout      one\nstdout      tw\n"
@@ -454,7 +447,7 @@ _HEADER = re.compile(r"^tool_(call|result) +(?:#(\d+) )?.*?\[([^\]]*)\](?:  ← 
 
 def _render_file(path: Path, **options: Any) -> str:
     out = io.StringIO()
-    pipeline = RenderPipeline(_session("claude_local"), TextRenderer(out, **options))
+    pipeline = Drawn("claude_local", TextRenderer(out, **options))
     with path.open("rb") as log:
         while chunk := log.read(65536):
             pipeline.feed(chunk)
@@ -499,7 +492,7 @@ def test_real_claude_logs_fold_thinking_unless_asked() -> None:
 
 
 def test_entries_of_other_adapters_render_in_every_style() -> None:
-    from linewise._compact import CompactRenderer
+    from linewise.renderers.compact import CompactRenderer
 
     folder = corpus_path("paperclip-on-real-logs")
     count = 0

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from linewise._progress import ProgressBar
 from linewise.cli import main
 from linewise.cli.rendering import FOLLOW_INTERVAL, follow_chunks
+from linewise.renderers.progress import ProgressBar
 from support import REPO, corpus_path
 
 SAMPLE = REPO / "examples" / "claude-sample.jsonl"
@@ -171,9 +171,9 @@ def test_html_goes_through_the_html_renderer(
         def close(self) -> None:
             self.stream.write(f"<html>{len(self.kinds)} entries</html>")
 
-    module = types.ModuleType("linewise._html")
+    module = types.ModuleType("linewise.renderers.html")
     module.HtmlRenderer = FakeHtmlRenderer  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "linewise._html", module)
+    monkeypatch.setitem(sys.modules, "linewise.renderers.html", module)
     target = tmp_path / "run.html"
     assert main(["render", str(SAMPLE), "--format", "html", "-o", str(target), "-q"]) == 0
     assert target.read_text(encoding="utf-8") == "<html>18 entries</html>"
@@ -186,7 +186,7 @@ def test_html_goes_through_the_html_renderer(
 def test_html_missing_is_a_clear_usage_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "linewise._html", None)
+    monkeypatch.setitem(sys.modules, "linewise.renderers.html", None)
     with pytest.raises(SystemExit) as caught:
         main(["render", str(SAMPLE), "--format", "html"])
     assert caught.value.code == 2
@@ -194,7 +194,7 @@ def test_html_missing_is_a_clear_usage_error(
 
 
 def test_the_real_html_renderer_writes_a_page(tmp_path: Path) -> None:
-    pytest.importorskip("linewise._html", reason="the HTML renderer is not installed")
+    pytest.importorskip("linewise.renderers.html", reason="the HTML renderer is not installed")
     target = tmp_path / "run.html"
     assert main(["render", str(SAMPLE), "-f", "html", "-o", str(target), "-q"]) == 0
     page = target.read_text(encoding="utf-8")

@@ -135,7 +135,7 @@ def test_usernames_are_censored_only_when_asked(registry: Registry) -> None:
 
 
 def test_censoring_covers_tool_inputs_and_other_home_paths() -> None:
-    from linewise._privacy import censor_usernames
+    from linewise.renderers.privacy import censor_usernames
 
     call = {
         "kind": "tool_call",

@@ -38,7 +38,7 @@ from linewise._summary import RunReport, plugin_summary
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
-    from linewise._render import JsonlRenderer
+    from linewise.renderers import JsonlRenderer
 
 __all__ = [
     "DEFAULT_GRACE",
@@ -158,7 +158,7 @@ class _Run:
         self.stderr = LineReader(_STDERR_MAX)
         self.transcript_writer: JsonlRenderer | None = None
         if transcript is not None:
-            from linewise._render import JsonlRenderer
+            from linewise.renderers import JsonlRenderer
 
             self.transcript_writer = JsonlRenderer(transcript)
         self.on_line = on_line

@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.compliance import Report
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if args.json:
         sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, default=repr) + "\n")
     else:
-        from linewise._render import use_color
+        from linewise.renderers import use_color
 
         _print(report, use_color(sys.stdout, args.color))
     return EXIT_OK if report.ok else EXIT_FAILURE

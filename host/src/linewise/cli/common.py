@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import IO, NoReturn
 
 from linewise._defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
-from linewise._sanitize import neutralize
+from linewise.renderers.sanitising import neutralize
 
 __all__ = [
     "EXIT_FAILURE",

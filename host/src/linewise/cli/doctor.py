@@ -9,8 +9,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry, unknown_adapter
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise._doctor import EnvironmentReport
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     An adapter type whose CLI is not installed does not fail, unless it was named.
     """
     from linewise._doctor import check_environments
-    from linewise._render import use_color
+    from linewise.renderers import use_color
 
     known = registry.adapter_types
     for name in args.adapter_types:

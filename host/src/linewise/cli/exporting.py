@@ -7,11 +7,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail, positive_int
+from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise._progress import ProgressBar
+    from linewise.renderers.progress import ProgressBar
 
 __all__ = ["register"]
 
@@ -72,7 +72,7 @@ class _Progress:
         self.bar: ProgressBar | None = None
 
     def __call__(self, done: int, total: int) -> None:
-        from linewise._progress import ProgressBar
+        from linewise.renderers.progress import ProgressBar
 
         if self.bar is None:
             self.bar = ProgressBar(sys.stderr, total)
@@ -85,8 +85,8 @@ class _Progress:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Export the logs named."""
-    from linewise._progress import ProgressBar
     from linewise.export import MissingExtraError, export_logs
+    from linewise.renderers.progress import ProgressBar
 
     if args.scheduler and args.engine != "dask":
         fail("--scheduler needs --engine dask", EXIT_USAGE)

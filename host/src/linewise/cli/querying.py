@@ -11,8 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 from linewise._registry import Registry
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.renderers.sanitising import neutralize
 
 __all__ = ["register"]
 

@@ -12,8 +12,7 @@ from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
 from linewise._defaults import EXIT_INTERRUPTED, MAX_LINE_CHARS, READ_SIZE
-from linewise._registry import Registry
-from linewise._sanitize import neutralize
+from linewise._registry import Registry, get_registry
 from linewise.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -25,14 +24,15 @@ from linewise.cli.common import (
     read_chunks,
 )
 from linewise.errors import UnknownAdapterError
+from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
 
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
-    from linewise._render import Renderer
     from linewise._session import TranscriptSession
+    from linewise.renderers import Renderer
 
 __all__ = [
     "FORMATS",
@@ -204,28 +204,27 @@ def build_renderer(
 ) -> Renderer:
     """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
 
-    ``--style compact`` of a ``claude_local`` log formats the raw stream-json
-    lines exactly as the compact specification says (feed it through
-    ``linewise._render.RenderPipeline``); other adapters get the same rules
-    applied to their entries. Raises ImportError when the HTML renderer is absent.
+    The compact style draws with the plugin's own CLI formatter
+    (``format_stdout_line``) when the adapter's plugin exports one, so the
+    pipeline hands it each raw stdout line; otherwise it applies the
+    entry-based compact rules. One table for ``render`` and ``run``:
+    :func:`linewise.renderers.create_renderer`.
     """
-    if format == "jsonl":
-        from linewise._render import JsonlRenderer
+    from linewise.renderers import create_renderer
 
-        return JsonlRenderer(output.buffer)
-    if format == "html":
-        from linewise._html import HtmlRenderer
-
-        return HtmlRenderer(output, title=title)
-    if style == "compact":
-        from linewise._compact import ClaudeCompactRenderer, CompactRenderer
-
-        if adapter_type == "claude_local":
-            return ClaudeCompactRenderer(output, color=color)
-        return CompactRenderer(output, color=color)
-    from linewise._render import TextRenderer
-
-    return TextRenderer(output, color=color, full=full, thinking=thinking)
+    formatter = None
+    if format == "text" and style == "compact":
+        formatter = get_registry().load(adapter_type).format_stdout_line
+    return create_renderer(
+        output,
+        format=format,
+        style=style,
+        color=color,
+        full=full,
+        thinking=thinking,
+        title=title,
+        formatter=formatter,
+    )
 
 
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
@@ -263,11 +262,14 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)
     if args.format == "html":
         try:
-            import linewise._html  # noqa: F401 - only checking that it is there
+            import linewise.renderers.html  # noqa: F401 - only checking that it is there
         except ModuleNotFoundError as error:
-            if error.name != "linewise._html":
+            if error.name != "linewise.renderers.html":
                 raise
-            fail("--format html is not available: linewise._html is not installed", EXIT_USAGE)
+            fail(
+                "--format html is not available: linewise.renderers.html is not installed",
+                EXIT_USAGE,
+            )
 
 
 class Drawing:
@@ -323,7 +325,7 @@ def drawing_for(
     args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
 ) -> Drawing:
     """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
-    from linewise._render import use_color
+    from linewise.renderers import use_color
 
     color = args.format == "text" and use_color(output, args.color)
 
@@ -339,7 +341,7 @@ def drawing_for(
             title=title,
         )
         if getattr(args, "censor_usernames", False):
-            from linewise._privacy import CensoringRenderer
+            from linewise.renderers.privacy import CensoringRenderer
 
             return CensoringRenderer(renderer)
         return renderer
@@ -443,7 +445,7 @@ def _pump(
     path: str,
 ) -> bool:
     """Feed every chunk through the pipeline; True when Ctrl-C stopped it."""
-    from linewise._progress import ProgressBar
+    from linewise.renderers.progress import ProgressBar
 
     bar = ProgressBar(sys.stderr, size) if size and ProgressBar.wanted(sys.stderr) else None
     # On a terminal the transcript also goes to, the bar is erased before each

@@ -8,9 +8,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry
-from linewise._sanitize import neutralize
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.errors import UnknownAdapterError
+from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
