@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -76,19 +77,91 @@ def _spellings(value: str) -> set[str]:
     return {spelling for spelling in spellings if spelling}
 
 
+# A CSI sequence (colour, erase line), raw or escaped inside a JSON string (``\u001b``).
+# Bounded repeats of disjoint classes: linear, whatever the text.
+_CSI: Final = rb"(?:\x1b|\\u001[bB])\[[0-?]{0,32}[ -/]{0,8}[@-~]"
+_ESCAPES: Final = re.compile(_CSI)
+# The end of a chunk that may still become a CSI sequence once more bytes arrive.
+_PARTIAL: Final = re.compile(
+    rb"(?:\x1b|\\(?:u(?:0(?:0(?:1(?:[bB])?)?)?)?)?)\Z"
+    rb"|(?:\x1b|\\u001[bB])\[[0-?]{0,32}[ -/]{0,8}\Z"
+)
+_PARTIAL_MAX: Final = 48  # longest such unfinished sequence
+# Bytes of escape sequences a held-back secret may hold on top of its own length.
+_MAX_HELD_ESCAPES: Final = 4096
+
+
+def _has_escape(data: bytes) -> bool:
+    return b"\x1b" in data or b"\\u001" in data
+
+
+class _View:
+    """``data`` with its CSI sequences left out, and the way back to positions in ``data``.
+
+    Memory is one pair per escape sequence, not one per byte.
+    """
+
+    def __init__(self, data: bytes, end: int) -> None:
+        parts: list[bytes] = []
+        self.starts: list[int] = []  # where each piece of text starts in the view
+        self.origins: list[int] = []  # ... and in data
+        self.escapes: list[tuple[int, int]] = []  # (start, end) in data of each sequence
+        position = size = 0
+        for match in _ESCAPES.finditer(data, 0, end):
+            self._piece(parts, data[position : match.start()], position, size)
+            size += match.start() - position
+            self.escapes.append(match.span())
+            position = match.end()
+        self._piece(parts, data[position:end], position, size)
+        self.text = b"".join(parts)
+
+    def _piece(self, parts: list[bytes], piece: bytes, origin: int, at: int) -> None:
+        if piece:
+            parts.append(piece)
+            self.starts.append(at)
+            self.origins.append(origin)
+
+    def origin(self, position: int, end: int) -> int:
+        """Where the view's byte at ``position`` is in data (``end`` past the last byte)."""
+        if position >= len(self.text):
+            return end
+        index = bisect.bisect_right(self.starts, position) - 1
+        return self.origins[index] + position - self.starts[index]
+
+    def at_or_after(self, origin: int) -> int:
+        """The view position of the first byte of text at or after ``origin`` in data."""
+        index = bisect.bisect_right(self.origins, origin) - 1
+        if index < 0:
+            return 0
+        offset = origin - self.origins[index]
+        following = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.text)
+        return min(self.starts[index] + offset, following)
+
+    def escapes_within(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The (start, end) in data of the escape sequences between two positions of data."""
+        index = bisect.bisect_left(self.escapes, (start, start))
+        found = []
+        while index < len(self.escapes) and self.escapes[index][1] <= end:
+            found.append(self.escapes[index])
+            index += 1
+        return found
+
+
 class Redactor:
     """Masks known secret values in a stream of bytes (or in text), wherever chunks are cut.
 
     Only an end of a chunk that could be the start of a secret is held back
     until the next chunk (or :meth:`flush`), so a secret split across two
-    reads is still found and ordinary output is never delayed.
+    reads is still found and ordinary output is never delayed. A secret with
+    colour codes inside (``grep --color`` output) is found too: matching runs
+    on the text with its CSI sequences left out, and the sequences inside a
+    secret are kept after the mask so the terminal's colours stay as they were.
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = sorted({s for secret in secrets for s in _spellings(secret) if s}, key=len)
         values.reverse()  # the longest first, so a secret containing another wins
         self.active = bool(values)
-        self._text = re.compile("|".join(map(re.escape, values))) if values else None
         encoded = [value.encode("utf-8", errors="surrogateescape") for value in values]
         self._bytes = re.compile(b"|".join(map(re.escape, encoded))) if encoded else None
         # By first byte: only positions that can begin a secret are looked at (memory linear).
@@ -106,18 +179,70 @@ class Redactor:
 
     def text(self, text: str) -> str:
         """``text`` with every secret value masked."""
-        if self._text is None:
+        if self._bytes is None:
             return text
-        return self._text.sub(MASK, text)
+        data = text.encode("utf-8", errors="surrogateescape")
+        masked, _ = self._mask(data, final=True)
+        return masked.decode("utf-8", errors="surrogateescape")
 
     def feed(self, chunk: bytes) -> bytes:
         """The bytes of the stream that are safe to pass on, secrets masked."""
         if self._bytes is None:
             return chunk
         data = self._tail + chunk
+        out, hold = self._mask(data, final=False)
+        self._tail = data[hold:]
+        return out
+
+    def flush(self) -> bytes:
+        """The held-back bytes at the end of the stream, secrets masked."""
+        data, self._tail = self._tail, b""
+        if self._bytes is None or not data:
+            return data
+        out, _ = self._mask(data, final=True)
+        return out
+
+    def _mask(self, data: bytes, *, final: bool) -> tuple[bytes, int]:
+        """``data`` masked up to where it must be held back; and that position."""
+        end = len(data)
+        if not final:
+            unfinished = _PARTIAL.search(data, max(0, end - _PARTIAL_MAX))
+            if unfinished is not None:
+                end = unfinished.start()  # an unfinished escape waits for the rest of it
+        if end == len(data) and not _has_escape(data):
+            return self._mask_plain(data, final=final)
+        view = _View(data, end)
+        text = view.text
+        hold = len(text)
+        if not final:
+            # A secret held back may hold escapes too, but only so many bytes of them.
+            floor = view.at_or_after(end - self._longest - _MAX_HELD_ESCAPES)
+            hold = self._hold_from(text, floor)
+        assert self._bytes is not None
+        out: list[bytes] = []
+        start = 0
+        for match in self._bytes.finditer(text):
+            if match.start() >= hold:
+                break
+            first = view.origin(match.start(), end)
+            last = view.origin(match.end() - 1, end) + 1
+            out.append(data[start:first])
+            out.append(MASK.encode())
+            out += [data[a:b] for a, b in view.escapes_within(first, last)]
+            self.masked += 1
+            start = last
+            if match.end() > hold:
+                hold = self._hold_from(text, match.end())
+        held = view.origin(hold, end)
+        out.append(data[start:held])
+        return b"".join(out), held
+
+    def _mask_plain(self, data: bytes, *, final: bool) -> tuple[bytes, int]:
+        """The usual case, no escape sequence in sight: match on the bytes as they are."""
+        assert self._bytes is not None
         # Matching is leftmost-first: from the first place where the rest of the
         # data could still begin a secret, nothing is final until more arrives.
-        hold = self._hold_from(data, 0)
+        hold = len(data) if final else self._hold_from(data, 0)
         out: list[bytes] = []
         start = 0
         for match in self._bytes.finditer(data):
@@ -130,8 +255,7 @@ class Redactor:
             if start > hold:
                 hold = self._hold_from(data, start)
         out.append(data[start:hold])
-        self._tail = data[hold:]
-        return b"".join(out)
+        return b"".join(out), hold
 
     def _hold_from(self, data: bytes, start: int) -> int:
         """The first position from ``start`` where the rest of ``data`` begins a secret."""
@@ -143,12 +267,3 @@ class Redactor:
                 if any(value.startswith(rest) for value in candidates):
                     return position
         return len(data)
-
-    def flush(self) -> bytes:
-        """The held-back bytes at the end of the stream, secrets masked."""
-        data, self._tail = self._tail, b""
-        if self._bytes is None or not data:
-            return data
-        masked, count = self._bytes.subn(MASK.encode(), data)
-        self.masked += count
-        return masked
