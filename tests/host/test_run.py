@@ -588,7 +588,7 @@ def test_the_redactor_memory_is_linear_in_the_secret_length() -> None:
         tracemalloc.stop()
         return top
 
-    small, large = peak(10_000), peak(40_000)
+    small, large = peak(2_500), peak(10_000)
     assert large < 8 * small  # linear (4x the secret); the old prefix set was 16x and 1.6 GB
 
 

@@ -1,4 +1,4 @@
-"""Live runs: spawn an agent CLI, parse its output as it arrives, with safety rails, redacted."""
+"""Live runs: run_agent wires an agent's child process through redaction into the pipeline."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
@@ -120,8 +120,11 @@ class _Output:
 
     def __init__(
         self,
-        pipeline_options: dict[str, Any],
+        adapter_type: str,
         *,
+        registry: Registry,
+        on_detect: Callable[[Detection], None] | None,
+        max_line_chars: int,
         env: Mapping[str, str],
         on_entry: Callable[[TranscriptEntry], None] | None,
         on_line: Callable[[str, Sequence[TranscriptEntry]], None] | None,
@@ -146,10 +149,13 @@ class _Output:
             self.transcript_writer = JsonlRenderer(transcript)
         # bytes → lines → sniffer (output waits while detecting) → session → these callbacks.
         self.pipeline = Pipeline(
+            adapter_type,
+            registry=registry,
             on_entry=self.entry,
             on_line=self.line if on_line is not None else None,
+            on_detect=on_detect,
             eager=True,
-            **pipeline_options,
+            max_line_chars=max_line_chars,
         )
         # Where stdout goes for the plugin's summarize_run once the run is over.
         self.spool: IO[bytes] | None = None
@@ -382,12 +388,10 @@ def run_agent(
             else None
         )
         output = _Output(
-            {
-                "adapter_type": adapter_type,
-                "registry": registry,
-                "on_detect": on_detect,
-                "max_line_chars": max_line_chars,
-            },
+            adapter_type,
+            registry=registry,
+            on_detect=on_detect,
+            max_line_chars=max_line_chars,
             env=environment,
             on_entry=on_entry,
             on_line=on_line,
