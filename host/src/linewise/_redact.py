@@ -102,23 +102,35 @@ class _View:
     """
 
     def __init__(self, data: bytes, end: int) -> None:
-        parts: list[bytes] = []
-        self.starts: list[int] = []  # where each piece of text starts in the view
-        self.origins: list[int] = []  # ... and in data
+        self.data, self.end = data, end
+        self.text = _ESCAPES.sub(b"", data[:end])
+        # The way back is made only when asked for (a secret found or held back).
+        self._starts: list[int] | None = None
+        self.origins: list[int] = []  # where each piece starts in data
         self.escapes: list[tuple[int, int]] = []  # (start, end) in data of each sequence
+
+    @property
+    def starts(self) -> list[int]:
+        """Where each piece of text between escape sequences starts in the view."""
+        if self._starts is None:
+            self._map()
+        assert self._starts is not None
+        return self._starts
+
+    def _map(self) -> None:
+        self._starts = []
         position = size = 0
-        for match in _ESCAPES.finditer(data, 0, end):
-            self._piece(parts, data[position : match.start()], position, size)
+        for match in _ESCAPES.finditer(self.data, 0, self.end):
+            self._piece(match.start() - position, position, size)
             size += match.start() - position
             self.escapes.append(match.span())
             position = match.end()
-        self._piece(parts, data[position:end], position, size)
-        self.text = b"".join(parts)
+        self._piece(self.end - position, position, size)
 
-    def _piece(self, parts: list[bytes], piece: bytes, origin: int, at: int) -> None:
-        if piece:
-            parts.append(piece)
-            self.starts.append(at)
+    def _piece(self, length: int, origin: int, at: int) -> None:
+        if length:
+            assert self._starts is not None
+            self._starts.append(at)
             self.origins.append(origin)
 
     def origin(self, position: int, end: int) -> int:
@@ -130,15 +142,17 @@ class _View:
 
     def at_or_after(self, origin: int) -> int:
         """The view position of the first byte of text at or after ``origin`` in data."""
+        starts = self.starts
         index = bisect.bisect_right(self.origins, origin) - 1
         if index < 0:
             return 0
         offset = origin - self.origins[index]
-        following = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.text)
-        return min(self.starts[index] + offset, following)
+        following = starts[index + 1] if index + 1 < len(starts) else len(self.text)
+        return min(starts[index] + offset, following)
 
     def escapes_within(self, start: int, end: int) -> list[tuple[int, int]]:
         """The (start, end) in data of the escape sequences between two positions of data."""
+        self.starts  # noqa: B018 - makes the map
         index = bisect.bisect_left(self.escapes, (start, start))
         found = []
         while index < len(self.escapes) and self.escapes[index][1] <= end:
@@ -214,11 +228,14 @@ class Redactor:
         view = _View(data, end)
         text = view.text
         hold = len(text)
-        if not final:
+        if not final and self._hold_from(text, 0) < hold:
             # A secret held back may hold escapes too, but only so many bytes of them.
             floor = view.at_or_after(end - self._longest - _MAX_HELD_ESCAPES)
             hold = self._hold_from(text, floor)
         assert self._bytes is not None
+        found = self._bytes.search(text)
+        if hold == len(text) and (found is None or found.start() >= hold):
+            return data[:end], end  # nothing to mask or hold: the usual case
         out: list[bytes] = []
         start = 0
         for match in self._bytes.finditer(text):
