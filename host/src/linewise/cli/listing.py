@@ -16,6 +16,7 @@ from linewise.renderers.sanitising import neutralize
 
 __all__ = ["register"]
 
+
 def register(commands: Any) -> None:
     """Add the ``list`` subcommand."""
     listing = commands.add_parser("list", help="list the installed parser plugins and their status")
