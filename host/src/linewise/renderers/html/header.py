@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -81,6 +82,18 @@ class Figures:
                 self.sessions.append(session)
             else:
                 self.more_sessions = True
+
+    def add_result(self, entry: Mapping[str, Any], label: str, failed: bool) -> None:
+        """Count a top-level ``result`` entry: its tokens, its cost when reported, its outcome."""
+        self.results += 1
+        self.input_tokens += entry["inputTokens"]
+        self.output_tokens += entry["outputTokens"]
+        self.cached_tokens += entry["cachedTokens"]
+        if entry["costUsd"] > 0:
+            self.cost_usd += entry["costUsd"]
+            self.cost_reported = True
+        self.outcome = label
+        self.failed = failed
 
     def error(self, element_id: str) -> None:
         self.errors += 1
