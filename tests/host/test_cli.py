@@ -123,6 +123,15 @@ def test_list_shows_the_installed_claude_plugin() -> None:
     assert "process" in out and "built in" in out
 
 
+def test_list_colours_each_status_from_the_one_colour_table() -> None:
+    from linewise.renderers import COLOURS, STATUS_ROLES
+
+    out = _linewise("list", "--color", "always").stdout.decode()
+    row = next(line for line in out.splitlines() if line.startswith("claude_local "))
+    status = "loaded" if "loaded" in row else "available"
+    assert f"\x1b[{COLOURS[STATUS_ROLES[status]]}m{status}" in row
+
+
 def test_list_json() -> None:
     done = _linewise("list", "--json")
     payload = json.loads(done.stdout)

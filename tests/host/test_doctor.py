@@ -364,6 +364,16 @@ def test_doctor_shows_an_unhashable_level_without_crashing(
         assert "level ['error']" in out
 
 
+def test_doctor_colours_statuses_and_levels_from_the_one_colour_table(
+    site: FakeSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from linewise.renderers import paint
+
+    _, out, _ = _doctor("careful_agent", "--color", "always", capsys=capsys)
+    assert paint("WARN", "warn") in out  # the adapter type's status
+    assert paint("warn ", "warn") in out  # one check's level, padded
+
+
 def test_doctor_json(site: FakeSite, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _doctor("careful_agent", "silent_agent", "--json", capsys=capsys)
     assert code == 0

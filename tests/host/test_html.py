@@ -383,7 +383,7 @@ def test_an_orphan_result_is_shown_plainly() -> None:
 def test_calls_left_unanswered_are_remembered_only_up_to_a_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import linewise.renderers.html.renderer as html_renderer
+    import linewise.renderers.html.cards as html_renderer
 
     monkeypatch.setattr(html_renderer, "_PENDING_CALLS", 2)
     gap = {"kind": "system", "ts": TS, "text": "between"}

@@ -101,3 +101,72 @@ def test_the_page_assets_are_package_files_pinned_by_the_policy() -> None:
     assert (
         f"<style>{css}</style>" in page.getvalue() and f"<script>{js}</script>" in page.getvalue()
     )
+
+
+# -- unknown is not zero, in every view -----------------------------------------------------
+
+_CURSOR_RESULT: dict[str, Any] = {
+    "kind": "result",
+    "ts": "2026-01-01T00:00:01.000Z",
+    "text": "done",
+    "inputTokens": 0,
+    "outputTokens": 0,
+    "cachedTokens": 0,
+    "costUsd": 0,
+    "subtype": "success",
+    "isError": False,
+    "errors": [],
+}
+
+
+def _views(summary: Any) -> dict[str, str]:
+    """What text, compact and the HTML header show for one zero-usage result and ``summary``."""
+    shown: dict[str, str] = {}
+    for name, options in (
+        ("text", {}),
+        ("compact", {"style": "compact"}),
+        ("html", {"format": "html"}),
+    ):
+        out = _Text()
+        renderer = create_renderer(out, **options)
+        renderer.write(_CURSOR_RESULT)  # type: ignore[arg-type]
+        renderer.close(summary=summary)
+        shown[name] = out.getvalue()
+    page = shown["html"]
+    shown["html"] = page[page.index('<header id="summary"') : page.index("</header>")]
+    shown["html-json"] = page[
+        page.index('id="linewise-summary">') : page.index(
+            "</script>", page.index('id="linewise-summary">')
+        )
+    ]
+    return shown
+
+
+def test_a_run_that_reported_no_tokens_shows_unknown_tokens_in_every_view() -> None:
+    from linewise_contracts.summary import RunSummary
+
+    summary = RunSummary(outcome="success", complete=True, details={"usageBasis": "none"})
+    views = _views(summary)
+    for name in ("text", "compact"):
+        assert "whole run: tokens unknown (not reported) · cost unknown" in views[name], name
+        assert "whole run: input 0" not in views[name]
+    header = views["html"]
+    for tile in ("Input tokens", "Output tokens", "Cache read tokens", "Cost"):
+        assert f"<dt>{tile}</dt><dd>unknown</dd>" in header, tile
+    assert '"inputTokens":null' in views["html-json"] and '"costUsd":null' in views["html-json"]
+    # The same run with reported (zero) tokens says zero: only "none" means unknown.
+    reported = _views(
+        RunSummary(outcome="success", complete=True, details={"usageBasis": "per_run"})
+    )
+    assert "whole run: input 0 (without cache reads)" in reported["text"]
+    assert "<dt>Input tokens</dt><dd>0</dd>" in reported["html"]
+
+
+def test_a_result_cost_of_zero_without_a_summary_is_not_reported_in_every_view() -> None:
+    views = _views(None)
+    assert "cost not reported" in views["text"]
+    assert "<dt>Cost</dt><dd>unknown</dd>" in views["html"]
+    for name, shown in views.items():
+        assert "$0" not in shown, name
+    # Compact draws a result the CLI's way (no usage line): it shows no cost at all.
+    assert "cost" not in views["compact"] and "--- Result ---" in views["compact"]

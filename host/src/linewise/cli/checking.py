@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.renderers import STATUS_ROLES, paint
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.compliance import Report
 
 __all__ = ["register"]
-
-_COLORS = {"pass": "32", "warn": "33", "fail": "31", "skip": "90"}
 
 
 def register(commands: Any) -> None:
@@ -86,9 +85,7 @@ def _print(report: Report, color: bool) -> None:
         if result.adapter_type != current:
             current = result.adapter_type
             out.write(f"\n{current or 'distribution'}\n")
-        status = result.status.upper().ljust(4)
-        if color:
-            status = f"\x1b[{_COLORS[result.status]}m{status}\x1b[0m"
+        status = paint(result.status.upper().ljust(4), STATUS_ROLES.get(result.status), color)
         out.write(f"  {status}  {result.check.ljust(width)}  {neutralize(result.message)}\n")
         for detail in result.details[:10]:
             out.write(f"  {'':4}  {'':{width}}    {neutralize(detail)}\n")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry, unknown_adapter
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.renderers import STATUS_ROLES, paint
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -18,14 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _DEFAULT_TIMEOUT = 30.0  # linewise._doctor.DEFAULT_CHECK_TIMEOUT
-_COLORS = {
-    "pass": "32",
-    "info": "32",
-    "warn": "33",
-    "error": "31",
-    "fail": "31",
-    "not_installed": "90",
-}
 _ORDER = ("pass", "warn", "fail", "not_installed", "unchecked")
 
 
@@ -71,10 +64,10 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
     def clean(text: str) -> str:
         return neutralize(mask(text))
 
-    def paint(text: str, key: object) -> str:
+    def painted(text: str, key: object) -> str:
         # A plugin's level may be anything: only the known ones are coloured.
-        known = isinstance(key, str) and key in _COLORS
-        return f"\x1b[{_COLORS[str(key)]}m{text}\x1b[0m" if color and known else text
+        role = STATUS_ROLES.get(key.replace("_", " ")) if isinstance(key, str) else None
+        return paint(text, role, color)
 
     lines: list[str] = []
     width = max((len(report.adapter_type) for report in reports), default=0)
@@ -82,14 +75,14 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
         who = f"{report.distribution} {report.version}" if report.distribution else "built in"
         status = report.status or "unchecked"
         shown = status.replace("_", " ").upper()
-        head = f"{clean(report.adapter_type).ljust(width)}  {paint(shown, status)}"
+        head = f"{clean(report.adapter_type).ljust(width)}  {painted(shown, status)}"
         head += f"  {clean(who)}" + (f" · {clean(report.label)}" if report.label else "")
         lines.append(head)
         if report.note:
             lines.append(f"  {clean(report.note)}")
         code_width = max((len(check.code) for check in report.checks), default=0)
         for check in report.checks:
-            level = paint(check.level.ljust(5), check.level)
+            level = painted(check.level.ljust(5), check.level)
             lines.append(
                 f"  {level}  {clean(check.code.ljust(code_width))}  {clean(check.message)}"
             )

@@ -16,15 +16,6 @@ from linewise.renderers.sanitising import neutralize
 
 __all__ = ["register"]
 
-_PALETTE = {
-    "loaded": "32",
-    "available": "32",
-    "incompatible": "33",
-    "failed": "31",
-    "disabled": "90",
-    "shadowed": "90",
-}
-
 
 def register(commands: Any) -> None:
     """Add the ``list`` subcommand."""
@@ -61,7 +52,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return EXIT_OK
-    from linewise.renderers import use_color
+    from linewise.renderers import STATUS_ROLES, paint, use_color
 
     color = use_color(out, args.color)
     rows = [("ADAPTER TYPE", "STATUS", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]
@@ -76,8 +67,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     for index, row in enumerate(rows):
         cells = [neutralize(cell) for cell in row]
         padded = [cells[i].ljust(widths[i]) for i in range(4)]
-        if color and index:
-            padded[1] = f"\x1b[{_PALETTE[row[1]]}m{padded[1]}\x1b[0m"
+        if index:
+            padded[1] = paint(padded[1], STATUS_ROLES.get(row[1]), color)
         out.write("  ".join([*padded, cells[4]]).rstrip() + "\n")
         shown = infos[index - 1] if index else None
         if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:

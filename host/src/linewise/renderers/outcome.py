@@ -14,6 +14,7 @@ __all__ = [
     "result_usage",
     "summary_failed",
     "summary_outcome",
+    "summary_tokens_known",
     "summary_usage",
 ]
 
@@ -105,9 +106,20 @@ def summary_outcome(summary: RunSummary) -> str:
     return "failed" if summary_failed(summary) else "finished"
 
 
+def summary_tokens_known(summary: RunSummary) -> bool:
+    """Whether the run reported its tokens: a plugin says ``usageBasis: "none"`` when it did not.
+
+    Codex and Cursor runs that report no usage leave zeros in ``summary.usage``;
+    those zeros are unknown, not zero.
+    """
+    return summary.details.get("usageBasis") != "none"
+
+
 def summary_usage(summary: RunSummary) -> str:
-    """The whole run's tokens and cost, labelled; a cost the CLI did not report is unknown."""
+    """The whole run's tokens and cost, labelled; what the CLI did not report is unknown."""
     usage = summary.usage
+    if not summary_tokens_known(summary):
+        return f"whole run: tokens unknown (not reported) · cost {cost_text(summary.cost_usd)}"
     return (
         f"whole run: input {usage.input_tokens:,} (without cache reads) · "
         f"cache read {usage.cached_tokens:,} · output {usage.output_tokens:,} · "

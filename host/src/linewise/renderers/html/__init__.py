@@ -1,4 +1,4 @@
-"""The html format: one self-contained page (renderer, header, tool drawings, page.css, page.js)."""
+"""The html format: one self-contained page, drawn by HtmlRenderer from one module per part."""
 
 from linewise.renderers.html.renderer import PAGE_ENTRIES, HtmlRenderer
 

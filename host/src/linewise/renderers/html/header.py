@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -10,7 +11,12 @@ from linewise_contracts.summary import RunSummary
 
 from linewise._version import __version__
 from linewise.renderers.html.markup import escaped, number
-from linewise.renderers.outcome import cost_text, summary_failed, summary_outcome
+from linewise.renderers.outcome import (
+    cost_text,
+    summary_failed,
+    summary_outcome,
+    summary_tokens_known,
+)
 
 __all__ = ["Figures"]
 
@@ -82,6 +88,18 @@ class Figures:
             else:
                 self.more_sessions = True
 
+    def add_result(self, entry: Mapping[str, Any], label: str, failed: bool) -> None:
+        """Count a top-level ``result`` entry: its tokens, its cost when reported, its outcome."""
+        self.results += 1
+        self.input_tokens += entry["inputTokens"]
+        self.output_tokens += entry["outputTokens"]
+        self.cached_tokens += entry["cachedTokens"]
+        if entry["costUsd"] > 0:
+            self.cost_usd += entry["costUsd"]
+            self.cost_reported = True
+        self.outcome = label
+        self.failed = failed
+
     def error(self, element_id: str) -> None:
         self.errors += 1
         if self.first_error is None:
@@ -109,6 +127,9 @@ class Figures:
         }
         if summary is not None:
             data["run"] = summary.to_json()
+            if not summary_tokens_known(summary):
+                # The run reported no tokens: its results' zeros are unknown, not zero.
+                data.update(inputTokens=None, outputTokens=None, cachedTokens=None)
         return data
 
     def header(self, title: str, summary: RunSummary | None) -> str:
@@ -117,10 +138,10 @@ class Figures:
             state, outcome = ("failed" if failed else "finished"), summary_outcome(summary)
             usage = summary.usage
             scope = "whole run"
-            tokens: tuple[float, float, float] = (
-                usage.input_tokens,
-                usage.output_tokens,
-                usage.cached_tokens,
+            tokens: tuple[float, float, float] | None = (
+                (usage.input_tokens, usage.output_tokens, usage.cached_tokens)
+                if summary_tokens_known(summary)
+                else None
             )
             cost = cost_text(summary.cost_usd)
             models = [summary.model] if summary.model else self.models
@@ -144,10 +165,11 @@ class Figures:
         calls = f"{self.tool_calls:,}"
         if self.subagent_calls:
             calls += f' <span class="note">({self.subagent_calls:,} in subagents)</span>'
+        shown = [number(count) for count in tokens] if tokens else ["unknown"] * 3
         tiles = [
-            ("Input tokens", number(tokens[0]), "without cache reads"),
-            ("Output tokens", number(tokens[1]), ""),
-            ("Cache read tokens", number(tokens[2]), ""),
+            ("Input tokens", shown[0], "without cache reads" if tokens else "not reported"),
+            ("Output tokens", shown[1], ""),
+            ("Cache read tokens", shown[2], ""),
             ("Cost", escaped(cost), ""),
             ("Tool calls", calls, ""),
             ("Errors", errors, ""),
