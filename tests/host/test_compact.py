@@ -347,3 +347,32 @@ def test_the_run_summary_line_says_unknown_for_an_unknown_cost() -> None:
     shown = out.getvalue()
     assert shown.startswith("[run completed · whole run: input 10")
     assert "cost unknown" in shown and "$0" not in shown and "model" not in shown
+
+
+@pytest.mark.parametrize(
+    ("content", "shown"),
+    [
+        # Codex: the command's facts, a blank line, then what it printed.
+        (
+            "command: pytest -q\nstatus: completed\nexit_code: 0\n\n3 passed in 0.1s",
+            "→ 3 passed in 0.1s",
+        ),
+        # OpenCode: status facts above the tool's output.
+        (
+            "status: completed\ntruncated: false\n\n<path>/repo/README.md</path>",
+            "→ <path>/repo/README.md</path>",
+        ),
+        # Plain output is shown as it is, even when it looks like a heading.
+        ("Error: not found\n\nsee the log", "→ Error: not found"),
+        ("total 3\nfile.txt", "→ total 3"),
+    ],
+)
+def test_a_result_line_shows_the_output_under_a_block_of_facts(content: str, shown: str) -> None:
+    out = io.StringIO()
+    renderer = CompactRenderer(out)
+    renderer.write({"kind": "tool_call", "ts": TS, "name": "shell", "input": {}, "toolUseId": "t1"})
+    renderer.write(
+        {"kind": "tool_result", "ts": TS, "toolUseId": "t1", "content": content, "isError": False}
+    )
+    renderer.close()
+    assert shown in out.getvalue().splitlines()

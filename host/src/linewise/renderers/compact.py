@@ -48,13 +48,45 @@ def _summary_line(text: str) -> str:
     return one_line(neutralize(text[:65536]), LIMIT)
 
 
+_HEADER_KEY: Final = frozenset("abcdefghijklmnopqrstuvwxyz_")
+_MAX_HEADER_LINES: Final = 12
+
+
+def _header_key(line: str) -> bool:
+    """True for a ``snake_case_key: value`` line, how plugins label a result's facts."""
+    key, colon, _ = line.partition(":")
+    return bool(colon) and bool(key) and len(key) <= 40 and set(key) <= _HEADER_KEY
+
+
+def _output(content: str) -> str:
+    """The tool's output: what follows a leading block of ``key: value`` facts, if any.
+
+    Codex, OpenCode and other plugins put a command's facts (``command:``,
+    ``status:``, ``exit_code:``) above its output, separated by a blank line;
+    the compact line shows the output, as it does for Claude.
+    """
+    start = 0
+    for _ in range(_MAX_HEADER_LINES):
+        end = content.find("\n", start)
+        if end == -1:
+            return content
+        line = content[start:end].rstrip("\r")
+        if not line.strip():
+            return content[end + 1 :] if start else content
+        if not _header_key(line):
+            return content
+        start = end + 1
+    return content
+
+
 def _result_summary(content: str, is_error: bool) -> CompactLine:
     if is_error:
-        line = _summary_line(content)
+        line = _summary_line(_output(content)) or _summary_line(content)
         return ("error", f"→ error: {line}" if line else "→ error")
     if not content.strip():
         return ("result", "→ ok")
-    return ("result", f"→ {_summary_line(content)}")
+    line = _summary_line(_output(content))
+    return ("result", f"→ {line}" if line else "→ ok")
 
 
 def _session_line(session_id: object, model: object) -> CompactLine:
