@@ -1,9 +1,10 @@
-"""Environment checks: an ACP agent on PATH is info, none is only a warning."""
+"""Environment checks: an ACP agent on PATH is info, none is "not installed" (doctor)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from linewise._doctor import not_installed
 from linewise_acp import check_environment
 from support import check_levels, fake_executable
 
@@ -15,8 +16,9 @@ def test_an_agent_on_path_is_named(tmp_path: Path) -> None:
     assert "codex-acp" in checks[0].message
 
 
-def test_no_agent_is_a_warning_never_an_error(tmp_path: Path) -> None:
+def test_no_agent_is_the_missing_cli_error_doctor_calls_not_installed(tmp_path: Path) -> None:
     assert check_levels(check_environment({"PATH": str(tmp_path)})) == {
-        "acp_agents_missing": "warn"
+        "acp_agents_missing": "error"
     }
-    assert check_levels(check_environment({})) == {"acp_agents_missing": "warn"}
+    assert check_levels(check_environment({})) == {"acp_agents_missing": "error"}
+    assert not_installed(check_environment({"PATH": str(tmp_path)}))

@@ -253,3 +253,14 @@ def test_a_long_streamed_message_is_linear() -> None:
             parser.parse_line(line, TS)
 
     assert_linear(run, lambda n: [_chunk("word ")] * n, 500)
+
+
+def test_a_proposed_diff_is_not_shown_again_when_the_edit_completes() -> None:
+    diff = [{"type": "diff", "path": "/a.py", "oldText": "a\n", "newText": "b\n"}]
+    call = {"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Edit", "content": diff}
+    done = {"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed"}
+    same = _flat([_update(call), _update({**done, "content": diff})])
+    assert [e["kind"] for e in same].count("diff") == 5  # header x2, hunk, remove, add: once
+    other = [{**diff[0], "newText": "c\n"}]
+    changed = _flat([_update(call), _update({**done, "content": other})])
+    assert [e["kind"] for e in changed].count("diff") == 10  # the edit changed: both shown

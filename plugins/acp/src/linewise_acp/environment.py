@@ -18,8 +18,10 @@ _AGENTS: Final = ("codex-acp", "claude-code-acp", "gemini", "goose", "opencode",
 def check_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
     """Which well-known ACP agent commands are on ``environ``'s PATH (``os.environ`` when None).
 
-    ACP is a protocol, not one CLI: the adapter reads the stdout of whichever
-    agent a client starts, so finding none is a warning, never an error.
+    ACP is a protocol, not one CLI: finding none of them is reported the way
+    every plugin reports its CLI missing (an error coded ``..._missing``, which
+    ``linewise doctor`` shows as "not installed", not as a failure); the
+    adapter still reads the stdout of any ACP agent.
     """
     env = os.environ if environ is None else environ
     path = env.get("PATH", "")
@@ -35,7 +37,7 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     return [
         EnvironmentCheck(
             code="acp_agents_missing",
-            level="warn",
+            level="error",
             message="no well-known ACP agent command on PATH (" + ", ".join(_AGENTS) + ")",
             hint="Install an ACP agent (e.g. npm install -g @zed-industries/codex-acp); "
             "linewise reads the stdout of any of them.",

@@ -103,7 +103,7 @@ def _diff_entries(content: object, ts: str) -> list[TranscriptEntry]:
 
 
 def _tool_result(
-    update: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
+    update: dict[str, Any], ts: str, names: BoundedMap[str, str] | None, *, with_diffs: bool = True
 ) -> list[TranscriptEntry]:
     status = as_string(update.get("status"))
     ident = as_string(update.get("toolCallId"))
@@ -123,7 +123,7 @@ def _tool_result(
     name = names.get(ident) if names is not None and ident else None
     if name:
         result["toolName"] = name
-    return [result, *_diff_entries(content, ts)]
+    return [result, *(_diff_entries(content, ts) if with_diffs else [])]
 
 
 # -- other session updates ------------------------------------------------------------------
@@ -283,10 +283,13 @@ class AcpStdoutParser:
     and knows whether a prompt turn is open (so an error response ends it).
     """
 
-    __slots__ = ("_kind", "_last", "_message", "_names", "_size", "_turn")
+    __slots__ = ("_diffs", "_kind", "_last", "_message", "_names", "_size", "_turn")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap()
+        # Per call id, the diffs already shown (the proposed edit of a tool_call):
+        # the same diffs in its final update are not shown twice.
+        self._diffs: BoundedMap[str, str] = BoundedMap(256)
         self._kind = ""  # kind of the message being streamed ("assistant", "thinking")
         self._message: list[str] = []
         self._size = 0
@@ -356,7 +359,10 @@ class AcpStdoutParser:
                 self._names[ident] = call["name"]
             if as_string(update.get("status")) in _FINISHED:
                 return [call, *_tool_result(update, ts, self._names)]
-            return [call, *_diff_entries(update.get("content"), ts)]
+            proposed = diffs(update.get("content"))
+            if ident and proposed:
+                self._diffs[ident] = to_json_text(proposed)
+            return [call, *_diff_entries(proposed, ts)]
         if kind == "tool_call_update":
             return self._tool_update(update, ts)
         return [_system(ts, _other_update_text(kind, update))]
@@ -370,7 +376,9 @@ class AcpStdoutParser:
             self._names[ident] = call["name"]
             entries.append(call)
         if as_string(update.get("status")) in _FINISHED:
-            return entries + _tool_result(update, ts, self._names)
+            shown = self._diffs.pop(ident) if ident in self._diffs else None
+            same = shown is not None and shown == to_json_text(diffs(update.get("content")))
+            return entries + _tool_result(update, ts, self._names, with_diffs=not same)
         if entries:
             return entries
         changed = {
