@@ -314,6 +314,8 @@ class Tally:
     fallback_lines: int = 0
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    # What the safety net caught (parser exceptions, dropped entries): contained, but worth a look.
+    caught: list[str] = field(default_factory=list)
 
 
 def _fail(tally: Tally, message: str, feed: Feed) -> None:
@@ -359,6 +361,14 @@ def fuzz_session(adapter_type: str, feeds: Sequence[Feed], tally: Tally) -> None
         tally.failures.append(str(failure))
     tally.entries += len(entries)
     tally.fallback_lines += diagnostics.fallback_lines
+    for error in diagnostics.first_errors:
+        if len(tally.caught) < 10:
+            tally.caught.append(
+                f"{error.error_type}: {error.message} on {error.line_preview!r:.300}"
+            )
+    for reason, count in diagnostics.drop_reasons.items():
+        if len(tally.caught) < 10:
+            tally.caught.append(f"{count} entries dropped: {reason}")
     if diagnostics.adapter_type != adapter_type:
         tally.failures.append(
             f"{adapter_type}: the session fell back to {diagnostics.adapter_type} "
@@ -415,6 +425,8 @@ def run(
         )
         for failure in tally.failures:
             out("  FAIL " + failure)
+        for caught in tally.caught:
+            out("  caught by the safety net: " + caught)
     return tallies
 
 

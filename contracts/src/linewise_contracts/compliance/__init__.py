@@ -120,10 +120,7 @@ def _metadata_checks(target: Target) -> list[CheckResult]:
     else:
         results.append(CheckResult("metadata.contract", "fail", decision.reason))
     claims, skipped = installed_claims(target.adapter_types)
-    unread = (
-        f"; {len(skipped)} installed distribution(s) with unreadable metadata were not read",
-        *skipped,
-    )
+    unread = f"{len(skipped)} installed distribution(s) with unreadable metadata were not read"
     own = canonical(target.distribution or "")
     for adapter_type in target.adapter_types:
         others = sorted({name for name in claims.get(adapter_type, []) if canonical(name) != own})
@@ -143,9 +140,9 @@ def _metadata_checks(target: Target) -> list[CheckResult]:
                 CheckResult(
                     "metadata.duplicates",
                     "warn",
-                    f"{adapter_type} is claimed once{unread[0]}",
+                    f"{adapter_type} is claimed once; {unread}",
                     adapter_type,
-                    unread[1:],
+                    tuple(skipped),
                 )
             )
         else:
