@@ -411,8 +411,8 @@ def run(
     corpus: dict[str, list[str]],
     out: Callable[[str], None] = print,
 ) -> list[Tally]:
-    """Fuzz each adapter type with an equal share of ``total`` lines; report as it goes."""
-    share = max(1, total // len(adapter_types))
+    """Fuzz each adapter type with an equal share of ``total`` lines (rounded up); report as it goes."""
+    share = max(1, -(-total // len(adapter_types)))  # rounded up: at least ``total`` in all
     tallies = []
     for adapter_type in adapter_types:
         tally = fuzz_adapter(adapter_type, share, corpus, seed)
