@@ -73,13 +73,6 @@ def broken_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(site.root), "RUN_LOG": str(site.root / "run.log")}
 
 
-_CHECK_RESOLVES_WITH_IMPORTLIB = pytest.mark.xfail(
-    strict=True,
-    reason="linewise_contracts.compliance._target calls importlib.metadata.entry_points(), "
-    "which raises on a malformed entry_points.txt (contracts helper's module)",
-)
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -89,9 +82,8 @@ _CHECK_RESOLVES_WITH_IMPORTLIB = pytest.mark.xfail(
         ["render", "-", "--ts", "T"],
         ["summarize", "RUN_LOG"],
         ["doctor"],
-        pytest.param(
-            ["check", "good-plugin", "--examples", "0"], marks=_CHECK_RESOLVES_WITH_IMPORTLIB
-        ),
+        ["check", "good-plugin", "--examples", "0"],
+        ["check", "good", "--examples", "0"],
     ],
     ids=" ".join,
 )

@@ -52,6 +52,9 @@ def test_paperclip_multiplexed_logs_are_cursor() -> None:
     [
         [],
         ["plain text", "more text"],
+        # A type that is not a string (found by `linewise check cursor`'s fuzzing).
+        ['{"type":[]}'],
+        ['{"type":{"a":1},"session_id":"s"}'],
         # Generic events alone could be Claude's as well: not confident.
         ['{"type":"user","message":{"content":[{"type":"text","text":"hi"}]}}'],
         # Claude's init lists its tools.

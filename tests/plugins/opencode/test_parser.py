@@ -459,6 +459,12 @@ def test_sniff_is_unsure_of_bare_events() -> None:
     assert sniff(['{"type":"text","part":{"type":"text","text":"hi"}}']) >= 0.8
 
 
+def test_sniff_scores_a_type_that_is_not_a_string_instead_of_raising() -> None:
+    # Found by `linewise check opencode_local --examples 5000`: unhashable in a frozenset.
+    assert sniff(['{"type":[]}']) == 0
+    assert sniff(['{"type":"step_start","sessionID":"s","part":{"type":[]}}']) >= 0.8
+
+
 # -- never raises --------------------------------------------------------------------------------
 
 

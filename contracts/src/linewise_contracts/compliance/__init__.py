@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from linewise_contracts._version import CONTRACT_VERSION
+from linewise_contracts.compliance._installed import packages_distributions
 from linewise_contracts.compliance._results import TITLES, CheckResult, Status
 from linewise_contracts.compliance._target import (
     Target,
@@ -118,7 +119,8 @@ def _metadata_checks(target: Target) -> list[CheckResult]:
         )
     else:
         results.append(CheckResult("metadata.contract", "fail", decision.reason))
-    claims = installed_claims(target.adapter_types)
+    claims, skipped = installed_claims(target.adapter_types)
+    unread = f"{len(skipped)} installed distribution(s) with unreadable metadata were not read"
     own = canonical(target.distribution or "")
     for adapter_type in target.adapter_types:
         others = sorted({name for name in claims.get(adapter_type, []) if canonical(name) != own})
@@ -130,6 +132,17 @@ def _metadata_checks(target: Target) -> list[CheckResult]:
                     f"{adapter_type} is also claimed by {', '.join(others)}",
                     adapter_type,
                     ("the host would use only one of them; pick another adapter type",),
+                )
+            )
+        elif skipped:
+            # Their claims are unknown: the host skips them too, but say so.
+            results.append(
+                CheckResult(
+                    "metadata.duplicates",
+                    "warn",
+                    f"{adapter_type} is claimed once; {unread}",
+                    adapter_type,
+                    tuple(skipped),
                 )
             )
         else:
@@ -223,8 +236,6 @@ def _imported_names(files: list[Path]) -> set[str]:
 
 def _package_checks(target: Target) -> list[CheckResult]:
     """Size of the parser's own code, and imports of undeclared distributions (read, not run)."""
-    from importlib import metadata
-
     roots = _code_roots(target)
     files = [path for paths in roots.values() for path in paths]
     if not files:
@@ -242,7 +253,7 @@ def _package_checks(target: Target) -> list[CheckResult]:
         )
     ]
     declared = {canonical(_requirement_name(text)) for text in target.requires or ()}
-    providers = metadata.packages_distributions()
+    providers, _ = packages_distributions()
     own = set(roots)
     problems = []
     for name in sorted(_imported_names(files) - own - set(sys.stdlib_module_names)):
@@ -271,7 +282,7 @@ def _named_distribution(module: str) -> list[str]:
 
     try:
         return [metadata.distribution(canonical(module)).metadata["Name"]]
-    except metadata.PackageNotFoundError:
+    except (metadata.PackageNotFoundError, ValueError):  # ValueError: unreadable METADATA
         return []
 
 

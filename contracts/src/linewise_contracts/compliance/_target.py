@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
+from linewise_contracts.compliance._installed import installed_entry_points
 from linewise_contracts.protocols import ENTRY_POINT_GROUP
 
 __all__ = ["Target", "TargetError", "resolve_target"]
@@ -47,10 +48,17 @@ class Target:
 
 
 def _from_distribution(dist: metadata.Distribution, label: str, kind: Any) -> Target:
-    meta = dist.metadata
-    points = tuple(
-        (point.name, point.value) for point in dist.entry_points if point.group == ENTRY_POINT_GROUP
-    )
+    try:
+        meta = dist.metadata
+        points = tuple(
+            (point.name, point.value)
+            for point in dist.entry_points
+            if point.group == ENTRY_POINT_GROUP
+        )
+    except Exception as error:  # malformed files: say so instead of a traceback
+        raise TargetError(
+            f"{label}: the installed metadata cannot be read ({type(error).__name__}: {error})"
+        ) from None
     return Target(
         label=label,
         kind=kind,
@@ -92,9 +100,8 @@ def resolve_target(target: str) -> Target:
     path = Path(target)
     if path.exists():
         return _from_project(path.resolve())
-    claims = [
-        point for point in metadata.entry_points(group=ENTRY_POINT_GROUP) if point.name == target
-    ]
+    points, _ = installed_entry_points(ENTRY_POINT_GROUP)
+    claims = [point for point in points if point.name == target]
     if claims:
         dist = claims[0].dist
         if dist is None:  # pragma: no cover - entry points always come from a distribution
@@ -115,10 +122,15 @@ def _fields(target: Target) -> dict[str, Any]:
     return {name: getattr(target, name) for name in Target.__dataclass_fields__}
 
 
-def installed_claims(adapter_types: tuple[str, ...]) -> dict[str, list[str]]:
-    """Installed distributions claiming each adapter type (for duplicate detection)."""
+def installed_claims(adapter_types: tuple[str, ...]) -> tuple[dict[str, list[str]], list[str]]:
+    """Installed distributions claiming each adapter type (for duplicate detection).
+
+    Also returns why some installed distributions were skipped (unreadable
+    metadata): their claims, if any, are unknown.
+    """
     found: dict[str, list[str]] = {name: [] for name in adapter_types}
-    for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+    points, skipped = installed_entry_points(ENTRY_POINT_GROUP)
+    for point in points:
         if point.name in found and point.dist is not None:
             found[point.name].append(point.dist.metadata["Name"])
-    return found
+    return found, skipped

@@ -82,7 +82,11 @@ def sniff(lines: Sequence[str]) -> float:
         return 0.0
     distinctive = 0
     for event, prefixed in events:
-        if event.get("type") not in _CURSOR_TYPES or _claude_only(event):
+        if (
+            type(event.get("type")) is not str
+            or event["type"] not in _CURSOR_TYPES
+            or _claude_only(event)
+        ):
             return 0.0
         distinctive += prefixed or _distinctive(event)
     if distinctive:

@@ -19,10 +19,15 @@ _OPENCODE_TYPES: Final = frozenset(
 _PART_TYPES: Final = frozenset({"step-start", "step-finish", "text", "reasoning", "tool"})
 
 
+def _one_of(value: object, names: frozenset[str]) -> bool:
+    # A list or object is unhashable: `in` on a frozenset would raise.
+    return type(value) is str and value in names
+
+
 def _distinctive(event: dict[str, Any]) -> bool:
     """An OpenCode part (``part.type`` with a dash, ``callID``) or its ``sessionID``."""
     part = event.get("part")
-    if isinstance(part, dict) and (part.get("type") in _PART_TYPES or "callID" in part):
+    if isinstance(part, dict) and (_one_of(part.get("type"), _PART_TYPES) or "callID" in part):
         return True
     if event.get("type") == "step_finish":
         return isinstance(part, dict) and isinstance(part.get("tokens"), dict)
@@ -49,7 +54,7 @@ def sniff(lines: Sequence[str]) -> float:
         if kind is None and "error" in event:
             events += 1  # the bare {"error": ...} object of a failed run
             continue
-        if kind not in _OPENCODE_TYPES:
+        if not _one_of(kind, _OPENCODE_TYPES):
             return 0.0
         events += 1
         distinctive += _distinctive(event)
