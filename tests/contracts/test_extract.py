@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -182,3 +183,14 @@ def test_pretty_json_of_a_deeply_nested_value_does_not_balloon() -> None:
     compact = to_json_text(deep)
     assert to_json_text(deep, pretty=True) == compact
     assert to_json_text({"a": [1, 2]}, pretty=True) == '{\n  "a": [\n    1,\n    2\n  ]\n}'
+
+
+def test_pretty_text_of_a_value_deeper_than_orjson_goes_does_not_balloon() -> None:
+    # orjson stops at 255 levels; the stdlib fallback must keep the same growth rule.
+    value: object = {"x": 1}
+    for _ in range(400):
+        value = {"x": [value]}
+    compact = to_json_text(value)
+    pretty = to_json_text(value, pretty=True)
+    assert len(pretty) <= max(16 * 1024, 4 * len(compact))
+    assert json.loads(pretty) == json.loads(compact)

@@ -191,16 +191,16 @@ def to_json_text(value: object, *, pretty: bool = False) -> str:
                 return compact
         return text
     try:
-        return json.dumps(
-            value,
-            indent=2 if pretty else None,
-            separators=None if pretty else (",", ":"),
-            ensure_ascii=False,
-            default=repr,
-        )
+        # orjson refused: values JSON cannot hold, or nesting deeper than it goes.
+        # The same rule: pretty only while it stays within four times the compact text.
+        compact = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr)
+        if not pretty:
+            return compact
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     except (RecursionError, ValueError):
         # Deeper than the encoders go (hostile input), or a container holding itself.
         return f"<{type(value).__name__} nested too deeply to show>"
+    return compact if len(text) > max(_PRETTY_GROWTH_LIMIT, 4 * len(compact)) else text
 
 
 def _block_text(block: object, depth: int) -> str:

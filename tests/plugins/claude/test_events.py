@@ -512,3 +512,36 @@ def test_an_unknown_event_in_claudes_envelope_is_a_system_entry_not_raw_json() -
     assert parse_stdout_line(line, TS) == [
         {"kind": "system", "ts": TS, "text": 'brand_new: {"detail":1}'}
     ]
+
+
+def test_an_api_retry_with_a_nested_error_status_reads_as_no_status() -> None:
+    status: object = 529
+    for _ in range(600):
+        status = [status]
+    line = json.dumps(
+        {
+            "type": "system",
+            "subtype": "api_retry",
+            "attempt": 1,
+            "max_retries": 3,
+            "error_status": status,
+            "error": "overloaded",
+            "session_id": "s",
+        }
+    )
+    (entry,) = parse_stdout_line(line, TS)
+    assert (
+        entry["kind"] == "system" and "HTTP" not in entry["text"] and "overloaded" in entry["text"]
+    )
+    ok = json.dumps(
+        {
+            "type": "system",
+            "subtype": "api_retry",
+            "attempt": 1,
+            "max_retries": 3,
+            "error_status": 529,
+            "error": "overloaded",
+            "session_id": "s",
+        }
+    )
+    assert "HTTP 529" in parse_stdout_line(ok, TS)[0]["text"]

@@ -53,7 +53,9 @@ def _api_retry(event: dict[str, Any]) -> str:
     attempt, most = as_int(event.get("attempt")), as_int(event.get("max_retries"))
     delay = _seconds(event.get("retry_delay_ms"))
     status = event.get("error_status")
-    why = _joined(f"HTTP {status}" if status else "", as_string(event.get("error")), sep=" ")
+    # An HTTP status is a number (or its text); anything else is not shown as one.
+    code = as_int(status) if type(status) is int else as_string(status)[:40]
+    why = _joined(f"HTTP {code}" if code else "", as_string(event.get("error")), sep=" ")
     text = f"API retry {attempt}/{most}" + (f" in {delay}" if delay else "")
     text += f" ({why})" if why else ""
     waited = as_object(event.get("no_response"))
