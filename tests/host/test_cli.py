@@ -90,6 +90,23 @@ def test_unknown_adapter_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert "unknown adapter type 'nope'" in err and "claude_local" in err
 
 
+def test_a_mistyped_adapter_gets_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["render", str(SAMPLE), "-a", "codex_locl"])
+    assert caught.value.code == 2
+    assert "Did you mean 'codex_local'?" in capsys.readouterr().err
+
+
+def test_the_error_class_itself_suggests_what_to_install() -> None:
+    from linewise import UnknownAdapterError
+
+    error = UnknownAdapterError("codex_local", ["claude_local"])
+    assert "pip install linewise-codex" in str(error)
+    assert "Did you mean 'claude_local'?" in str(
+        UnknownAdapterError("claude_locl", ["claude_local"])
+    )
+
+
 def test_unreadable_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["render", str(tmp_path / "missing.jsonl"), "-a", "process"])
