@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-
 from linewise._defaults import CONFIDENT, MARGIN, SNIFF_LINES, SNIFF_MAX_LINES
 from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._lines import text_lines
