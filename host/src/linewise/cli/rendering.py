@@ -23,11 +23,13 @@ from linewise.cli.common import (
     positive_int,
     read_chunks,
 )
+from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
+    from linewise_contracts.summary import RunSummary
 
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
@@ -314,11 +316,14 @@ class Drawing:
             for entry in entries:
                 renderer.write(entry)
 
-    def close(self) -> None:
-        """Draw what is left and end the output."""
+    def close(self, summary: RunSummary | None = None) -> None:
+        """Draw what is left and end the output, with the run's summary when known."""
         self.detected("process")
         assert self.renderer is not None
-        self.renderer.close()
+        if summary is None:
+            self.renderer.close()
+        else:
+            self.renderer.close(summary=summary)
 
 
 def drawing_for(
@@ -393,6 +398,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             max_line_chars=args.max_line_chars,
         )
         chunks: Iterable[bytes] = read_chunks(source)
+        # The run summary reads the log again: a regular file from disk, a pipe from memory.
+        kept = None if _regular_size(source) is not None else KeptChunks(chunks)
+        if kept is not None:
+            chunks = kept
         if follow:
             # Caught up with the writer: detect from the lines there are, if any, and show them.
             def caught_up() -> None:
@@ -418,7 +427,16 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 len(unfinished.encode("utf-8", "surrogatepass")),
             )
         pipeline.close(fixed_ts)
-        drawing.close()
+        summary = None
+        if not interrupted:
+            summary = run_summary(
+                registry,
+                pipeline.session.adapter_type,
+                source if kept is None else kept.data,
+                pipeline.stats,
+                max_line_chars=args.max_line_chars,
+            )
+        drawing.close(summary)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)

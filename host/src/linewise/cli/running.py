@@ -175,7 +175,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         fail(f"cannot write{where}: {error.strerror or error}", EXIT_HOST_FAILURE)
     except LinewiseError as error:
         fail(str(error), EXIT_HOST_FAILURE)
-    drawing.close()
+    # The outcome the plugin's summarize_run gives, as `summarize` shows it; entries alone
+    # cannot tell how a run ended, so without one no outcome is drawn.
+    run_report = result.report
+    drawing.close(run_report.summary if run_report.summary_source == "plugin" else None)
     stack.close()
     if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
         logger.warning(

@@ -28,13 +28,19 @@ _COLUMNS = (
     "TURNS",
     "TOOLS",
     "ERRORS",
-    "INPUT",
-    "OUTPUT",
-    "CACHED",
+    "TOKENS-IN",
+    "TOKENS-OUT",
+    "CACHE-READ",
     "COST",
     "STATUS",
+    "OUTCOME",
 )
-_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "INPUT", "OUTPUT", "CACHED", "COST"})
+_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "TOKENS-IN", "TOKENS-OUT", "CACHE-READ", "COST"})
+#: What the token and cost columns are, said under the table.
+_LEGEND = (
+    "tokens and cost: whole run, as the CLI reported them; TOKENS-IN without cache reads; "
+    "unknown: the CLI reported none\n"
+)
 
 
 def register(commands: Any) -> None:
@@ -58,8 +64,18 @@ def _tokens(value: int) -> str:
     return f"{value:,}"
 
 
+def tokens_known(summary: RunSummary) -> bool:
+    """False when the plugin says the CLI reported no tokens (``usageBasis`` ``none``):
+    the zeros in its usage are then unknown, not zero."""
+    return summary.details.get("usageBasis") != "none"
+
+
+def _run_tokens(summary: RunSummary, value: int) -> str:
+    return _tokens(value) if tokens_known(summary) else "unknown"
+
+
 def _cost(value: float | None) -> str:
-    return "-" if value is None else f"${value:.4f}"
+    return "unknown" if value is None else f"${value:.4f}"
 
 
 def _short(value: str | None, width: int = _SESSION_WIDTH) -> str:
@@ -82,13 +98,16 @@ def describe(report: RunReport) -> str:
     if summary.errors:
         parts.append(f"{len(summary.errors)} errors")
     usage = summary.usage
-    parts.append(
-        f"in {_tokens(usage.input_tokens)} out {_tokens(usage.output_tokens)} "
-        f"cached {_tokens(usage.cached_tokens)}"
-    )
-    if summary.cost_usd is not None:
-        parts.append(_cost(summary.cost_usd))
+    if tokens_known(summary):
+        parts.append(
+            f"tokens in {_tokens(usage.input_tokens)} (without cache reads) "
+            f"out {_tokens(usage.output_tokens)} cache read {_tokens(usage.cached_tokens)}"
+        )
+    else:
+        parts.append("tokens unknown")
+    parts.append(f"cost {_cost(summary.cost_usd)}")
     parts.append(report.status)
+    parts.append(_outcome(report))
     return neutralize(" · ".join(parts))
 
 
@@ -103,12 +122,20 @@ def _row(report: RunReport) -> list[str]:
         "-" if summary.turns is None else str(summary.turns),
         str(report.stats.tool_calls),
         str(len(summary.errors)),
-        _tokens(usage.input_tokens),
-        _tokens(usage.output_tokens),
-        _tokens(usage.cached_tokens),
+        _run_tokens(summary, usage.input_tokens),
+        _run_tokens(summary, usage.output_tokens),
+        _run_tokens(summary, usage.cached_tokens),
         _cost(summary.cost_usd),
         report.status,
+        _outcome(report),
     ]
+
+
+def _outcome(report: RunReport) -> str:
+    """How the run ended, in the words every view of it uses (text, compact, HTML)."""
+    from linewise.renderers.outcome import summary_outcome
+
+    return summary_outcome(report.summary)
 
 
 def _total_row(totals: RunTotals) -> list[str]:
@@ -126,6 +153,7 @@ def _total_row(totals: RunTotals) -> list[str]:
         _tokens(totals.usage.cached_tokens),
         _cost(totals.cost_usd),
         statuses,
+        "",
     ]
 
 
@@ -178,5 +206,5 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         rows = [list(_COLUMNS), *(_row(report) for report in reports)]
         if len(reports) > 1:
             rows.append(_total_row(totals))
-        sys.stdout.write(_table(rows))
+        sys.stdout.write(_table(rows) + _LEGEND)
     return EXIT_FAILURE if unreadable else EXIT_OK
