@@ -23,6 +23,7 @@ from linewise.cli.common import (
     positive_int,
     read_chunks,
 )
+from linewise.cli.entry_stream import entry_stream
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
@@ -231,7 +232,8 @@ def build_renderer(
 
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
     if args.output is None or args.output == "-":
-        return sys.stdout
+        # What plugins print goes to stderr: stdout carries the transcript alone.
+        return stack.enter_context(entry_stream())
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
     try:
