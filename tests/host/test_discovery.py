@@ -85,8 +85,8 @@ _CHECK_RESOLVES_WITH_IMPORTLIB = pytest.mark.xfail(
     [
         ["list"],
         ["list", "--load", "--json"],
-        ["render", "-", "-a", "good", "--ts", "T"],
-        ["render", "-", "--ts", "T"],
+        ["render", "-", "-a", "good", "--ts", "2026-01-01T00:00:00Z"],
+        ["render", "-", "--ts", "2026-01-01T00:00:00Z"],
         ["summarize", "RUN_LOG"],
         ["doctor"],
         pytest.param(

@@ -241,10 +241,9 @@ def test_unreadable_files_are_errors_and_the_others_are_still_summarised(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "missing.jsonl"
-    code, out, err = _summarize(str(missing), str(tmp_path), str(RECORDED), capsys=capsys)
+    code, out, err = _summarize(str(missing), str(RECORDED), capsys=capsys)
     assert code == 1
     assert f"linewise: error: cannot read {missing}: No such file or directory" in err
-    assert f"linewise: error: cannot read {tmp_path}: Is a directory" in err
     rows = out.splitlines()
     assert len(rows) == 3 and rows[1].startswith(str(RECORDED))
     code, out, _ = _summarize(str(missing), str(RECORDED), "--json", capsys=capsys)

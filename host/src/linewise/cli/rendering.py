@@ -19,11 +19,14 @@ from linewise.cli.common import (
     EXIT_USAGE,
     fail,
     file_ts,
+    iso_timestamp,
     logger,
     positive_int,
     read_chunks,
 )
 from linewise.cli.entry_stream import entry_stream
+from linewise.cli.hints import warn_if_unrecognised
+from linewise.cli.inputs import refusing_binary
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
@@ -115,9 +118,10 @@ def register(commands: Any) -> None:
     )
     render.add_argument(
         "--ts",
+        type=iso_timestamp,
         metavar="TIMESTAMP",
-        help="timestamp for every entry (default: the file's modification time; "
-        "now for stdin and --follow)",
+        help="ISO 8601 timestamp for every entry, such as 2026-01-31T09:30:00Z "
+        "(default: the file's modification time; now for stdin and --follow)",
     )
     render.add_argument(
         "--max-line-chars",
@@ -412,6 +416,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                     output.flush()
 
             chunks = follow_chunks(source, on_idle=caught_up)
+        chunks = refusing_binary(chunks, "stdin" if args.path == "-" else args.path)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
         size = None if follow or args.path == "-" else _regular_size(source)
         interrupted = _pump(
@@ -431,13 +436,23 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         pipeline.close(fixed_ts)
         summary = None
         if not interrupted:
+            log = source if kept is None else kept.data
             summary = run_summary(
                 registry,
                 pipeline.session.adapter_type,
-                source if kept is None else kept.data,
+                log,
                 pipeline.stats,
                 max_line_chars=args.max_line_chars,
             )
+            if args.adapter != "auto":
+                warn_if_unrecognised(
+                    args.adapter,
+                    pipeline.session.diagnostics,
+                    pipeline.stats,
+                    log,
+                    registry,
+                    max_line_chars=args.max_line_chars,
+                )
         drawing.close(summary)
     _warn_fallback(pipeline.session)
     if not args.quiet:
