@@ -43,16 +43,19 @@ def test_render_the_bundled_sample() -> None:
     assert "claude_local: 18 lines, 18 entries, 0 fallbacks, 0 dropped" in err
 
 
+TS = "2026-01-01T00:00:00.000Z"
+
+
 def test_render_jsonl_is_one_valid_entry_per_line_on_stdout_only() -> None:
-    done = _linewise("render", str(SAMPLE), "-a", "claude_local", "-f", "jsonl", "--ts", "T", "-q")
+    done = _linewise("render", str(SAMPLE), "-a", "claude_local", "-f", "jsonl", "--ts", TS, "-q")
     assert done.returncode == 0
     assert done.stderr == b""
     entries = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert len(entries) == 18
-    assert {e["ts"] for e in entries} == {"T"}
+    assert {e["ts"] for e in entries} == {TS}
     assert entries[2] == {
         "kind": "init",
-        "ts": "T",
+        "ts": TS,
         "model": "claude-sonnet-4-6",
         "sessionId": "5b0e2f7c-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
     }
@@ -60,7 +63,7 @@ def test_render_jsonl_is_one_valid_entry_per_line_on_stdout_only() -> None:
 
 def test_render_from_stdin() -> None:
     done = _linewise(
-        "render", "-", "-a", "process", "-f", "jsonl", "--ts", "T", stdin=b"hello\nworld"
+        "render", "-", "-a", "process", "-f", "jsonl", "--ts", TS, stdin=b"hello\nworld"
     )
     assert done.returncode == 0
     assert [json.loads(line)["text"] for line in done.stdout.decode().splitlines()] == [
@@ -88,6 +91,23 @@ def test_unknown_adapter_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert caught.value.code == 2
     err = capsys.readouterr().err
     assert "unknown adapter type 'nope'" in err and "claude_local" in err
+
+
+def test_a_mistyped_adapter_gets_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["render", str(SAMPLE), "-a", "codex_locl"])
+    assert caught.value.code == 2
+    assert "Did you mean 'codex_local'?" in capsys.readouterr().err
+
+
+def test_the_error_class_itself_suggests_what_to_install() -> None:
+    from linewise import UnknownAdapterError
+
+    error = UnknownAdapterError("codex_local", ["claude_local"])
+    assert "pip install linewise-codex" in str(error)
+    assert "Did you mean 'claude_local'?" in str(
+        UnknownAdapterError("claude_locl", ["claude_local"])
+    )
 
 
 def test_unreadable_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

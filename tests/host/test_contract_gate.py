@@ -158,7 +158,16 @@ def test_end_to_end_a_1_0_host_refuses_the_1_1_plugin_and_serves_the_1_0_one(
     assert parsers["plain_ten"]["status"] == "loaded"
 
     rendered = _linewise(
-        old_host_site, "render", "-", "-a", "needs_eleven", "-f", "jsonl", "--ts", "T", stdin="hi\n"
+        old_host_site,
+        "render",
+        "-",
+        "-a",
+        "needs_eleven",
+        "-f",
+        "jsonl",
+        "--ts",
+        "2026-01-01T00:00:00Z",
+        stdin="hi\n",
     )
     assert rendered.returncode == 0, rendered.stderr
     assert "upgrade linewise" in rendered.stderr
@@ -166,7 +175,16 @@ def test_end_to_end_a_1_0_host_refuses_the_1_1_plugin_and_serves_the_1_0_one(
     assert [json.loads(line)["text"] for line in rendered.stdout.splitlines()] == ["hi"]
 
     served = _linewise(
-        old_host_site, "render", "-", "-a", "plain_ten", "-f", "jsonl", "--ts", "T", stdin="hi\n"
+        old_host_site,
+        "render",
+        "-",
+        "-a",
+        "plain_ten",
+        "-f",
+        "jsonl",
+        "--ts",
+        "2026-01-01T00:00:00Z",
+        stdin="hi\n",
     )
     assert served.returncode == 0, served.stderr
     assert [json.loads(line)["text"] for line in served.stdout.splitlines()] == ["HI"]

@@ -78,8 +78,8 @@ def broken_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     [
         ["list"],
         ["list", "--load", "--json"],
-        ["render", "-", "-a", "good", "--ts", "T"],
-        ["render", "-", "--ts", "T"],
+        ["render", "-", "-a", "good", "--ts", "2026-01-01T00:00:00Z"],
+        ["render", "-", "--ts", "2026-01-01T00:00:00Z"],
         ["summarize", "RUN_LOG"],
         ["doctor"],
         ["check", "good-plugin", "--examples", "0"],

@@ -57,11 +57,12 @@ def test_compact_style_of_a_claude_log(capsys: pytest.CaptureFixture[str]) -> No
         "Found it: `add` calls `abs(a)`, which drops the sign. Let me run the tests to confirm.",
     ]
     assert "→ error: F." in lines  # the log's own colour codes are gone
-    assert lines[-3:] == [
+    assert lines[-4:-1] == [
         "",
         "--- Result ---",
         "Fixed: `add` no longer takes the absolute value of `a`. Both tests pass.",
     ]
+    assert lines[-1].startswith("[run completed · claude-sonnet-4-6 · whole run: input 6,961")
 
 
 def test_compact_style_of_another_adapter_uses_its_entries(
@@ -168,15 +169,16 @@ def test_html_goes_through_the_html_renderer(
         def write(self, entry: dict[str, Any]) -> None:
             self.kinds.append(entry["kind"])
 
-        def close(self) -> None:
-            self.stream.write(f"<html>{len(self.kinds)} entries</html>")
+        def close(self, *, summary: Any = None) -> None:
+            outcome = summary.outcome if summary is not None else None
+            self.stream.write(f"<html>{len(self.kinds)} entries, {outcome}</html>")
 
     module = types.ModuleType("linewise.renderers.html")
     module.HtmlRenderer = FakeHtmlRenderer  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "linewise.renderers.html", module)
     target = tmp_path / "run.html"
     assert main(["render", str(SAMPLE), "--format", "html", "-o", str(target), "-q"]) == 0
-    assert target.read_text(encoding="utf-8") == "<html>18 entries</html>"
+    assert target.read_text(encoding="utf-8") == "<html>18 entries, completed</html>"
     (renderer,) = made
     assert renderer.title == "claude-sample.jsonl"
     assert renderer.kinds[:3] == ["system", "system", "init"]
@@ -301,6 +303,8 @@ def test_following_a_pipe_reads_it_to_its_end(
     assert main(["render", str(fifo), "--follow", "-s", "compact", "-q"]) == 0
     assert capsys.readouterr().out.endswith(
         "--- Result ---\nFixed: `add` no longer takes the absolute value of `a`. Both tests pass.\n"
+        "[run completed · claude-sonnet-4-6 · whole run: input 6,961 (without cache reads) · "
+        "cache read 60,210 · output 512 · cost $0.0432]\n"
     )
 
 

@@ -395,3 +395,30 @@ def test_a_finish_that_raises_or_returns_junk_costs_nothing() -> None:
     session = _session(Junk)
     assert _texts(session.close()) == ["ok"]
     assert session.diagnostics.drop_reasons == {"unknown kind 'nope'": 1}
+
+
+def test_a_keyboard_interrupt_subclass_from_a_parser_is_its_failure() -> None:
+    """Only a real Ctrl-C (exactly KeyboardInterrupt) stops the session; a subclass is the
+    plugin's failure: the line falls back to raw stdout and the session goes on."""
+
+    class Sneaky(KeyboardInterrupt):
+        pass
+
+    class Parser:
+        def parse_line(self, line: str, ts: str) -> list[Any]:
+            if line == "boom":
+                raise Sneaky("not a user")
+            return [{"kind": "assistant", "ts": ts, "text": line}]
+
+        def reset(self) -> None:
+            pass
+
+    loaded = LoadedParser("sneaky", new_parser=Parser, stateful=True)  # type: ignore[arg-type]
+    session = TranscriptSession(loaded)
+    out = session.feed("a\nboom\nb\n", TS)
+    assert [(e["kind"], e.get("text")) for e in out] == [
+        ("assistant", "a"),
+        ("stdout", "boom"),
+        ("assistant", "b"),
+    ]
+    assert session.diagnostics.parser_errors == 1

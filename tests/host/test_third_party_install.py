@@ -86,7 +86,17 @@ def test_pip_installed_plugin_is_discovered_and_used(tmp_path: Path) -> None:
     assert acme["status"] == "available"
 
     rendered = subprocess.run(
-        [linewise, "render", "-", "-a", "acme_local", "-f", "jsonl", "--ts", "T"],
+        [
+            linewise,
+            "render",
+            "-",
+            "-a",
+            "acme_local",
+            "-f",
+            "jsonl",
+            "--ts",
+            "2026-01-01T00:00:00Z",
+        ],
         input=b"[acme] session started\n[acme] tool: grep\nAll done.\n",
         capture_output=True,
         env=env,
@@ -94,7 +104,7 @@ def test_pip_installed_plugin_is_discovered_and_used(tmp_path: Path) -> None:
         check=True,
     )
     assert [json.loads(line) for line in rendered.stdout.splitlines()] == [
-        {"kind": "system", "ts": "T", "text": "session started"},
-        {"kind": "tool_call", "ts": "T", "name": "grep", "input": {}},
-        {"kind": "assistant", "ts": "T", "text": "All done."},
+        {"kind": "system", "ts": "2026-01-01T00:00:00Z", "text": "session started"},
+        {"kind": "tool_call", "ts": "2026-01-01T00:00:00Z", "name": "grep", "input": {}},
+        {"kind": "assistant", "ts": "2026-01-01T00:00:00Z", "text": "All done."},
     ]

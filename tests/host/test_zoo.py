@@ -341,7 +341,7 @@ def test_the_host_serves_every_line(zoo: dict[str, str], specimen: Specimen) -> 
         "-f",
         "jsonl",
         "--ts",
-        "T",
+        "2026-01-01T00:00:00Z",
         stdin="\n".join(LINES).encode(),
     )
     assert done.returncode == 0, done.stderr
@@ -394,7 +394,16 @@ def test_check_says_what_is_wrong(zoo: dict[str, str], specimen: Specimen) -> No
 
 def test_auto_detection_survives_every_sniffer_in_the_zoo(zoo: dict[str, str]) -> None:
     # Without -a every plugin is imported and every sniffer called: the headline attack.
-    done = _run(zoo, "render", "-", "-f", "jsonl", "--ts", "T", stdin="\n".join(LINES).encode())
+    done = _run(
+        zoo,
+        "render",
+        "-",
+        "-f",
+        "jsonl",
+        "--ts",
+        "2026-01-01T00:00:00Z",
+        stdin="\n".join(LINES).encode(),
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     texts = " ".join(json.loads(line).get("text", "") for line in done.stdout.splitlines())

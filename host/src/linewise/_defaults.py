@@ -62,3 +62,7 @@ EXIT_CANNOT_EXECUTE: Final = 126
 EXIT_NOT_FOUND: Final = 127
 #: Stopped by Ctrl-C (the shell's code for SIGINT).
 EXIT_INTERRUPTED: Final = 130
+
+#: ``render`` from a pipe: most bytes kept to give the plugin's ``summarize_run`` the run's
+#: lines at the end (a regular file is read again instead); past it, no run summary is shown.
+SUMMARY_KEEP_BYTES: Final = 64 * 1024 * 1024

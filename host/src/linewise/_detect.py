@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
-
-from linewise_contracts.protocols import SNIFF
 
 from linewise._defaults import CONFIDENT, MARGIN, SNIFF_LINES, SNIFF_MAX_LINES
 from linewise._generic import GENERIC_ADAPTER_TYPE
@@ -31,8 +28,6 @@ __all__ = [
 
 _SNIFFER_PREFIX: Final = "linewise-sniff:"
 
-logger = logging.getLogger("linewise")
-
 
 @dataclass(frozen=True, slots=True)
 class Detection:
@@ -47,20 +42,15 @@ class Detection:
 class _PluginSniffer:
     """Serves one plugin's ``sniff`` export through the ``linewise_sniff`` hook."""
 
-    def __init__(self, adapter_type: str, sniff: Callable[[Sequence[str]], float]) -> None:
+    def __init__(self, adapter_type: str, sniff: Callable[[Sequence[str]], float | None]) -> None:
         self.adapter_type = adapter_type
         self._sniff = sniff
 
     @hookimpl
     def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, object] | None:
-        # Its own copy: a sniffer that changes its list cannot blind the next one.
-        try:
-            return self.adapter_type, self._sniff(list(lines))
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
-            logger.warning("the sniffer of %s raised; ignored", self.adapter_type, exc_info=True)
-            return None
+        # The guarded sniff: it copies the lines, records any failure and gives None then.
+        score = self._sniff(lines)
+        return None if score is None else (self.adapter_type, score)
 
 
 def register_sniffers(registry: Registry) -> None:
@@ -71,10 +61,9 @@ def register_sniffers(registry: Registry) -> None:
         if adapter_type == GENERIC_ADAPTER_TYPE or manager.has_plugin(name):
             continue
         loaded = registry.load(adapter_type)
-        sniff = getattr(loaded.target, SNIFF, None)
-        if loaded.is_fallback or not callable(sniff):
+        if loaded.is_fallback or loaded.sniff is None:
             continue
-        manager.register(_PluginSniffer(adapter_type, sniff), name)
+        manager.register(_PluginSniffer(adapter_type, loaded.sniff), name)
 
 
 def first_lines(text: str, limit: int = SNIFF_MAX_LINES) -> list[str]:

@@ -44,7 +44,6 @@ from linewise._guard import (
     safe_repr,
 )
 from linewise._hooks import HookRelay
-from linewise._suggest import unknown_adapter_message
 from linewise.errors import PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
@@ -677,10 +676,7 @@ def _import(point: EntryPoint) -> tuple[object, BaseException | None]:
 
 def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
     """An :class:`UnknownAdapterError` whose message suggests a close name or what to install."""
-    error = UnknownAdapterError(adapter_type, known)
-    # errors.py builds a plain message; this one adds "did you mean" and the distribution.
-    error.args = (unknown_adapter_message(adapter_type, known),)
-    return error
+    return UnknownAdapterError(adapter_type, known)
 
 
 def _optional(

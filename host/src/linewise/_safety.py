@@ -10,6 +10,7 @@ from linewise_contracts.validation import MAX_JSON_DEPTH, entry_problem
 
 from linewise._diagnostics import Diagnostics, LineError, preview
 from linewise._generic import GenericParser, parse_generic_line
+from linewise._guard import is_plugin_failure
 from linewise._hooks import HookRelay
 from linewise._lines import stripped
 from linewise._registry import LoadedParser
@@ -174,9 +175,9 @@ class SafetyNet:
             return
         try:
             result = self._parse(line, ts)
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if not is_plugin_failure(error):
+                raise
             out.extend(self._parser_raised(line, ts, error))
             return
         if type(result) is not list:
@@ -252,9 +253,9 @@ class SafetyNet:
             return []
         try:
             result = finish(ts)
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if not is_plugin_failure(error):
+                raise
             self._record_error(self.diagnostics.lines, "(end of stream)", error)
             return []
         if type(result) is not list:
@@ -281,9 +282,9 @@ class SafetyNet:
     def _new_parser(self) -> Any:
         try:
             return self._loaded.new_parser()
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if not is_plugin_failure(error):
+                raise
             if self._strict:
                 raise
             self.diagnostics.fallback_reason = (
@@ -339,10 +340,9 @@ class SafetyNet:
         try:
             self._parser.reset()
             return
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
-            pass
+        except BaseException as error:
+            if not is_plugin_failure(error):
+                raise
         self.diagnostics.parser_restarts += 1
         self._parser = self._new_parser()
         self._parse = self._parser.parse_line

@@ -6,7 +6,7 @@ import math
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import IO, Any, Final, Literal, TypeAlias
 
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary, Usage
@@ -46,6 +46,8 @@ class TranscriptStats:
     """
 
     entries: int = 0
+    #: ``stdout`` entries: lines the parser did not recognise, shown raw.
+    raw_lines: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
     results: int = 0
@@ -77,6 +79,8 @@ class TranscriptStats:
             self.open_session = True
         elif kind == "result":
             self._add_result(entry)
+        elif kind == "stdout":
+            self.raw_lines += 1
 
     def _add_result(self, entry: Any) -> None:
         self.results += 1
@@ -320,26 +324,46 @@ def summarize_log(
     first lines. Raises :class:`OSError` when the file cannot be read and
     :class:`~linewise.UnknownAdapterError` for an unknown adapter type.
     """
+    with open(path, "rb") as stream:
+        return summarize_stream(
+            stream,
+            os.fspath(path),
+            adapter_type,
+            registry=registry,
+            max_line_chars=max_line_chars,
+        )
+
+
+def summarize_stream(
+    stream: IO[bytes],
+    source: str,
+    adapter_type: str = "auto",
+    *,
+    registry: Registry | None = None,
+    max_line_chars: int = MAX_LINE_CHARS,
+) -> RunReport:
+    """:func:`summarize_log` of an open, seekable byte stream named ``source`` (read from
+    where it stands, then again from the start for the plugin's ``summarize_run``)."""
     from linewise._pipeline import Pipeline
 
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
         raise UnknownAdapterError(adapter_type, registry.adapter_types)
-    with open(path, "rb") as stream:
-        pipeline = Pipeline(adapter_type, registry=registry, max_line_chars=max_line_chars)
-        while chunk := stream.read(READ_SIZE):
-            pipeline.feed(chunk)
-        pipeline.close()
-        session = pipeline.session
-        parser = registry.load(session.adapter_type)
-        stream.seek(0)
-        summary, problem = plugin_summary(
-            parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
-        )
+    start = stream.tell()
+    pipeline = Pipeline(adapter_type, registry=registry, max_line_chars=max_line_chars)
+    while chunk := stream.read(READ_SIZE):
+        pipeline.feed(chunk)
+    pipeline.close()
+    session = pipeline.session
+    parser = registry.load(session.adapter_type)
+    stream.seek(start)
+    summary, problem = plugin_summary(
+        parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
+    )
     stats = pipeline.stats
     detection = session.detection
     return RunReport(
-        source=os.fspath(path),
+        source=source,
         adapter_type=session.adapter_type,
         summary=summary or stats.to_summary(),
         stats=stats,

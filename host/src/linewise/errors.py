@@ -21,16 +21,19 @@ class LinewiseError(Exception):
 
 
 class UnknownAdapterError(LinewiseError, LookupError):
-    """No installed parser plugin, and no built-in parser, has this adapter type."""
+    """No installed parser plugin, and no built-in parser, has this adapter type.
+
+    The message suggests a close installed name ("did you mean"), or, for a
+    first-party adapter type that is not installed, the distribution to install.
+    """
 
     def __init__(self, adapter_type: str, known: list[str]) -> None:
+        # Lazily: the suggestions' table is only needed when someone mistyped.
+        from linewise._suggest import unknown_adapter_message
+
         self.adapter_type = adapter_type
         self.known = known
-        listing = ", ".join(known) if known else "none"
-        super().__init__(
-            f"unknown adapter type {adapter_type!r}; installed: {listing}. "
-            "Run `linewise list` to see every discovered parser."
-        )
+        super().__init__(unknown_adapter_message(adapter_type, known))
 
 
 class PluginLoadError(LinewiseError):

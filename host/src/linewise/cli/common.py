@@ -70,3 +70,22 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def iso_timestamp(text: str) -> str:
+    """argparse type: an ISO 8601 date and time, such as ``2026-01-31T09:30:00Z``.
+
+    It is kept as written (entries carry it verbatim); a value without a time
+    zone is read as UTC by whoever reads it, as the contract's ``ts`` is.
+    """
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not an ISO 8601 timestamp: {text!r} (for example 2026-01-31T09:30:00Z)"
+        ) from None
+    if "T" not in text and " " not in text:
+        raise argparse.ArgumentTypeError(
+            f"a date needs a time too: {text!r} (for example {text}T00:00:00Z)"
+        )
+    return text

@@ -19,15 +19,21 @@ from linewise.cli.common import (
     EXIT_USAGE,
     fail,
     file_ts,
+    iso_timestamp,
     logger,
     positive_int,
     read_chunks,
 )
+from linewise.cli.entry_stream import entry_stream
+from linewise.cli.hints import warn_if_unrecognised
+from linewise.cli.inputs import refusing_binary
+from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
+    from linewise_contracts.summary import RunSummary
 
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
@@ -112,9 +118,10 @@ def register(commands: Any) -> None:
     )
     render.add_argument(
         "--ts",
+        type=iso_timestamp,
         metavar="TIMESTAMP",
-        help="timestamp for every entry (default: the file's modification time; "
-        "now for stdin and --follow)",
+        help="ISO 8601 timestamp for every entry, such as 2026-01-31T09:30:00Z "
+        "(default: the file's modification time; now for stdin and --follow)",
     )
     render.add_argument(
         "--max-line-chars",
@@ -229,7 +236,8 @@ def build_renderer(
 
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
     if args.output is None or args.output == "-":
-        return sys.stdout
+        # What plugins print goes to stderr: stdout carries the transcript alone.
+        return stack.enter_context(entry_stream())
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
     try:
@@ -314,11 +322,14 @@ class Drawing:
             for entry in entries:
                 renderer.write(entry)
 
-    def close(self) -> None:
-        """Draw what is left and end the output."""
+    def close(self, summary: RunSummary | None = None) -> None:
+        """Draw what is left and end the output, with the run's summary when known."""
         self.detected("process")
         assert self.renderer is not None
-        self.renderer.close()
+        if summary is None:
+            self.renderer.close()
+        else:
+            self.renderer.close(summary=summary)
 
 
 def drawing_for(
@@ -393,6 +404,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             max_line_chars=args.max_line_chars,
         )
         chunks: Iterable[bytes] = read_chunks(source)
+        # The run summary reads the log again: a regular file from disk, a pipe from memory.
+        kept = None if _regular_size(source) is not None else KeptChunks(chunks)
+        if kept is not None:
+            chunks = kept
         if follow:
             # Caught up with the writer: detect from the lines there are, if any, and show them.
             def caught_up() -> None:
@@ -401,6 +416,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                     output.flush()
 
             chunks = follow_chunks(source, on_idle=caught_up)
+        chunks = refusing_binary(chunks, "stdin" if args.path == "-" else args.path)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
         size = None if follow or args.path == "-" else _regular_size(source)
         interrupted = _pump(
@@ -418,7 +434,26 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 len(unfinished.encode("utf-8", "surrogatepass")),
             )
         pipeline.close(fixed_ts)
-        drawing.close()
+        summary = None
+        if not interrupted:
+            log = source if kept is None else kept.data
+            summary = run_summary(
+                registry,
+                pipeline.session.adapter_type,
+                log,
+                pipeline.stats,
+                max_line_chars=args.max_line_chars,
+            )
+            if args.adapter != "auto":
+                warn_if_unrecognised(
+                    args.adapter,
+                    pipeline.session.diagnostics,
+                    pipeline.stats,
+                    log,
+                    registry,
+                    max_line_chars=args.max_line_chars,
+                )
+        drawing.close(summary)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)

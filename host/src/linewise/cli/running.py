@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from linewise._defaults import EXIT_HOST_FAILURE, GRACE, MAX_LINE_CHARS
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_USAGE, fail, logger, positive_int
+from linewise.cli.entry_stream import entry_stream
 from linewise.cli.rendering import drawing_for, note_detection
 from linewise.errors import LinewiseError, UnknownAdapterError
 
@@ -115,9 +116,6 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Run the agent; exit with its code."""
-    from linewise._run import run_agent
-    from linewise.errors import AgentStartError
-
     command = list(args.command)
     if command and command[0] == "--":
         del command[0]
@@ -130,14 +128,38 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             "--style compact is a text style; it cannot be used with --format jsonl or html",
             EXIT_USAGE,
         )
-    stack = ExitStack()
-    output: TextIO = sys.stdout
-    if args.output and args.output != "-":
-        try:
-            output = stack.enter_context(open(args.output, "w", encoding="utf-8"))  # noqa: SIM115
-        except OSError as error:
-            fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_HOST_FAILURE)
+    with ExitStack() as stack:
+        output: TextIO
+        if not args.output or args.output == "-":
+            # What plugins print goes to stderr: stdout carries the transcript alone.
+            output = stack.enter_context(entry_stream())
+        else:
+            try:
+                output = stack.enter_context(open(args.output, "w", encoding="utf-8"))
+            except OSError as error:
+                fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_HOST_FAILURE)
+        result = _run_drawn(args, registry, command, output)
+    if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
+        logger.warning(
+            "rendered %s with the generic parser: %s",
+            result.adapter_type,
+            result.session.diagnostics.fallback_reason,
+        )
+    if not args.quiet:
+        from linewise.cli.rendering import report
+
+        report(result.session)
+        _final_line(result)
+    return result.exit_code
+
+
+def _run_drawn(
+    args: argparse.Namespace, registry: Registry, command: list[str], output: TextIO
+) -> RunResult:
+    """Run the agent, drawing its transcript on ``output``, and end the drawing."""
     from linewise._redact import Redactor, redact_command
+    from linewise._run import run_agent
+    from linewise.errors import AgentStartError
 
     # The title is shown (the HTML page): secret options and secret values masked.
     shown = redact_command(command, Redactor.for_environment(os.environ))
@@ -175,20 +197,11 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         fail(f"cannot write{where}: {error.strerror or error}", EXIT_HOST_FAILURE)
     except LinewiseError as error:
         fail(str(error), EXIT_HOST_FAILURE)
-    drawing.close()
-    stack.close()
-    if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
-        logger.warning(
-            "rendered %s with the generic parser: %s",
-            result.adapter_type,
-            result.session.diagnostics.fallback_reason,
-        )
-    if not args.quiet:
-        from linewise.cli.rendering import report
-
-        report(result.session)
-        _final_line(result)
-    return result.exit_code
+    # The outcome the plugin's summarize_run gives, as `summarize` shows it; entries alone
+    # cannot tell how a run ended, so without one no outcome is drawn.
+    run_report = result.report
+    drawing.close(run_report.summary if run_report.summary_source == "plugin" else None)
+    return result
 
 
 def _final_line(result: RunResult) -> None:

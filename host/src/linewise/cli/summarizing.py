@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.errors import UnknownAdapterError
@@ -28,13 +33,19 @@ _COLUMNS = (
     "TURNS",
     "TOOLS",
     "ERRORS",
-    "INPUT",
-    "OUTPUT",
-    "CACHED",
+    "TOKENS-IN",
+    "TOKENS-OUT",
+    "CACHE-READ",
     "COST",
     "STATUS",
+    "OUTCOME",
 )
-_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "INPUT", "OUTPUT", "CACHED", "COST"})
+_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "TOKENS-IN", "TOKENS-OUT", "CACHE-READ", "COST"})
+#: What the token and cost columns are, said under the table.
+_LEGEND = (
+    "tokens and cost: whole run, as the CLI reported them; TOKENS-IN without cache reads; "
+    "unknown: the CLI reported none\n"
+)
 
 
 def register(commands: Any) -> None:
@@ -42,7 +53,13 @@ def register(commands: Any) -> None:
     summarize = commands.add_parser(
         "summarize", help="summarise finished runs: tokens, cost, tool calls, outcome"
     )
-    summarize.add_argument("paths", nargs="+", metavar="PATH", help="stdout logs of agent runs")
+    summarize.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="stdout logs of agent runs; a directory is walked (every file in it, sorted); "
+        "- reads one log from stdin",
+    )
     summarize.add_argument(
         "-a",
         "--adapter",
@@ -58,8 +75,20 @@ def _tokens(value: int) -> str:
     return f"{value:,}"
 
 
+def tokens_known(report: RunReport) -> bool:
+    """False when the plugin says the CLI reported no tokens (``usageBasis`` ``none``), or,
+    without a plugin summary, when no result entry reported any: zeros are then unknown."""
+    if report.summary_source == "transcript" and not report.stats.results:
+        return False
+    return report.summary.details.get("usageBasis") != "none"
+
+
+def _run_tokens(report: RunReport, value: int) -> str:
+    return _tokens(value) if tokens_known(report) else "unknown"
+
+
 def _cost(value: float | None) -> str:
-    return "-" if value is None else f"${value:.4f}"
+    return "unknown" if value is None else f"${value:.4f}"
 
 
 def _short(value: str | None, width: int = _SESSION_WIDTH) -> str:
@@ -82,13 +111,16 @@ def describe(report: RunReport) -> str:
     if summary.errors:
         parts.append(f"{len(summary.errors)} errors")
     usage = summary.usage
-    parts.append(
-        f"in {_tokens(usage.input_tokens)} out {_tokens(usage.output_tokens)} "
-        f"cached {_tokens(usage.cached_tokens)}"
-    )
-    if summary.cost_usd is not None:
-        parts.append(_cost(summary.cost_usd))
+    if tokens_known(report):
+        parts.append(
+            f"tokens in {_tokens(usage.input_tokens)} (without cache reads) "
+            f"out {_tokens(usage.output_tokens)} cache read {_tokens(usage.cached_tokens)}"
+        )
+    else:
+        parts.append("tokens unknown")
+    parts.append(f"cost {_cost(summary.cost_usd)}")
     parts.append(report.status)
+    parts.append(_outcome(report))
     return neutralize(" · ".join(parts))
 
 
@@ -103,12 +135,22 @@ def _row(report: RunReport) -> list[str]:
         "-" if summary.turns is None else str(summary.turns),
         str(report.stats.tool_calls),
         str(len(summary.errors)),
-        _tokens(usage.input_tokens),
-        _tokens(usage.output_tokens),
-        _tokens(usage.cached_tokens),
+        _run_tokens(report, usage.input_tokens),
+        _run_tokens(report, usage.output_tokens),
+        _run_tokens(report, usage.cached_tokens),
         _cost(summary.cost_usd),
         report.status,
+        _outcome(report),
     ]
+
+
+def _outcome(report: RunReport) -> str:
+    """How the run ended, in the words every view of it uses (text, compact, HTML)."""
+    from linewise.renderers.outcome import summary_outcome
+
+    if report.status == "unknown":
+        return "unknown"  # the transcript cannot tell (no plugin summary, no result)
+    return summary_outcome(report.summary)
 
 
 def _total_row(totals: RunTotals) -> list[str]:
@@ -126,6 +168,7 @@ def _total_row(totals: RunTotals) -> list[str]:
         _tokens(totals.usage.cached_tokens),
         _cost(totals.cost_usd),
         statuses,
+        "",
     ]
 
 
@@ -143,17 +186,45 @@ def _table(rows: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _logs(paths: list[str]) -> Iterator[str]:
+    """The logs named: files as given, every file under a directory (sorted), ``-``."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            yield path
+            continue
+        found = False
+        for folder, folders, files in os.walk(path):
+            folders.sort()
+            for name in sorted(files):
+                found = True
+                yield os.path.join(folder, name)
+        if not found:
+            sys.stderr.write(f"linewise: warning: {neutralize(path)}: no files in this directory\n")
+
+
+def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
+    """One log's report; stdin is copied to a temporary file first (it is read twice)."""
+    from linewise._summary import summarize_log, summarize_stream
+
+    if path != "-":
+        return summarize_log(path, adapter_type, registry=registry)
+    with tempfile.TemporaryFile() as copy:
+        shutil.copyfileobj(sys.stdin.buffer, copy)
+        copy.seek(0)
+        return summarize_stream(copy, "stdin", adapter_type, registry=registry)
+
+
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Summarise every log named; unreadable ones are reported and the rest still summarised."""
-    from linewise._summary import summarize_log, total
+    from linewise._summary import total
 
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
     reports: list[RunReport] = []
     unreadable: list[dict[str, str]] = []
-    for path in args.paths:
+    for path in _logs(args.paths):
         try:
-            report = summarize_log(path, args.adapter, registry=registry)
+            report = _summarize_one(path, args.adapter, registry)
         except OSError as error:
             reason = error.strerror or str(error)
             sys.stderr.write(f"linewise: error: cannot read {neutralize(path)}: {reason}\n")
@@ -163,6 +234,12 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             sys.stderr.write(
                 f"linewise: warning: {neutralize(path)}: {neutralize(report.summary_problem)}; "
                 "summarised from the transcript\n"
+            )
+        if args.adapter == "auto" and report.adapter_type == GENERIC_ADAPTER_TYPE:
+            why = f": {report.detection}" if report.detection else ""
+            sys.stderr.write(
+                f"linewise: warning: {neutralize(path)}: no installed parser recognises it"
+                f"{neutralize(why)}; summarised with the generic parser (try -a TYPE)\n"
             )
         reports.append(report)
     totals = total(reports)
@@ -178,5 +255,5 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         rows = [list(_COLUMNS), *(_row(report) for report in reports)]
         if len(reports) > 1:
             rows.append(_total_row(totals))
-        sys.stdout.write(_table(rows))
+        sys.stdout.write(_table(rows) + _LEGEND)
     return EXIT_FAILURE if unreadable else EXIT_OK

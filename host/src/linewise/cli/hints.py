@@ -1,0 +1,63 @@
+"""A word for whoever named the wrong adapter: its parser recognised (almost) nothing."""
+
+from __future__ import annotations
+
+from typing import IO, Final
+
+from linewise._defaults import SNIFF_MAX_LINES
+from linewise._diagnostics import Diagnostics
+from linewise._generic import GENERIC_ADAPTER_TYPE
+from linewise._lines import read_lines
+from linewise._registry import Registry
+from linewise._summary import TranscriptStats
+from linewise.cli.common import logger
+
+__all__ = ["MOSTLY_RAW", "warn_if_unrecognised"]
+
+#: Share of lines shown raw from which a named parser "recognised almost nothing".
+MOSTLY_RAW: Final = 0.9
+#: Fewer lines than this say too little to warn about.
+FEWEST_LINES: Final = 3
+
+
+def warn_if_unrecognised(
+    adapter_type: str,
+    diagnostics: Diagnostics,
+    stats: TranscriptStats,
+    log: IO[bytes] | None,
+    registry: Registry,
+    *,
+    max_line_chars: int,
+) -> None:
+    """Warn when the parser the user named showed (nearly) every line raw, and name the
+    adapter type auto-detection picks for the same log (``log``, read from its start)."""
+    lines = diagnostics.lines
+    if adapter_type == GENERIC_ADAPTER_TYPE or lines < FEWEST_LINES:
+        return
+    if stats.raw_lines < MOSTLY_RAW * lines:
+        return
+    said = (
+        f"the {adapter_type} parser recognised almost nothing: "
+        f"{min(stats.raw_lines, lines)} of {lines} lines shown as raw stdout"
+    )
+    if log is None:
+        logger.warning("%s; is it the right adapter type? (try -a auto)", said)
+        return
+    from linewise._detect import detect_adapter
+
+    log.seek(0)
+    first: list[str] = []
+    for line in read_lines(log, max_chars=max_line_chars):
+        first.append(line)
+        if len(first) >= SNIFF_MAX_LINES:
+            break
+    detection = detect_adapter(first, registry=registry)
+    if detection.detected and detection.adapter_type != adapter_type:
+        logger.warning(
+            "%s; auto-detection picks %s for this log (-a %s or -a auto)",
+            said,
+            detection.adapter_type,
+            detection.adapter_type,
+        )
+    else:
+        logger.warning("%s; auto-detection recognises no installed parser either", said)
