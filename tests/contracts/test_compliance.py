@@ -91,7 +91,7 @@ def test_fuzzing_reports_the_minimal_failing_input(tmp_path: Path) -> None:
         def parse_stdout_line(line, ts):  # noqa: F811
             if line.startswith("{"):
                 event = json.loads(line)
-                return [{"kind": "system", "ts": ts, "text": event["type"]}]
+                return [{"kind": "system", "ts": ts, "text": str(event["type"])}]
             return [{"kind": "stdout", "ts": ts, "text": line}]
         """
     )
