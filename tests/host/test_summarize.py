@@ -361,7 +361,7 @@ def test_the_cli_summarises_every_real_claude_log_with_totals(
     corpus_path("real-logs", "claude")
     code, out, err = _summarize(*map(str, REAL_CLAUDE), capsys=capsys)
     assert (code, err) == (0, "")
-    rows = out.splitlines()
+    rows = [row for row in out.splitlines() if not row.lstrip().startswith("⤷ subagent")]
     assert len(rows) == len(REAL_CLAUDE) + 3  # the header, the total and the legend
     assert rows[-2].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
 
@@ -399,3 +399,16 @@ def test_huge_numbers_do_not_crash_summarize_and_the_good_file_is_still_reported
     assert [run["source"] for run in payload["runs"]] == [str(good), str(bad)]
     assert payload["runs"][0]["summary"]["costUsd"] == 0.5
     assert b"Infinity" not in done.stdout and b"NaN" not in done.stdout
+
+
+def test_the_table_shows_each_subagent_apart_under_its_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    log = corpus_path("real-logs", "claude", "perfectsnake-run1-max-turns.jsonl")
+    assert main(["summarize", str(log)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    run = next(i for i, line in enumerate(lines) if "perfectsnake-run1" in line)
+    sub = lines[run + 1]
+    # The Explore subagent: its own tool calls and errors, apart from the run's totals.
+    assert sub.lstrip().startswith("⤷ subagent Explore: Explore snake game codebase")
+    assert sub.split()[-1] == "completed"

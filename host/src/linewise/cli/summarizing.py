@@ -144,6 +144,45 @@ def _row(report: RunReport) -> list[str]:
     ]
 
 
+def _count(value: object) -> str:
+    return f"{value:,}" if type(value) is int else "-"
+
+
+def _subagent_rows(report: RunReport) -> list[list[str]]:
+    """One row per subagent the plugin's summary lists (``details["subagents"]``), under its run.
+
+    The run's own row counts everything (main thread and subagents); these
+    rows show each subagent apart: type, description, tool calls, errors, tokens.
+    """
+    found: object = report.summary.details.get("subagents")
+    rows: list[list[str]] = []
+    for agent in found if isinstance(found, list) else []:
+        if not isinstance(agent, dict):
+            continue
+        usage: dict[str, object] = agent["usage"] if isinstance(agent.get("usage"), dict) else {}
+        kind, about = str(agent.get("type") or ""), str(agent.get("description") or "")
+        name = f"{kind}: {about}" if kind and about else kind or about
+        cost = agent.get("costUsd")
+        rows.append(
+            [
+                f"  ⤷ subagent {_short(name or str(agent.get('toolUseId') or '?'), 60)}",
+                "",
+                "",
+                str(agent.get("model") or ""),
+                "",
+                _count(agent.get("toolCalls")),
+                _count(agent.get("errors")),
+                _count(usage.get("inputTokens")),
+                _count(usage.get("outputTokens")),
+                _count(usage.get("cachedTokens")),
+                _cost(float(cost)) if type(cost) is int or type(cost) is float else "-",
+                str(agent.get("status") or ""),
+                "",
+            ]
+        )
+    return rows
+
+
 def _outcome(report: RunReport) -> str:
     """How the run ended, in the words every view of it uses (text, compact, HTML)."""
     from linewise.renderers.outcome import summary_outcome
@@ -252,7 +291,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         # allow_nan=False: a number JSON cannot carry is a bug, never output.
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, allow_nan=False) + "\n")
     elif reports:
-        rows = [list(_COLUMNS), *(_row(report) for report in reports)]
+        rows = [list(_COLUMNS)]
+        for report in reports:
+            rows.append(_row(report))
+            rows.extend(_subagent_rows(report))
         if len(reports) > 1:
             rows.append(_total_row(totals))
         sys.stdout.write(_table(rows) + _LEGEND)
