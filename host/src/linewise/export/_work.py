@@ -7,13 +7,18 @@ import json
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
 from linewise._registry import Registry
+
+if TYPE_CHECKING:
+    from linewise._diagnostics import Diagnostics
+    from linewise._session import TranscriptSession
+    from linewise._summary import RunReport
 
 __all__ = ["ExportFailure", "FileExport", "content_hash", "export_file", "export_or_fail", "run_id"]
 
@@ -173,12 +178,37 @@ def export_file(
     parser = registry.load(report.adapter_type)
     session = open_session(report.adapter_type, registry=registry)
     identity = run_id(source, digest)
-    columns: dict[str, list[Any]] = {"run_id": [], "seq": [], **{f: [] for f in _ENTRY_FIELDS}}
-    events = _Events()
-    parents: set[str] = set()
-    session_ids: list[str] = []
+    rows, events = _read_entries(source, session, ts)
+    rows.columns["run_id"] = [identity] * len(rows.columns["seq"])
+    file = _File(source, digest, info.st_size, mtime, identity, parser.label)
+    run = _run_row(file, report, events, rows, session.diagnostics)
+    return FileExport(run=run, entries=rows.columns)
 
-    def add(entries: list[TranscriptEntry]) -> None:
+
+@dataclass(frozen=True, slots=True)
+class _File:
+    """What the run row says of the file itself."""
+
+    source: str
+    digest: str
+    size: int
+    mtime: datetime
+    identity: str
+    cli: str | None
+
+
+@dataclass(slots=True)
+class _EntryRows:
+    """The entry columns of one log, and what the run row counts of its entries."""
+
+    columns: dict[str, list[Any]] = field(
+        default_factory=lambda: {"run_id": [], "seq": [], **{f: [] for f in _ENTRY_FIELDS}}
+    )
+    parents: set[str] = field(default_factory=set)
+    session_ids: list[str] = field(default_factory=list)
+
+    def add(self, entries: list[TranscriptEntry]) -> None:
+        columns = self.columns
         for entry in entries:
             row = _entry_row(entry)
             columns["seq"].append(len(columns["seq"]))
@@ -186,52 +216,68 @@ def export_file(
                 columns[name].append(value)
             parent = row[5]
             if parent is not None:
-                parents.add(parent)
+                self.parents.add(parent)
             if entry["kind"] == "init":
                 sid = entry["sessionId"]
-                if sid and sid not in session_ids:
-                    session_ids.append(sid)
+                if sid and sid not in self.session_ids:
+                    self.session_ids.append(sid)
 
+
+def _read_entries(source: str, session: TranscriptSession, ts: str) -> tuple[_EntryRows, _Events]:
+    """Every entry of the log through ``session``, and the events scanned on the way."""
+    rows = _EntryRows()
+    events = _Events()
     with open(source, "rb") as stream:
         while raw := stream.readline(_READ_SIZE):
             events.scan(raw)
-            add(session.feed(raw, ts))
-    add(session.close(ts))
-    columns["run_id"] = [identity] * len(columns["seq"])
+            rows.add(session.feed(raw, ts))
+    rows.add(session.close(ts))
+    return rows, events
 
+
+def _duration_ms(
+    details: dict[str, Any], events: _Events, started: datetime | None, ended: datetime | None
+) -> int | None:
+    """The summary's duration, else the log's own, else the span between its first and last."""
+    duration = details.get("durationMs")
+    if type(duration) is int and duration >= 0:
+        return duration
+    if events.has_duration:
+        return events.duration_ms
+    if started is not None and ended is not None:
+        return int((ended - started).total_seconds() * 1000)
+    return None
+
+
+def _run_row(
+    file: _File, report: RunReport, events: _Events, rows: _EntryRows, diagnostics: Diagnostics
+) -> dict[str, Any]:
+    """The run row: the file, the run summary, the entry counts and the session's diagnostics."""
     summary = report.summary
+    session_ids = rows.session_ids
     if summary.session_id and summary.session_id not in session_ids:
         session_ids.append(summary.session_id)
     details = summary.details
-    duration = details.get("durationMs")
-    duration_ms: int | None = None
-    if type(duration) is int and duration >= 0:
-        duration_ms = duration
-    elif events.has_duration:
-        duration_ms = events.duration_ms
     started, ended = _moment(events.started), _moment(events.ended)
-    if duration_ms is None and started is not None and ended is not None:
-        duration_ms = int((ended - started).total_seconds() * 1000)
     outcome = summary.outcome
     hit_limit = any(details.get(key) is True for key in _LIMIT_DETAILS) or bool(
         outcome and "max_turns" in outcome
     )
-    diagnostics = session.diagnostics
-    run = {
-        "run_id": identity,
-        "source_path": _utf8(source),
-        "content_hash": digest,
-        "size_bytes": info.st_size,
-        "modified_at": mtime.replace(tzinfo=None),
+    return {
+        "run_id": file.identity,
+        "source_path": _utf8(file.source),
+        "content_hash": file.digest,
+        "size_bytes": file.size,
+        "modified_at": file.mtime.replace(tzinfo=None),
         "adapter_type": report.adapter_type,
-        "cli": _utf8(parser.label),
+        "cli": _utf8(file.cli),
         "detection": _utf8(report.detection),
         "session_id": _utf8(summary.session_id or (session_ids[-1] if session_ids else None)),
         "session_ids": [_utf8(sid) for sid in session_ids],
         "project": _utf8(events.project),
         "started_at": started,
         "ended_at": ended,
-        "duration_ms": duration_ms,
+        "duration_ms": _duration_ms(details, events, started, ended),
         "model": _utf8(summary.model),
         "outcome": _utf8(outcome),
         "status": report.status,
@@ -247,8 +293,8 @@ def export_file(
         "output_tokens": summary.usage.output_tokens,
         "cached_tokens": summary.usage.cached_tokens,
         "cost_usd": summary.cost_usd,
-        "subagents": len(parents),
-        "entries": len(columns["seq"]),
+        "subagents": len(rows.parents),
+        "entries": len(rows.columns["seq"]),
         "lines": diagnostics.lines,
         "fallback_lines": diagnostics.fallback_lines,
         "dropped_entries": diagnostics.dropped_entries,
@@ -257,7 +303,6 @@ def export_file(
         "summary_source": report.summary_source,
         "details_json": json.dumps(details, ensure_ascii=True, sort_keys=True),
     }
-    return FileExport(run=run, entries=columns)
 
 
 def export_or_fail(path: str) -> FileExport | ExportFailure:
