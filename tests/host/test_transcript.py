@@ -150,3 +150,16 @@ def test_censoring_covers_tool_inputs_and_other_home_paths() -> None:
     assert call["input"]["file_path"] == "/home/alice/app/main.py"  # not modified
     untouched = {"kind": "stdout", "ts": "t", "text": "no paths; /usr/share/x; src/Users/x"}
     assert censor_usernames(untouched) is untouched  # type: ignore[arg-type]
+
+
+def test_censoring_reaches_a_tool_input_as_deep_as_the_contract_allows() -> None:
+    from linewise.renderers.privacy import censor_usernames
+
+    value: object = "/Users/dotta/secret.txt"
+    for depth in range(511):  # MAX_JSON_DEPTH is 512: a valid entry
+        value = [value] if depth % 2 else {"k": value}
+    call = {"kind": "tool_call", "ts": "t", "name": "Read", "input": value}
+    masked = censor_usernames(call)["input"]  # type: ignore[arg-type, typeddict-item]
+    for depth in reversed(range(511)):
+        masked = masked[0] if depth % 2 else masked["k"]
+    assert masked == "/Users/d****/secret.txt"

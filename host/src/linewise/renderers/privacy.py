@@ -21,13 +21,32 @@ def _mask(match: re.Match[str]) -> str:
 
 
 def _censor_value(value: Any) -> Any:
+    """``value`` with home-path user names masked in every string, however deep.
+
+    A loop with its own stack, not recursion: tool inputs may nest as deep as
+    the contract allows (512 levels), past Python's recursion limit.
+    """
     if type(value) is str:
         return _HOME.sub(_mask, value)
-    if type(value) is list:
-        return [_censor_value(item) for item in value]
-    if type(value) is dict:
-        return {key: _censor_value(item) for key, item in value.items()}
-    return value
+    if type(value) is not list and type(value) is not dict:
+        return value
+    root: Any = [] if type(value) is list else {}
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = enumerate(source) if type(source) is list else source.items()
+        for key, item in items:
+            masked: Any = item
+            if type(item) is str:
+                masked = _HOME.sub(_mask, item)
+            elif type(item) is list or type(item) is dict:
+                masked = [] if type(item) is list else {}
+                stack.append((item, masked))
+            if type(target) is list:
+                target.append(masked)
+            else:
+                target[key] = masked
+    return root
 
 
 def censor_usernames(entry: TranscriptEntry) -> TranscriptEntry:
