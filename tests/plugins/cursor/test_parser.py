@@ -604,3 +604,26 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
 ) -> None:
     lines = [prefix + json.dumps(event) for event in events]
     assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
+
+
+def test_a_deeply_nested_read_result_does_not_balloon() -> None:
+    # Found by `linewise check cursor`: past orjson's 255 levels the pretty text grew
+    # with the square of the depth (1.36 MB of text for a 4 KB line).
+    value: object = "x"
+    for depth in range(300):
+        value = [{"x": value}] if depth % 2 else {"x": value}
+    line = json.dumps(
+        {
+            "type": "tool_call",
+            "subtype": "completed",
+            "call_id": "c1",
+            "tool_call": {
+                "readToolCall": {
+                    "args": {"path": "a.py"},
+                    "result": {"success": {"content": value}},
+                }
+            },
+        }
+    )
+    entries = parse_stdout_line(line, TS)
+    assert sum(len(json.dumps(entry)) for entry in entries) <= 4 * len(line)
