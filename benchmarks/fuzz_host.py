@@ -47,6 +47,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "model_stream_json": (),
     "model_stream_sentinel": (),
     "tally_local": (),
+    "acp": ("acp",),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every
