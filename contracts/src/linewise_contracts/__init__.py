@@ -49,6 +49,12 @@ if TYPE_CHECKING:
         StdoutParserFactory,
     )
     from linewise_contracts.schema import load_entry_schema
+    from linewise_contracts.sessions import (
+        SESSION_KEYS,
+        SESSION_RECORDS,
+        SESSION_STORES,
+        SessionStore,
+    )
     from linewise_contracts.summary import RunSummary, Usage
     from linewise_contracts.validation import (
         InvalidEntryError,
@@ -95,6 +101,10 @@ _EXPORTS = {
     "StdoutParser": "linewise_contracts.protocols",
     "StdoutParserFactory": "linewise_contracts.protocols",
     "load_entry_schema": "linewise_contracts.schema",
+    "SESSION_KEYS": "linewise_contracts.sessions",
+    "SESSION_RECORDS": "linewise_contracts.sessions",
+    "SESSION_STORES": "linewise_contracts.sessions",
+    "SessionStore": "linewise_contracts.sessions",
     "RunSummary": "linewise_contracts.summary",
     "Usage": "linewise_contracts.summary",
     "InvalidEntryError": "linewise_contracts.validation",
@@ -112,6 +122,9 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
+    "SESSION_KEYS",
+    "SESSION_RECORDS",
+    "SESSION_STORES",
     "SNIFF",
     "SUMMARIZE_RUN",
     "AssistantEntry",
@@ -128,6 +141,7 @@ __all__ = [
     "ParseStdoutLine",
     "ResultEntry",
     "RunSummary",
+    "SessionStore",
     "StderrEntry",
     "StdoutEntry",
     "StdoutParser",

@@ -110,6 +110,8 @@ class InitEntry(TypedDict):
     ts: str
     model: str
     sessionId: str
+    #: The working directory the agent ran in, where the CLI says (contract 1.2).
+    cwd: NotRequired[str]
     parentToolUseId: NotRequired[str]
 
 

@@ -141,7 +141,7 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
         (("ts", _is_str), ("toolUseId", _is_str), ("content", _is_str), ("isError", _is_bool)),
         (("toolName", _is_str),),
     ),
-    "init": ((("ts", _is_str), ("model", _is_str), ("sessionId", _is_str)), ()),
+    "init": ((("ts", _is_str), ("model", _is_str), ("sessionId", _is_str)), (("cwd", _is_str),)),
     "result": (
         (
             ("ts", _is_str),
