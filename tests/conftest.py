@@ -23,7 +23,15 @@ settings.load_profile("default")
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No test sees the developer's LINEWISE_* settings or a registry another test built."""
-    for name in ("LINEWISE_DISABLE", "LINEWISE_ONLY", "LINEWISE_STRICT", "NO_COLOR"):
+    for name in (
+        "LINEWISE_DISABLE",
+        "LINEWISE_ONLY",
+        "LINEWISE_STRICT",
+        "LINEWISE_ISOLATE",
+        "LINEWISE_LINE_TIMEOUT",
+        "LINEWISE_WORKER_MEMORY",
+        "NO_COLOR",
+    ):
         monkeypatch.delenv(name, raising=False)
     from linewise import reset_registry
 

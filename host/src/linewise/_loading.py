@@ -122,6 +122,8 @@ class LoadedParser:
     sniff: Callable[[Sequence[str]], float | None] | None = None
     check_environment: Callable[..., list[EnvironmentCheck]] | None = None
     format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    #: The plugin runs in worker processes (isolation mode), never imported by the host.
+    isolated: bool = False
 
     @property
     def is_fallback(self) -> bool:
@@ -198,6 +200,8 @@ class PluginLoader:
                 adapter_type,
                 winner.distribution,
             )
+        if self._registry.isolation.covers(adapter_type, winner.distribution):
+            return self._load_isolated(winner)
         target, error = _import(winner.entry_point)
         if error is not None:
             return self._import_failed(winner, error)
@@ -211,6 +215,24 @@ class PluginLoader:
             )
         assert adopted is not None
         return adopted
+
+    def _load_isolated(self, winner: Candidate) -> LoadedParser:
+        from linewise._isolation._load import load_isolated
+
+        registry = self._registry
+        result = load_isolated(
+            winner.adapter_type,
+            winner.value,
+            registry.isolation,
+            registry.call_failures,
+            fallback_label=winner.summary,
+        )
+        if isinstance(result, tuple):
+            stage, reason, hint = result
+            return self._fail(winner, cast("FailureStage", stage), reason, hint)
+        registry._loaded[winner.adapter_type] = result
+        registry.hooks.parser_loaded(registry.info(winner.adapter_type))
+        return result
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
         if isinstance(error, SystemExit):

@@ -17,6 +17,7 @@ from linewise._gate import check_contract
 from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._guard import PluginCallRecord
 from linewise._hooks import HookRelay
+from linewise._isolation._policy import IsolationPolicy
 from linewise._loading import (
     FailedLoad,
     LoadedParser,
@@ -123,6 +124,9 @@ class Registry:
         strict: bool | None = None,
         entry_points: Iterable[EntryPoint] | None = None,
         host_contract: str = CONTRACT_VERSION,
+        isolate: Iterable[str] | str | bool | None = None,
+        line_timeout: float | None = None,
+        worker_memory: int | None = None,
     ) -> None:
         self._disabled = (
             _split_names(os.environ.get("LINEWISE_DISABLE"))
@@ -137,6 +141,10 @@ class Registry:
         )
         self.strict = _env_flag("LINEWISE_STRICT") if strict is None else strict
         self.host_contract = host_contract
+        #: Which parsers run in worker processes, and their limits (see linewise._isolation).
+        self.isolation = IsolationPolicy.build(
+            isolate, line_timeout=line_timeout, worker_memory=worker_memory
+        )
         self.hooks = HookRelay()
         self.call_failures = PluginCallRecord(self.hooks.plugin_call_failed)
         self._points = None if entry_points is None else list(entry_points)
