@@ -125,15 +125,29 @@ def test_a_line_that_kills_its_worker_falls_back_and_the_rest_is_parsed(
     entries, diagnostics = _transcript(zoo, "a", "b", trick, "c", "d")
     texts = _texts(entries)
     # before: parsed by the plugin; the bad line: raw through the generic parser;
-    # after: parsed by a fresh worker, whose count starts again (the state was lost)
+    # after: parsed by the plugin in a fresh worker (which has seen only the lines
+    # the dead one had not answered yet: here a and b, so it counts on from 2)
     assert texts[:2] == ["1:a", "2:b"]
-    assert entries[2]["kind"] == "stdout" and texts[2] == trick
-    assert texts[3:5] == ["1:c", "2:d"]
+    assert entries[2] == {"kind": "stdout", "ts": TS, "text": trick}
+    assert texts[3:] == ["3:c", "4:d", "saw 4"]
     assert diagnostics.accounted
     assert diagnostics.lines == 5
     assert diagnostics.fallback_lines == 1
+    assert diagnostics.parser_restarts == 1
     [error] = diagnostics.first_errors
+    assert error.error_type == "WorkerError"
     assert "state" in error.message and "lost" in error.message
+
+
+def test_a_worker_that_dies_after_answering_loses_the_state_before(zoo: Registry) -> None:
+    # The worker answers every eight lines: the first eight were answered before
+    # the crash; l8 was parsed but not answered, so the new worker parses it again.
+    lines = [f"l{i}" for i in range(8)]
+    entries, diagnostics = _transcript(zoo, *lines, "l8", "segfault", "after")
+    texts = _texts(entries)
+    assert texts[:8] == [f"{i + 1}:l{i}" for i in range(8)]
+    assert texts[8:11] == ["1:l8", "segfault", "2:after"]
+    assert diagnostics.parser_restarts == 1
 
 
 def test_an_exception_is_an_ordinary_fallback_and_the_state_is_kept(zoo: Registry) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from linewise_contracts.entries import TranscriptEntry
@@ -111,10 +112,16 @@ class SafetyNet:
         self._parse = self._parser.parse_line
         #: The parser asks for lines exactly as printed (see StdoutParser.raw_lines).
         self.raw = getattr(self._parser, "raw_lines", False) is True
+        self._batch = _batch_of(self._parser)
+        self._restarts_seen = 0
         self._unparsed: list[str] = []
 
     def lines(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
         """Parse whole lines (without their ``\\n``) into ``out``."""
+        if self._batch is not None:
+            for _, entries in self._batched(pieces, ts):
+                out.extend(entries)
+            return
         line = self.line
         diagnostics = self.diagnostics
         before = diagnostics.lines + diagnostics.blank_lines
@@ -143,6 +150,13 @@ class SafetyNet:
 
     def lines_to(self, pieces: list[str], ts: str, sink: LineSink) -> None:
         """Parse whole lines, handing each non-blank one to ``sink`` with its entries."""
+        if self._batch is not None:
+            for raw, entries in self._batched(pieces, ts):
+                if self.raw:
+                    sink(raw, entries)
+                elif entries or raw.strip():
+                    sink(stripped(raw), entries)
+            return
         for index, piece in enumerate(pieces):
             raw = piece + "\n" if self.raw else piece
             out: list[TranscriptEntry] = []
@@ -156,6 +170,55 @@ class SafetyNet:
                 sink(raw, out)
             elif out or raw.strip():
                 sink(stripped(raw), out)
+
+    def _batched(self, pieces: list[str], ts: str) -> list[tuple[str, list[TranscriptEntry]]]:
+        """A parser that takes lines in batches (an isolated one): each line with its entries.
+
+        The same accounting as :meth:`line`, one call for the batch, each
+        line's result taken as it arrives; the parser has reset itself after a
+        line that raised, so the net does not again.
+        """
+        assert self._batch is not None
+        raws = [piece + "\n" for piece in pieces] if self.raw else pieces
+        prepared = [self._prepare(raw) for raw in raws]
+        sent = [line for line in prepared if line is not None and len(line) <= self._max_line]
+        results = self._batch(sent, ts) if sent else iter(())
+        done: list[tuple[str, list[TranscriptEntry]]] = []
+        try:
+            for raw, line in zip(raws, prepared, strict=True):
+                out: list[TranscriptEntry] = []
+                if line is not None:
+                    if len(line) > self._max_line:
+                        out.append(self._cut(line, ts))
+                    else:
+                        self._accept(line, ts, next(results), out, recover=False)
+                done.append((raw, out))
+        except KeyboardInterrupt:
+            left = prepared[len(done) :]
+            blank = left.count(None)
+            self.diagnostics.lines -= len(left) - blank
+            self.diagnostics.blank_lines -= blank
+            self._unparsed = list(pieces[len(done) :])
+            raise
+        restarts = getattr(self._parser, "restarts", 0)
+        if type(restarts) is int and restarts > self._restarts_seen:
+            self.diagnostics.parser_restarts += restarts - self._restarts_seen
+            self._restarts_seen = restarts
+        return done
+
+    def _prepare(self, raw: str) -> str | None:
+        """The line the parser gets (counted), or None for a blank line (counted as blank)."""
+        if self.raw:
+            line = raw
+        else:
+            line = raw.strip()
+            if line and line[0] == _BOM:
+                line = stripped(line)
+        if not line:
+            self.diagnostics.blank_lines += 1
+            return None
+        self.diagnostics.lines += 1
+        return line
 
     def line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> None:
         """Parse one line into ``out`` (the hot path)."""
@@ -179,6 +242,16 @@ class SafetyNet:
             if not is_plugin_failure(error):
                 raise
             out.extend(self._parser_raised(line, ts, error))
+            return
+        self._accept(line, ts, result, out)
+
+    def _accept(
+        self, line: str, ts: str, result: Any, out: list[TranscriptEntry], *, recover: bool = True
+    ) -> None:
+        """What the parser made of ``line``: valid copies within budget to ``out``, or fallback."""
+        diagnostics = self.diagnostics
+        if isinstance(result, BaseException):
+            out.extend(self._parser_raised(line, ts, result, recover=recover))
             return
         if type(result) is not list:
             out.extend(
@@ -330,9 +403,12 @@ class SafetyNet:
         if self._strict:
             raise ParserLineError(self.adapter_type, line_number, line, error) from error
 
-    def _parser_raised(self, line: str, ts: str, error: BaseException) -> list[TranscriptEntry]:
+    def _parser_raised(
+        self, line: str, ts: str, error: BaseException, *, recover: bool = True
+    ) -> list[TranscriptEntry]:
         self._record_error(self.diagnostics.lines, line, error)
-        self._recover()
+        if recover:
+            self._recover()
         return self._fallback(line, ts, None)
 
     def _recover(self) -> None:
@@ -347,6 +423,20 @@ class SafetyNet:
         self._parser = self._new_parser()
         self._parse = self._parser.parse_line
         self.raw = getattr(self._parser, "raw_lines", False) is True
+        self._batch = _batch_of(self._parser)
+
+
+def _batch_of(parser: object) -> Callable[[list[str], str], Iterator[Any]] | None:
+    """The host's own batch door of an isolated parser; None for a plugin's parser.
+
+    Only :class:`~linewise._isolation._parser.IsolatedParser` (host code) is
+    trusted with it: a plugin's object with a ``parse_batch`` attribute gets
+    the ordinary per-line path.
+    """
+    module = sys.modules.get("linewise._isolation._parser")
+    if module is None or type(parser) is not module.IsolatedParser:
+        return None
+    return parser.parse_batch  # type: ignore[attr-defined, no-any-return]
 
 
 def _message(error: BaseException) -> str:

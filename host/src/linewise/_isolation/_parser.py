@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from linewise_contracts.summary import RunSummary, Usage
@@ -13,6 +13,8 @@ from linewise._isolation._policy import IsolationPolicy
 __all__ = ["IsolatedCall", "IsolatedParser", "WorkerError", "remote_error"]
 
 _NAME_LIMIT: Final = 64
+#: What ``finish`` may return counts as a line of this many characters (see _client).
+_FINISH_SIZE: Final = 1 << 20
 
 
 class WorkerError(Exception):
@@ -73,7 +75,9 @@ class IsolatedParser:
     already, as the safety net would). When the worker dies on a line, the
     lines before it in the batch are parsed again by a fresh worker, the line
     itself gets a :class:`WorkerError`, and the rest goes on: nothing is lost
-    but the parser's state, which the error says.
+    but the parser's state, which the error says. (The worker replies a few
+    lines at a time; lines it parsed after its last reply are parsed again by
+    the new worker, so the new parser has seen them.)
     """
 
     def __init__(self, value: str, policy: IsolationPolicy, *, raw_lines: bool) -> None:
@@ -81,48 +85,47 @@ class IsolatedParser:
         self._policy = policy
         self._worker = WorkerProcess(value, policy)
         self.raw_lines = raw_lines
+        self._broken: str | None = None
         #: How many times a worker was replaced (its parser's state lost).
         self.restarts = 0
 
-    def parse_batch(self, lines: Sequence[str], ts: str) -> list[Any]:
-        """One result per line (see the class docstring)."""
-        results: list[Any] = []
-        start = 0
-        count = len(lines)
-        while start < count:
-            batch = list(lines[start:])
-            first = self._worker.sent_lines + 1
-            try:
-                reply = self._worker.request(
-                    {"op": "parse", "ts": ts, "lines": batch, "first": first},
-                    lines=len(batch),
-                )
-                items = reply.get("results")
-                if type(items) is not list or len(items) != len(batch):
-                    self._worker.close()
-                    raise WorkerDied("the worker's reply does not match the lines sent", first)
-            except WorkerDied as died:
-                failed = min(max(died.line - first, 0), len(batch) - 1)
+    def parse_batch(self, lines: Sequence[str], ts: str) -> Iterator[Any]:
+        """One result per line, as the worker delivers them (see the class docstring)."""
+        rest = list(lines)
+        while rest:
+            if self._worker.dead:
                 self._replace()
-                if failed:
-                    results.extend(self.parse_batch(batch[:failed], ts))
-                results.append(WorkerError(self._lost(died.reason)))
-                start += failed + 1
-                continue
-            self._worker.sent_lines += len(batch)
-            results.extend(_line_result(item) for item in items)
-            start = count
-        return results
+            if self._broken is not None:
+                yield from (WorkerError(self._broken) for _ in rest)
+                return
+            first = self._worker.next_line
+            done = 0
+            try:
+                for reply in self._worker.parse(rest, ts):
+                    done += 1
+                    yield _line_result(reply)
+                return
+            except WorkerDied as died:
+                reason = died.reason
+                culprit = min(max(died.line - first, done), len(rest) - 1)
+            self._replace()
+            # Lines parsed after the worker's last reply lost their results: parse them again.
+            yield from self.parse_batch(rest[done:culprit], ts)
+            yield WorkerError(self._lost(reason))
+            rest = rest[culprit + 1 :]
 
     def parse_line(self, line: str, ts: str) -> Any:
         """One line: the plugin's list, or what it raised, raised here."""
-        [result] = self.parse_batch([line], ts)
+        [result] = list(self.parse_batch([line], ts))
         if isinstance(result, BaseException):
             raise result
         return result
 
     def reset(self) -> None:
         """Reset the parser in its worker (a dead worker is replaced, which resets it too)."""
+        if self._worker.dead:
+            self._replace()
+            return
         try:
             self._worker.request({"op": "reset"})
         except WorkerDied:
@@ -130,8 +133,10 @@ class IsolatedParser:
 
     def finish(self, ts: str) -> Any:
         """What the parser still holds at the end of the stream."""
+        if self._worker.dead:
+            self._replace()
         try:
-            reply = self._worker.request({"op": "finish", "ts": ts})
+            reply = self._worker.request({"op": "finish", "ts": ts}, size=_FINISH_SIZE)
         except WorkerDied as died:
             self._replace()
             raise WorkerError(self._lost(died.reason)) from None
@@ -141,6 +146,11 @@ class IsolatedParser:
         if isinstance(result, BaseException):
             raise result
         return result
+
+    @property
+    def worker(self) -> WorkerProcess:
+        """The worker process serving this parser now."""
+        return self._worker
 
     def close(self) -> None:
         """Stop the worker."""
@@ -152,7 +162,11 @@ class IsolatedParser:
     def _replace(self) -> None:
         self._worker.close()
         self.restarts += 1
-        self._worker = WorkerProcess(self._value, self._policy)
+        if self._broken is None:
+            try:
+                self._worker = WorkerProcess(self._value, self._policy)
+            except WorkerDied as died:
+                self._broken = f"its worker could not be started again: {died.reason}"
 
     def __del__(self) -> None:
         worker = getattr(self, "_worker", None)
@@ -178,7 +192,8 @@ class IsolatedCall:
         ]
         try:
             reply = self._service().request(
-                {"op": "call", "name": self._name, "args": arguments}, lines=1
+                {"op": "call", "name": self._name, "args": arguments},
+                size=sum(_size(arg) for arg in arguments),
             )
         except WorkerDied as died:
             raise WorkerError(died.reason) from None
@@ -227,3 +242,12 @@ def _number(value: object) -> float | None:
 def _count(value: object) -> int:
     number = _number(value)
     return int(number) if number is not None else 0
+
+
+def _size(value: object) -> int:
+    """Characters in an argument (a line, or a list of lines)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return sum(len(item) for item in value if isinstance(item, str))
+    return 0

@@ -61,3 +61,33 @@ def read_exactly(fd: int, size: int) -> bytes:
         parts.append(chunk)
         wanted -= len(chunk)
     return b"".join(parts)
+
+
+def pack_lines(lines: list[str]) -> tuple[dict[str, Any], bytes]:
+    """Lines as one text frame (no JSON escaping): what the request says, and the frame.
+
+    Lines are joined with ``\\n``; when every line ends with ``\\n`` (a raw-line
+    parser's lines) those endings are left out and ``ends`` says so. A line
+    with a ``\\n`` anywhere else cannot be joined, so such a batch goes as a
+    JSON list in the request itself (the frame is then empty).
+    """
+    ends = bool(lines) and all(line.endswith("\n") for line in lines)
+    pieces = [line[:-1] for line in lines] if ends else lines
+    text = "\n".join(pieces)
+    if text.count("\n") != len(pieces) - 1:
+        return {"lines": lines}, HEADER.pack(0)
+    body = text.encode("utf-8", "surrogatepass")
+    return {"count": len(lines), "ends": ends}, HEADER.pack(len(body)) + body
+
+
+def unpack_lines(meta: dict[str, Any], frame: bytes) -> list[str]:
+    """The lines :func:`pack_lines` packed."""
+    if "lines" in meta:
+        return [str(line) for line in meta["lines"]]
+    count = int(meta["count"])
+    if count == 0:
+        return []
+    lines = frame.decode("utf-8", "surrogatepass").split("\n")
+    if len(lines) != count:
+        raise ProtocolError(f"{len(lines)} lines where {count} were announced")
+    return [line + "\n" for line in lines] if meta.get("ends") else lines

@@ -2,14 +2,14 @@
 
 Started by :mod:`._client` as ``python -I -S -c BOOT CONFIG``. Requests arrive
 on stdin, replies leave on a pipe of their own (fd 1 points at stderr, so what
-the plugin prints never reaches the replies). Before each line the worker
-writes the line's number into a shared page, so the host knows which line a
-hang or a crash happened on. Requests:
+the plugin prints never reaches the replies). Requests:
 
-- ``{"op": "parse", "ts", "lines", "first"}``: ``{"results": [...]}``, one item
-  per line: the parser's list, ``{"error": type, "message": text}`` when it
-  raised (the worker then resets the parser, or makes a new one when reset
-  fails too, as the host's safety net would), or ``{"notList": type}``.
+- ``{"op": "parse", "ts", "first", ...}`` and a frame of lines: one reply per
+  line, sent every few lines (the line being parsed is always in the shared
+  progress page, numbered from ``first``): the parser's list,
+  ``{"error": type, "message": text}`` when it raised (the worker then resets
+  the parser, or makes a new one when reset fails too, as the host's safety
+  net would), or ``{"notList": type}``.
 - ``{"op": "reset"}``, ``{"op": "finish", "ts"}``, ``{"op": "call", "name",
   "args"}`` (sniff, summarize_run, check_environment, format_stdout_line).
 """
@@ -26,11 +26,17 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
+from linewise._isolation import _sandbox, _wire
+
 __all__ = ["main"]
 
-_PROGRESS: Final = struct.Struct("<Q")
 _CALLS: Final = ("sniff", "summarize_run", "check_environment", "format_stdout_line")
 _METADATA: Final = ("label", "models", "agent_configuration_doc")
+#: The shared page holding the number of the line being parsed.
+PROGRESS: Final = struct.Struct("<Q")
+#: Replies go to the host every this many lines, or sooner when this many bytes wait.
+FLUSH_LINES: Final = 8
+FLUSH_BYTES: Final = 128 * 1024
 
 
 def main() -> None:
@@ -38,18 +44,16 @@ def main() -> None:
     config = json.loads(sys.argv[1])
     sys.path[:] = config["path"]
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the host's to handle
-    from linewise._isolation import _sandbox, _wire
-
     replies = int(config["reply_fd"])
     os.dup2(2, 1)  # a plugin's print() or os.write(1, ...) goes to stderr, never the replies
     sys.stdout = sys.stderr
-    progress = mmap.mmap(int(config["progress_fd"]), _PROGRESS.size)
     _sandbox.limit_memory(int(config["memory"]))
-    worker = _Worker(str(config["value"]), progress)
+    outbox = _Outbox(replies, mmap.mmap(int(config["progress_fd"]), PROGRESS.size))
+    worker = _Worker(str(config["value"]), outbox)
     hello = worker.load()
     if hello.get("ok") and config.get("sandbox", True):
         _sandbox.deny_outside_access(config["path"])
-    _send(replies, _wire.encode(hello))
+    worker.reply(hello)
     requests = sys.stdin.buffer.fileno()
     while True:
         try:
@@ -58,14 +62,44 @@ def main() -> None:
             return  # the host closed our stdin: done
         (size,) = _wire.HEADER.unpack(header)
         request = _wire.decode(_wire.read_exactly(requests, size))
-        _send(replies, _wire.encode(worker.answer(request)))
+        if isinstance(request, dict) and request.get("op") == "parse":
+            (size,) = _wire.HEADER.unpack(_wire.read_exactly(requests, _wire.HEADER.size))
+            request["lines"] = _wire.unpack_lines(request, _wire.read_exactly(requests, size))
+        worker.answer(request)
 
 
-def _send(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+class _Outbox:
+    """Replies on their way to the host, written a few lines at a time.
+
+    Before each line the worker writes the line's number into the shared
+    progress page, so the host knows which line a hang or a crash happened on
+    even though the last few replies were still here.
+    """
+
+    def __init__(self, fd: int, progress: mmap.mmap) -> None:
+        self._fd = fd
+        self._progress = progress
+        self._buffer = bytearray()
+
+    def at_line(self, number: int) -> None:
+        PROGRESS.pack_into(self._progress, 0, number)
+
+    def add(self, message: object) -> None:
+        self._buffer += _wire.encode(message)
+        if len(self._buffer) >= FLUSH_BYTES:
+            self.flush()
+
+    def send(self, message: object) -> None:
+        self.add(message)
+        self.flush()
+
+    def flush(self) -> None:
+        view = memoryview(self._buffer)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        view.release()
+        self._buffer.clear()
 
 
 def _failure(error: BaseException) -> dict[str, str]:
@@ -77,9 +111,10 @@ def _failure(error: BaseException) -> dict[str, str]:
 
 
 class _Worker:
-    def __init__(self, value: str, progress: mmap.mmap) -> None:
+    def __init__(self, value: str, outbox: _Outbox) -> None:
         self._value = value
-        self._progress = progress
+        self.outbox = outbox
+        self.reply = outbox.send
         self._target: Any = None
         self._factory: Callable[[], Any] | None = None
         self._parser: Any = None
@@ -124,35 +159,36 @@ class _Worker:
         self._parser = self._factory()
         self._parse = self._parser.parse_line
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, request: dict[str, Any]) -> None:
         op = request.get("op")
         if op == "parse":
-            return {"results": self._lines(request["lines"], request["ts"], request["first"])}
-        if op == "reset":
-            return {"restarted": self._recover()}
-        if op == "finish":
-            return self._finish(request["ts"])
-        if op == "call":
-            return self._call(request["name"], request["args"])
-        return {"error": "ProtocolError", "message": f"unknown request {op!r}"}
+            self._lines(request["lines"], request["ts"], int(request["first"]))
+        elif op == "reset":
+            self.reply({"restarted": self._recover()})
+        elif op == "finish":
+            self.reply(self._finish(request["ts"]))
+        elif op == "call":
+            self.reply(self._call(request["name"], request["args"]))
+        else:
+            self.reply({"error": "ProtocolError", "message": f"unknown request {op!r}"})
 
-    def _lines(self, lines: list[str], ts: str, first: int) -> list[Any]:
-        results: list[Any] = []
-        mark = self._progress
-        pack = _PROGRESS.pack_into
-        number = first
-        for line in lines:
-            pack(mark, 0, number)
-            number += 1
+    def _lines(self, lines: list[str], ts: str, first: int) -> None:
+        outbox = self.outbox
+        add = outbox.add
+        at_line = outbox.at_line
+        for number, line in enumerate(lines, first):
+            at_line(number)
             try:
                 assert self._parse is not None
                 result = self._parse(line, ts)
             except BaseException as error:
-                results.append(_failure(error))
+                add(_failure(error))  # then the parser is reset, as the host's net would
                 self._recover()
-                continue
-            results.append(result if type(result) is list else {"notList": type(result).__name__})
-        return results
+            else:
+                add(result if type(result) is list else {"notList": type(result).__name__})
+            if number % FLUSH_LINES == 0:
+                outbox.flush()
+        outbox.flush()
 
     def _recover(self) -> bool:
         """Reset the parser; when reset raises too, a fresh one (True)."""
