@@ -224,3 +224,60 @@ def test_the_policy_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(ValueError, match="LINEWISE_LINE_TIMEOUT must be a positive number"):
         IsolationPolicy.build()
     assert json.dumps(sorted(IsolationPolicy.build(True, line_timeout=1).names)) == '["all"]'
+
+
+RAW = """
+class Parser:
+    raw_lines = True
+
+    def parse_line(self, line, ts):
+        return [{"kind": "assistant", "ts": ts, "text": repr(line)}]
+
+    def reset(self):
+        pass
+
+
+def create_stdout_parser():
+    return Parser()
+"""
+
+
+def test_a_raw_line_parser_gets_every_line_as_printed(fake_site: FakeSite) -> None:
+    fake_site.add("linewise-raw", entry_points={"raw": "raw_parser"}, modules={"raw_parser": RAW})
+    text = "a\r\n\n  spaced  \nlone\rcarriage\n\u2028sep\ud800\n"
+    results = []
+    for isolate in (False, True):
+        registry = Registry(entry_points=fake_site.entry_points(), isolate=isolate)
+        chunks = [{"ts": TS, "stream": "stdout", "chunk": text}]
+        transcript = build_transcript(chunks, "raw", registry=registry, merge=False)
+        results.append([dict(entry) for entry in transcript.entries])
+    assert results[0] == results[1]
+    assert [entry["text"] for entry in results[1]][:3] == [
+        repr("a\r\n"),
+        repr("\n"),
+        repr("  spaced  \n"),
+    ]
+
+
+def test_isolated_parsing_gives_the_same_transcript_on_every_real_log() -> None:
+    from linewise._detect import detect_adapter, first_lines
+    from support import corpus_path
+
+    root = corpus_path("real-logs")
+    inside = Registry()
+    isolated = Registry(isolate="all")
+    compared = 0
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != "PROVENANCE.md"):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        adapter_type = detect_adapter(first_lines(text), registry=inside).adapter_type
+        chunks = [{"ts": TS, "stream": "stdout", "chunk": text}]
+        local = build_transcript(chunks, adapter_type, registry=inside, merge=False)
+        remote = build_transcript(chunks, adapter_type, registry=isolated, merge=False)
+        assert remote.entries == local.entries, path.name
+        for field in ("lines", "entries", "fallback_lines", "dropped_entries", "parser_errors"):
+            assert getattr(remote.diagnostics, field) == getattr(local.diagnostics, field), (
+                path.name,
+                field,
+            )
+        compared += 1
+    assert compared >= 70

@@ -347,6 +347,26 @@ class Registry:
             self._only = frozenset(_normal(n) for n in names)
             self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
 
+    def isolate(
+        self,
+        names: Iterable[str] | str | bool = True,
+        *,
+        line_timeout: float | None = None,
+        worker_memory: int | None = None,
+    ) -> None:
+        """Run these adapter types or distributions (``True``: all) in worker processes.
+
+        Like ``LINEWISE_ISOLATE``; the limits default to ``LINEWISE_LINE_TIMEOUT``
+        and ``LINEWISE_WORKER_MEMORY``. Parsers loaded before are loaded again.
+        """
+        policy = IsolationPolicy.build(
+            names, line_timeout=line_timeout, worker_memory=worker_memory
+        )
+        with self._lock:
+            self.isolation = policy
+            self._loaded = {}
+            self._failed = {}
+
 
 _default: Registry | None = None
 _default_lock = threading.Lock()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Iterable, Mapping
@@ -19,6 +20,7 @@ DEFAULT_LINE_TIMEOUT: Final = 5.0
 #: MiB of address space an isolated parser's worker may use.
 DEFAULT_WORKER_MEMORY: Final = 1024
 _ALL: Final = "all"
+logger = logging.getLogger("linewise")
 
 
 def _names(text: str | None) -> frozenset[str]:
@@ -57,7 +59,8 @@ class IsolationPolicy:
         ``LINEWISE_ISOLATE`` (``TYPE[,TYPE...]`` or ``all``),
         ``LINEWISE_LINE_TIMEOUT`` (seconds) and ``LINEWISE_WORKER_MEMORY`` (MiB).
         ``isolate=True`` means all; ``False`` or an empty list means none.
-        Raises ValueError for a limit that is not a positive number.
+        Raises ValueError for a limit argument that is not a positive number; a
+        variable that is not one is warned about and the default used.
         """
         env = os.environ if environ is None else environ
         if isolate is None:
@@ -69,12 +72,12 @@ class IsolationPolicy:
         else:
             names = frozenset(name.strip().lower() for name in isolate if name.strip())
         timeout = (
-            _positive("LINEWISE_LINE_TIMEOUT", env.get("LINEWISE_LINE_TIMEOUT"))
+            _from_environment(env, "LINEWISE_LINE_TIMEOUT")
             if line_timeout is None
             else _positive("line_timeout", str(line_timeout))
         )
         memory = (
-            _positive("LINEWISE_WORKER_MEMORY", env.get("LINEWISE_WORKER_MEMORY"))
+            _from_environment(env, "LINEWISE_WORKER_MEMORY")
             if worker_memory is None
             else _positive("worker_memory", str(worker_memory))
         )
@@ -108,3 +111,11 @@ def _positive(name: str, text: str | None) -> float | None:
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive number, not {text!r}")
     return value
+
+
+def _from_environment(env: Mapping[str, str], name: str) -> float | None:
+    try:
+        return _positive(name, env.get(name))
+    except ValueError as error:
+        logger.warning("%s; using the default", error)
+        return None

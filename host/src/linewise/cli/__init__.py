@@ -10,7 +10,13 @@ from importlib import import_module
 
 from linewise._registry import get_registry
 from linewise._version import __version__
-from linewise.cli.common import EXIT_FAILURE, EXIT_OK, configure_logging, fail
+from linewise.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    apply_isolation,
+    configure_logging,
+    fail,
+)
 from linewise.errors import LinewiseError
 
 __all__ = ["build_parser", "main"]
@@ -53,7 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     try:
-        return int(args.handler(args, get_registry()))
+        registry = get_registry()
+        apply_isolation(args, registry)
+        return int(args.handler(args, registry))
     except BrokenPipeError:
         # The reader went away (`linewise render x | head`): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

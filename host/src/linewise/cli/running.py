@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from linewise._defaults import EXIT_HOST_FAILURE, GRACE, MAX_LINE_CHARS
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_USAGE, fail, logger, positive_int
+from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger, positive_int
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.rendering import drawing_for, note_detection
 from linewise.errors import LinewiseError, UnknownAdapterError
@@ -111,6 +111,7 @@ def register(commands: Any) -> None:
         metavar="-- COMMAND [ARG ...]",
         help="the agent CLI and its arguments",
     )
+    add_isolation_options(run_parser)
     run_parser.set_defaults(handler=run)
 
 
