@@ -1,0 +1,197 @@
+"""``linewise sessions``: the sessions the CLIs keep on this machine, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from linewise._registry import Registry
+from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
+from linewise.renderers.sanitising import neutralize
+
+if TYPE_CHECKING:
+    from linewise.renderers.progress import ProgressBar
+    from linewise.sessions import SessionInfo
+
+__all__ = ["register"]
+
+_COLUMNS: Final = (
+    "LAST-ACTIVE",
+    "CLI",
+    "ID",
+    "PROJECT",
+    "MODEL",
+    "MSGS",
+    "TOOLS",
+    "TOKENS",
+    "COST",
+    "OUTCOME",
+    "FIRST-PROMPT",
+)
+_NUMERIC: Final = frozenset({"MSGS", "TOOLS", "TOKENS", "COST"})
+#: Characters of an id the table shows: a prefix ``linewise render`` takes.
+ID_CHARS: Final = 13
+PROJECT_CHARS: Final = 32
+PROMPT_CHARS: Final = 60
+_LEGEND: Final = (
+    "render one with `linewise render ID` (an unambiguous prefix is enough); "
+    "tokens: input without cache reads + output; unknown: the CLI recorded none\n"
+)
+
+
+def register(commands: Any) -> None:
+    """Add the ``sessions`` subcommand."""
+    sessions = commands.add_parser(
+        "sessions",
+        help="list the sessions the agent CLIs keep on this machine",
+        description="List the sessions the agent CLIs keep on disk (Claude Code, Codex, ... "
+        "as far as their plugins are installed), newest first. What each came to is "
+        "cached (readable by you only) and read again when a file changes.",
+    )
+    sessions.add_argument(
+        "--cli", metavar="NAME", help="only this CLI's sessions (claude, codex...)"
+    )
+    sessions.add_argument(
+        "--project", metavar="TEXT", help="only sessions whose working directory holds TEXT"
+    )
+    sessions.add_argument(
+        "--since", metavar="DATE", help="only sessions active since DATE (2026-01-31, UTC)"
+    )
+    sessions.add_argument(
+        "--search", metavar="TEXT", help="only sessions whose messages hold TEXT (case ignored)"
+    )
+    sessions.add_argument("--limit", type=positive_int, metavar="N", help="at most N sessions")
+    sessions.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sessions.add_argument(
+        "--censor-usernames",
+        action="store_true",
+        help="mask user names in home-directory paths (/Users/dotta -> /Users/d****)",
+    )
+    sessions.add_argument(
+        "--no-cache", action="store_true", help="read every session again, without the cache"
+    )
+    sessions.set_defaults(handler=run)
+
+
+def _progress() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress bar on stderr when it is a terminal (shown only when reading is slow)."""
+    from linewise.renderers.progress import ProgressBar
+
+    if not ProgressBar.wanted(sys.stderr):
+        return None, lambda: None
+    bars: list[ProgressBar] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(ProgressBar(sys.stderr, total))
+        bars[0].update(done)
+
+    return update, lambda: bars[0].close() if bars else None
+
+
+def _shown(args: argparse.Namespace) -> Callable[[str], str]:
+    """What every printed text goes through: secrets masked, user names censored on demand."""
+    from linewise._redact import Redactor
+
+    mask = Redactor.for_environment(os.environ).text
+    if not args.censor_usernames:
+        return mask
+    from linewise.renderers.privacy import censor_text
+
+    return lambda text: censor_text(mask(text))
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """List the sessions found."""
+    from linewise.sessions import find_sessions
+
+    progress, done = _progress()
+    try:
+        found = find_sessions(
+            cli=args.cli,
+            project=args.project,
+            since=args.since,
+            search=args.search,
+            limit=args.limit,
+            registry=registry,
+            use_cache=not args.no_cache,
+            progress=progress,
+        )
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+    finally:
+        done()
+    shown = _shown(args)
+    for info in found:
+        if info.problem:
+            sys.stderr.write(
+                f"linewise: warning: {neutralize(shown(info.path))}: {neutralize(info.problem)}\n"
+            )
+    if args.json:
+        rows = [_json(info.to_json(), shown) for info in found]
+        sys.stdout.write(json.dumps({"sessions": rows}, ensure_ascii=False, allow_nan=False))
+        sys.stdout.write("\n")
+        return EXIT_OK
+    if not found:
+        sys.stderr.write("linewise: no sessions found\n")
+        return EXIT_OK
+    table = [list(_COLUMNS), *(_row(info, shown) for info in found)]
+    sys.stdout.write(_table(table) + _LEGEND)
+    return EXIT_OK
+
+
+def _json(value: Any, shown: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {key: _json(item, shown) for key, item in value.items()}
+    return value
+
+
+def _tokens(info: SessionInfo) -> str:
+    if info.input_tokens is None or info.output_tokens is None:
+        return "unknown"
+    return f"{info.input_tokens + info.output_tokens:,}"
+
+
+def _cut(text: str | None, width: int, *, keep_end: bool = False) -> str:
+    if not text:
+        return "-"
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    return "…" + flat[-(width - 1) :] if keep_end else flat[: width - 1] + "…"
+
+
+def _row(info: SessionInfo, shown: Callable[[str], str]) -> list[str]:
+    when = info.newest[:16].replace("T", " ") if info.newest else "-"
+    return [
+        when,
+        info.cli,
+        info.id[:ID_CHARS],
+        _cut(shown(info.project or ""), PROJECT_CHARS, keep_end=True),
+        info.model or "-",
+        str(info.messages),
+        str(info.tool_calls),
+        _tokens(info),
+        "unknown" if info.cost_usd is None else f"${info.cost_usd:.4f}",
+        info.outcome,
+        _cut(shown(info.first_prompt or ""), PROMPT_CHARS),
+    ]
+
+
+def _table(rows: list[list[str]]) -> str:
+    cells = [[neutralize(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
+    lines = []
+    for row in cells:
+        padded = [
+            cell.rjust(width) if name in _NUMERIC else cell.ljust(width)
+            for name, cell, width in zip(_COLUMNS, row, widths, strict=True)
+        ]
+        lines.append("  ".join(padded).rstrip())
+    return "\n".join(lines) + "\n"
