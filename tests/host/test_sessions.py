@@ -229,3 +229,54 @@ def test_transcribe_session_by_id_key_and_path(
     by_key = transcribe_session("k9", registry=registry, environ=env, home=home)
     assert by_key.entries[0]["sessionId"] == "db-9"  # type: ignore[typeddict-item]
     assert by_key.diagnostics.accounted
+
+
+@pytest.mark.parametrize(
+    ("relative", "pattern", "matches"),
+    [
+        ("p/s/sub-1.jsonl", "*/*/sub-*.jsonl", True),
+        ("p/s.jsonl", "*/*/sub-*.jsonl", False),
+        ("p/s/subagents/agent-1.jsonl", "**/subagents/*.jsonl", True),
+        ("subagents/agent-1.jsonl", "**/subagents/*.jsonl", True),  # ** spans no folder too
+        ("a/b/c/d.jsonl", "a/**/d.jsonl", True),
+        ("a/d.jsonl", "a/**/d.jsonl", True),
+        ("a/b/x.jsonl", "a/**/d.jsonl", False),
+        ("p/s.jsonl", "*.jsonl", False),  # * stays within one folder
+    ],
+)
+def test_exclude_patterns_match_like_glob(relative: str, pattern: str, matches: bool) -> None:
+    from linewise.sessions._stores import excluded
+
+    assert excluded(relative, (pattern,)) is matches
+
+
+def test_exports_that_are_not_callable_or_fail_at_once_are_recorded(
+    fake_site: FakeSite, home: Path, tmp_path: Path
+) -> None:
+    fake_site.add(
+        "odd-sessions",
+        entry_points={"odd_session": "odd_mod"},
+        modules={
+            "odd_mod": """
+            from linewise_contracts.sessions import SessionStore
+            def parse_stdout_line(line, ts):
+                return [{"kind": "user", "ts": ts, "text": line}]
+            session_keys = 5
+            def session_stores(environ, home):
+                return [SessionStore("odd", home / ".odd", ("*.log",)), "not a store",
+                        SessionStore("odd", home, ("../*.log",))]
+            def session_records(path, key=None):
+                raise OSError("locked database")
+            """
+        },
+    )
+    registry = Registry(entry_points=fake_site.entry_points())
+    loaded = registry.load("odd_session")
+    assert loaded.session_keys is None and loaded.session_records is not None
+    (home / ".odd").mkdir()
+    (home / ".odd" / "a.log").write_text("hello\n")
+    (found,) = find_sessions(registry=registry, environ=_env(tmp_path), home=home)
+    assert found.problem is not None and "locked database" in found.problem
+    problems = "\n".join(registry.info("odd_session").problems)
+    assert "session_keys is a int, not callable" in problems
+    assert "not a SessionStore" in problems and "leaves its root" in problems

@@ -73,8 +73,16 @@ def test_json_filters_and_privacy(
     assert code == 2 and "not a date" in err
 
 
-def test_no_sessions_is_said_not_an_error(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _run(capsys, "sessions") == (0, "", "linewise: no sessions found\n")
+def test_no_sessions_says_where_it_looked(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "sessions")
+    assert (code, out) == (0, "")
+    assert err.splitlines() == [
+        "linewise: no sessions found; looked in:",
+        f"linewise:   {home}/.tiny/sessions (*/*.jsonl, */*/*.jsonl; tiny_session)",
+        f"linewise:   {home}/.tinydb (store.json; tinydb_session)",
+    ]
+    code, out, err = _run(capsys, "sessions", "--cli", "copilot")
+    assert code == 0 and "no installed parser declares a session store for copilot" in err
 
 
 def test_render_and_summarize_by_id_prefix(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -25,8 +27,9 @@ from linewise.errors import SessionNotFoundError
 if TYPE_CHECKING:
     from linewise._detect import Detection
     from linewise._summary import RunReport
+    from linewise.renderers.progress import ProgressBar
 
-__all__ = ["SessionInput", "session_input", "session_report", "session_source"]
+__all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,23 @@ class SessionInput:
 
 def _looks_like_id(reference: str) -> bool:
     return bool(reference) and reference != "-" and "/" not in reference and os.sep not in reference
+
+
+def terminal_progress() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress bar on stderr while sessions are read, when stderr is a terminal (shown only
+    when reading is slow), and what erases it."""
+    from linewise.renderers.progress import ProgressBar
+
+    if not ProgressBar.wanted(sys.stderr):
+        return None, lambda: None
+    bars: list[ProgressBar] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(ProgressBar(sys.stderr, total))
+        bars[0].update(done)
+
+    return update, lambda: bars[0].close() if bars else None
 
 
 def session_input(reference: str, adapter_type: str, registry: Registry) -> SessionInput | None:
@@ -60,7 +80,11 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
         return None
     from linewise.sessions import resolve_session
 
-    source = resolve_session(reference, registry=registry)
+    progress, done = terminal_progress()
+    try:
+        source = resolve_session(reference, registry=registry, progress=progress)
+    finally:
+        done()
     return _read(registry, source.adapter_type, source.path, source.key)
 
 

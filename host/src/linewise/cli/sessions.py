@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
+from linewise.cli.session_inputs import terminal_progress
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise.renderers.progress import ProgressBar
     from linewise.sessions import SessionInfo
 
 __all__ = ["register"]
@@ -77,22 +77,6 @@ def register(commands: Any) -> None:
     sessions.set_defaults(handler=run)
 
 
-def _progress() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    """A progress bar on stderr when it is a terminal (shown only when reading is slow)."""
-    from linewise.renderers.progress import ProgressBar
-
-    if not ProgressBar.wanted(sys.stderr):
-        return None, lambda: None
-    bars: list[ProgressBar] = []
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bars.append(ProgressBar(sys.stderr, total))
-        bars[0].update(done)
-
-    return update, lambda: bars[0].close() if bars else None
-
-
 def _shown(args: argparse.Namespace) -> Callable[[str], str]:
     """What every printed text goes through: secrets masked, user names censored on demand."""
     from linewise._redact import Redactor
@@ -109,7 +93,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     """List the sessions found."""
     from linewise.sessions import find_sessions
 
-    progress, done = _progress()
+    progress, done = terminal_progress()
     try:
         found = find_sessions(
             cli=args.cli,
@@ -137,11 +121,34 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         sys.stdout.write("\n")
         return EXIT_OK
     if not found:
-        sys.stderr.write("linewise: no sessions found\n")
+        _say_where(args, registry, shown)
         return EXIT_OK
     table = [list(_COLUMNS), *(_row(info, shown) for info in found)]
     sys.stdout.write(_table(table) + _LEGEND)
     return EXIT_OK
+
+
+def _say_where(args: argparse.Namespace, registry: Registry, shown: Callable[[str], str]) -> None:
+    """No session found: say where linewise looked, or that no plugin declares a store."""
+    from linewise.sessions import known_stores
+
+    stores = known_stores(registry=registry)
+    if args.cli:
+        stores = [
+            (kind, store) for kind, store in stores if store.cli.casefold() == args.cli.casefold()
+        ]
+    if not stores:
+        which = f" for {args.cli}" if args.cli else ""
+        sys.stderr.write(
+            f"linewise: no sessions found: no installed parser declares a session store{which} "
+            "(see `linewise list`)\n"
+        )
+        return
+    sys.stderr.write("linewise: no sessions found; looked in:\n")
+    for adapter_type, store in stores:
+        patterns = ", ".join(store.patterns)
+        where = neutralize(shown(str(store.root)))
+        sys.stderr.write(f"linewise:   {where} ({neutralize(patterns)}; {adapter_type})\n")
 
 
 def _json(value: Any, shown: Callable[[str], str]) -> Any:

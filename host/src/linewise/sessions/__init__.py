@@ -32,6 +32,8 @@ from linewise.sessions._find import (
 from linewise.sessions._stores import excluded, session_parsers, stores_of
 
 if TYPE_CHECKING:
+    from linewise_contracts.sessions import SessionStore
+
     from linewise._transcript import Transcript
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "SessionQuery",
     "SessionSource",
     "find_sessions",
+    "known_stores",
     "resolve_session",
     "store_type",
     "transcribe_session",
@@ -109,6 +112,23 @@ def _since(value: str | date | datetime | None) -> str | None:
     return parse_since(value)
 
 
+def known_stores(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+) -> list[tuple[str, SessionStore]]:
+    """Every store the installed plugins declare on this machine: (adapter type, store)."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    return [
+        (found.adapter_type, found.store)
+        for parser in session_parsers(registry)
+        for found in stores_of(parser, environ, home, registry)
+    ]
+
+
 def store_type(
     path: Path,
     *,
@@ -139,6 +159,7 @@ def resolve_session(
     registry: Registry | None = None,
     environ: Mapping[str, str] | None = None,
     home: Path | None = None,
+    progress: Progress | None = None,
 ) -> SessionSource:
     """A session by path (its type detected) or by id or unambiguous id prefix.
 
@@ -157,7 +178,9 @@ def resolve_session(
         if adapter_type is not None:
             return SessionSource(adapter_type, path, None, "the file is in its session store")
         return SessionSource(GENERIC_ADAPTER_TYPE, path, None, detection.reason)
-    info = lookup_session(os.fspath(reference), registry=registry, environ=environ, home=home)
+    info = lookup_session(
+        os.fspath(reference), registry=registry, environ=environ, home=home, progress=progress
+    )
     return SessionSource(
         info.adapter_type, Path(info.path), info.key, f"session {info.id} of {info.cli}", info
     )

@@ -12,7 +12,6 @@ lock held too long) costs speed, never a result: the facts are read again.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
@@ -29,20 +28,23 @@ __all__ = ["FactsCache", "cache_dir"]
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
-SCHEMA: Final = 1
+SCHEMA: Final = 2
 _FILE: Final = "sessions.sqlite3"
-_CREATE: Final = """
+#: The facts' own columns, one per :class:`SessionInfo` field, in its order.
+_FIELDS: Final = tuple(SessionInfo.__dataclass_fields__)
+_CREATE: Final = f"""
 CREATE TABLE IF NOT EXISTS facts (
-    path TEXT NOT NULL,
-    key TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
+    file TEXT NOT NULL,
+    file_key TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    file_mtime_ns INTEGER NOT NULL,
     reader TEXT NOT NULL,
-    info TEXT NOT NULL,
+    {", ".join(f"info_{name}" for name in _FIELDS)},
     text BLOB NOT NULL,
-    PRIMARY KEY (path, key)
+    PRIMARY KEY (file, file_key)
 )
 """
+_COLUMNS: Final = len(_FIELDS) + 6
 
 Key = tuple[str, str]
 
@@ -110,14 +112,11 @@ class FactsCache:
         if self._db is None:
             return {}
         found: dict[Key, tuple[int, int, str, SessionInfo]] = {}
+        columns = ", ".join(f"info_{name}" for name in _FIELDS)
         try:
-            query = "SELECT path, key, size, mtime_ns, reader, info FROM facts"
-            for path, key, size, mtime_ns, reader, info in self._db.execute(query):
-                try:
-                    facts = SessionInfo.from_json(json.loads(info))
-                except (ValueError, TypeError):
-                    continue  # a row this version cannot read: read the session again
-                found[(path, key)] = (size, mtime_ns, reader, facts)
+            query = f"SELECT file, file_key, file_size, file_mtime_ns, reader, {columns} FROM facts"
+            for path, key, size, mtime_ns, reader, *values in self._db.execute(query):
+                found[(path, key)] = (size, mtime_ns, reader, SessionInfo(*values))
         except sqlite3.Error as error:
             logger.info("sessions cache unreadable (%s)", error)
         return found
@@ -128,7 +127,7 @@ class FactsCache:
             return None
         try:
             row = self._db.execute(
-                "SELECT text FROM facts WHERE path = ? AND key = ?", key
+                "SELECT text FROM facts WHERE file = ? AND file_key = ?", key
             ).fetchone()
             return None if row is None else zlib.decompress(row[0]).decode("utf-8", "replace")
         except (sqlite3.Error, zlib.error) as error:
@@ -146,16 +145,15 @@ class FactsCache:
                 size,
                 mtime_ns,
                 reader,
-                json.dumps(info.to_json(), ensure_ascii=False),
+                *(getattr(info, name) for name in _FIELDS),
                 zlib.compress(text.encode("utf-8", "replace")),
             )
             for key, size, mtime_ns, reader, info, text in rows
         ]
+        marks = ", ".join("?" * _COLUMNS)
         try:
             with self._db:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?, ?, ?)", values
-                )
+                self._db.executemany(f"INSERT OR REPLACE INTO facts VALUES ({marks})", values)
         except sqlite3.Error as error:
             logger.info("sessions cache not written (%s)", error)
 
@@ -166,11 +164,11 @@ class FactsCache:
         try:
             stale = [
                 key
-                for key in self._db.execute("SELECT path, key FROM facts")
+                for key in self._db.execute("SELECT file, file_key FROM facts")
                 if tuple(key) not in kept
             ]
             with self._db:
-                self._db.executemany("DELETE FROM facts WHERE path = ? AND key = ?", stale)
+                self._db.executemany("DELETE FROM facts WHERE file = ? AND file_key = ?", stale)
         except sqlite3.Error as error:
             logger.info("sessions cache not pruned (%s)", error)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -73,19 +73,16 @@ class SessionInfo:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the entries)."""
-        fields = asdict(self)
-        return {"id": self.id, **{_camel(name): value for name, value in fields.items()}}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SessionInfo:
-        """The inverse of :meth:`to_json` (the cache's own rows)."""
-        values: dict[str, Any] = {name: data.get(_camel(name)) for name in cls.__dataclass_fields__}
-        return cls(**values)
+        return {"id": self.id, **{_CAMEL[name]: getattr(self, name) for name in _CAMEL}}
 
 
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
+
+
+#: Each field's name in JSON (camelCase, like the entries).
+_CAMEL: Final = {name: _camel(name) for name in SessionInfo.__dataclass_fields__}
 
 
 def utc_iso(ts: str) -> str | None:

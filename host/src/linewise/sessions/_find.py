@@ -72,8 +72,11 @@ def _facts(
     cached = cache.rows() if cache is not None else {}
     infos: list[SessionInfo] = []
     todo: list[tuple[SessionFile, LoadedParser, str]] = []
+    readers: dict[str, str] = {}
     for found, parser in files:
-        reader = _reader(parser, registry)
+        reader = readers.get(parser.adapter_type)
+        if reader is None:
+            reader = readers[parser.adapter_type] = _reader(parser, registry)
         row = cached.get(_key(found))
         if row is not None and row[:3] == (found.size, found.mtime_ns, reader):
             infos.append(row[3])
@@ -181,6 +184,7 @@ def lookup_session(
     environ: Mapping[str, str] | None = None,
     home: Path | None = None,
     use_cache: bool = True,
+    progress: Progress | None = None,
 ) -> SessionInfo:
     """The one session whose id is ``reference``, or starts with it.
 
