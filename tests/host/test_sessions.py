@@ -166,6 +166,10 @@ def test_a_plugin_failing_part_way_is_reported_not_hidden(
     assert by_key["good"].problem is None and by_key["good"].messages == 2
     problem = by_key["bad"].problem or ""
     assert "session_records raised TypeError" in problem and "after 0 lines" in problem
+    # Not cached: read again next time (the plugin may be fixed without a new version).
+    failures = registry.call_failures.count
+    find_sessions(registry=registry, environ=_env(tmp_path), home=home)
+    assert registry.call_failures.count == failures + 1
 
 
 def test_a_broken_store_declaration_is_recorded_and_others_still_listed(

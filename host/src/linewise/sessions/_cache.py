@@ -66,7 +66,8 @@ def cache_dir(environ: Mapping[str, str], home: Path) -> Path:
 def _private_file(path: Path) -> None:
     """Create ``path`` (and its directory) readable by its owner only, or tighten it."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    # Not through a link someone else planted: the file is where it says.
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         if os.name == "posix":
             os.fchmod(descriptor, 0o600)

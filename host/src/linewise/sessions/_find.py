@@ -88,7 +88,8 @@ def _facts(
     for found, parser, reader in todo:
         info, text = read_facts(found, parser, registry)
         infos.append(info)
-        written.append((_key(found), found.size, found.mtime_ns, reader, info, text))
+        if info.problem is None:  # one read in part is tried again next time
+            written.append((_key(found), found.size, found.mtime_ns, reader, info, text))
         done += found.size
         if progress is not None:
             progress(done, total)
