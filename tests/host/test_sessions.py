@@ -284,3 +284,20 @@ def test_exports_that_are_not_callable_or_fail_at_once_are_recorded(
     problems = "\n".join(registry.info("odd_session").problems)
     assert "session_keys is a int, not callable" in problems
     assert "not a SessionStore" in problems and "leaves its root" in problems
+
+
+def test_a_file_two_stores_claim_is_listed_once(
+    fake_site: FakeSite, home: Path, tmp_path: Path
+) -> None:
+    from session_fakes import TINY
+
+    install(fake_site)
+    fake_site.add(
+        "tiny-again",
+        entry_points={"tiny_again": "tiny_again_mod"},
+        modules={"tiny_again_mod": TINY},
+    )
+    registry = Registry(entry_points=fake_site.entry_points())
+    write_tiny(home, "p", "s-1")
+    found = find_sessions(registry=registry, environ=_env(tmp_path), home=home)
+    assert [(info.id, info.adapter_type) for info in found] == [("s-1", "tiny_again")]

@@ -151,3 +151,13 @@ def test_render_with_a_type_does_not_import_the_sessions_package(tmp_path: Path)
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_summarize_an_unknown_id_is_reported_like_a_missing_file(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_tiny(home, "p", "s-1")
+    code, out, err = _run(capsys, "summarize", "no-such-session", "s-1")
+    assert code == 1
+    assert "cannot read no-such-session" in err
+    assert out.splitlines()[1].split()[:2] == ["s-1", "tiny_session"]

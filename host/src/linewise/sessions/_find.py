@@ -49,13 +49,15 @@ def _reader(parser: LoadedParser, registry: Registry) -> str:
 def _all_files(
     registry: Registry, environ: Mapping[str, str], home: Path, cli: str | None
 ) -> list[tuple[SessionFile, LoadedParser]]:
-    files: list[tuple[SessionFile, LoadedParser]] = []
+    """Every session file, once: a file two stores claim is read by the first adapter type."""
+    files: dict[Key, tuple[SessionFile, LoadedParser]] = {}
     for parser in session_parsers(registry):
         for found in stores_of(parser, environ, home, registry):
             if cli is not None and found.store.cli.casefold() != cli.casefold():
                 continue
-            files.extend((one, parser) for one in find_files(found, parser, registry))
-    return files
+            for one in find_files(found, parser, registry):
+                files.setdefault(_key(one), (one, parser))
+    return list(files.values())
 
 
 def _facts(
