@@ -99,6 +99,11 @@ def test_render_and_summarize_by_id_prefix(home: Path, capsys: pytest.CaptureFix
         "cwd": "/home/ada/project",
     }
     assert entries[1]["text"] == "hello there"
+    code, _, err = _run(capsys, "render", "abc-2")
+    assert (
+        code == 0
+        and f"linewise: session abc-222 of tiny: {home}/.tiny/sessions/p/abc-222.jsonl" in err
+    )
     code, _, err = _run(capsys, "render", "abc")
     assert code == 1 and "matches 2 sessions" in err and "abc-222" in err
     code, _, err = _run(capsys, "render", "nothing-like-it")

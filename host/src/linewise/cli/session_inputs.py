@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -40,6 +40,8 @@ class SessionInput:
     adapter_type: str
     path: Path
     detection: Detection | None = None
+    #: Which session an id named, said on stderr by ``render``.
+    about: str | None = None
 
 
 def _looks_like_id(reference: str) -> bool:
@@ -85,7 +87,8 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
         source = resolve_session(reference, registry=registry, progress=progress)
     finally:
         done()
-    return _read(registry, source.adapter_type, source.path, source.key)
+    found = _read(registry, source.adapter_type, source.path, source.key)
+    return replace(found, about=f"{source.reason}: {source.path}")
 
 
 def _file_input(path: Path, adapter_type: str, registry: Registry) -> SessionInput | None:
@@ -151,6 +154,12 @@ def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[byt
         from linewise.cli.rendering import note_detection
 
         note_detection(found.detection, quiet=args.quiet)
+    if found.about is not None and not args.quiet:
+        from linewise.renderers.privacy import censor_text
+        from linewise.renderers.sanitising import neutralize
+
+        about = censor_text(found.about) if args.censor_usernames else found.about
+        sys.stderr.write(f"linewise: {neutralize(about)}\n")
     args.adapter = found.adapter_type
     return found.stream, args.ts or file_ts(str(found.path))
 
