@@ -79,7 +79,7 @@ class SessionNotFoundError(LinewiseError, LookupError):
     def __init__(self, reference: str, searched: int) -> None:
         self.reference = reference
         self.searched = searched
-        where = f"among the {searched} sessions found" if searched else "(no session store found)"
+        where = f"among the {searched} sessions found" if searched else "(no sessions found)"
         super().__init__(
             f"no file and no session {reference!r} {where}; "
             "`linewise sessions` lists them, with their ids"
