@@ -33,8 +33,8 @@ _COLUMNS: Final = (
     "FIRST-PROMPT",
 )
 _NUMERIC: Final = frozenset({"MSGS", "TOOLS", "TOKENS", "COST"})
-#: Characters of an id the table shows: a prefix ``linewise render`` takes.
-ID_CHARS: Final = 13
+#: Fewest characters of an id the table shows (more when needed to tell ids apart).
+ID_CHARS: Final = 8
 PROJECT_CHARS: Final = 32
 PROMPT_CHARS: Final = 60
 _LEGEND: Final = (
@@ -123,7 +123,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if not found:
         _say_where(args, registry, shown)
         return EXIT_OK
-    table = [list(_COLUMNS), *(_row(info, shown) for info in found)]
+    prefixes = unique_prefixes([info.id for info in found])
+    table = [list(_COLUMNS), *(_row(info, shown, prefixes[info.id]) for info in found)]
     sys.stdout.write(_table(table) + _LEGEND)
     return EXIT_OK
 
@@ -174,12 +175,36 @@ def _cut(text: str | None, width: int, *, keep_end: bool = False) -> str:
     return "…" + flat[-(width - 1) :] if keep_end else flat[: width - 1] + "…"
 
 
-def _row(info: SessionInfo, shown: Callable[[str], str]) -> list[str]:
+def unique_prefixes(ids: list[str], least: int = ID_CHARS) -> dict[str, str]:
+    """Each id's shortest prefix (at least ``least`` characters) that no other id starts with
+    (the whole id when another id is that id plus more, or the same)."""
+    ordered = sorted(set(ids))
+    prefixes = {}
+    for index, ident in enumerate(ordered):
+        shared = 0
+        for neighbour in ordered[max(index - 1, 0) : index + 2]:
+            if neighbour != ident:
+                shared = max(shared, _common(ident, neighbour))
+        prefixes[ident] = ident[: max(least, shared + 1)]
+    return prefixes
+
+
+def _common(one: str, other: str) -> int:
+    """How many leading characters two strings share."""
+    count = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[str]:
     when = info.newest[:16].replace("T", " ") if info.newest else "-"
     return [
         when,
         info.cli,
-        info.id[:ID_CHARS],
+        prefix,
         _cut(shown(info.project or ""), PROJECT_CHARS, keep_end=True),
         info.model or "-",
         str(info.messages),
