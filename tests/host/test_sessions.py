@@ -301,3 +301,22 @@ def test_a_file_two_stores_claim_is_listed_once(
     write_tiny(home, "p", "s-1")
     found = find_sessions(registry=registry, environ=_env(tmp_path), home=home)
     assert [(info.id, info.adapter_type) for info in found] == [("s-1", "tiny_again")]
+
+
+def test_sessions_read_before_a_ctrl_c_are_cached(
+    registry: Registry, home: Path, tmp_path: Path
+) -> None:
+    for number in range(3):
+        write_tiny(home, "p", f"s-{number}")
+    env = _env(tmp_path)
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        find_sessions(registry=registry, environ=env, home=home, progress=interrupt)
+    read: list[int] = []
+    found = find_sessions(
+        registry=registry, environ=env, home=home, progress=lambda done, total: read.append(done)
+    )
+    assert len(found) == 3 and len(read) == 2  # the first one came from the cache

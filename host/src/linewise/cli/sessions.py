@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from linewise._defaults import EXIT_INTERRUPTED
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.session_inputs import terminal_progress
@@ -107,6 +108,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         )
     except ValueError as error:
         fail(str(error), EXIT_USAGE)
+    except KeyboardInterrupt:
+        done()
+        sys.stderr.write("linewise: interrupted; the sessions read so far are cached\n")
+        return EXIT_INTERRUPTED
     finally:
         done()
     shown = _shown(args)

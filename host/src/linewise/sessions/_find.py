@@ -16,6 +16,8 @@ from linewise.sessions._stores import SessionFile, find_files, session_parsers, 
 
 __all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse_since"]
 
+#: Facts written to the cache in one transaction.
+_BATCH = 200
 #: Called as sessions are read: (bytes read so far, bytes to read in all).
 Progress = Callable[[int, int], None]
 
@@ -87,17 +89,19 @@ def _facts(
     total = sum(found.size for found, _, _ in todo)
     done = 0
     written: list[tuple[Key, int, int, str, SessionInfo, str]] = []
-    for found, parser, reader in todo:
-        info, text = read_facts(found, parser, registry)
-        infos.append(info)
-        if info.problem is None:  # one read in part is tried again next time
-            written.append((_key(found), found.size, found.mtime_ns, reader, info, text))
-        done += found.size
-        if progress is not None:
-            progress(done, total)
-        if len(written) >= 200:
-            _flush(cache, written)
-    _flush(cache, written)
+    try:
+        for found, parser, reader in todo:
+            info, text = read_facts(found, parser, registry)
+            infos.append(info)
+            if info.problem is None:  # one read in part is tried again next time
+                written.append((_key(found), found.size, found.mtime_ns, reader, info, text))
+            done += found.size
+            if progress is not None:
+                progress(done, total)
+            if len(written) >= _BATCH:
+                _flush(cache, written)
+    finally:
+        _flush(cache, written)  # even on Ctrl-C: what was read is not read again
     if cache is not None and cli is None:
         cache.forget_except({_key(found) for found, _ in files})
     return infos, cache
