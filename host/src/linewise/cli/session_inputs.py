@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING
 
 from linewise._guard import PluginCallError
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_FAILURE, EXIT_USAGE, fail, file_ts
+from linewise.cli.common import EXIT_FAILURE, EXIT_USAGE, fail, file_ts, logger
 from linewise.errors import SessionNotFoundError
 
 if TYPE_CHECKING:
@@ -87,6 +87,13 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
         source = resolve_session(reference, registry=registry, progress=progress)
     finally:
         done()
+    if adapter_type not in ("auto", source.adapter_type):
+        logger.warning(
+            "session %s is read by %s, its store's adapter type, not %s",
+            reference,
+            source.adapter_type,
+            adapter_type,
+        )
     found = _read(registry, source.adapter_type, source.path, source.key)
     return replace(found, about=f"{source.reason}: {source.path}")
 
