@@ -17,6 +17,7 @@ from linewise_contracts.protocols import (
     SNIFF,
     SUMMARIZE_RUN,
 )
+from linewise_contracts.sessions import SESSION_KEYS, SESSION_RECORDS, SESSION_STORES
 
 from linewise._discovery import Candidate, adapter_type_problem, entry_point_value_problem
 from linewise._gate import GateDecision, check_contract, contract_hint
@@ -37,9 +38,12 @@ from linewise._guard import (
 from linewise.errors import PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.environment import EnvironmentCheck
     from linewise_contracts.protocols import CompactLine, StdoutParser
+    from linewise_contracts.sessions import SessionStore
     from linewise_contracts.summary import RunSummary
 
     from linewise._registry import Registry
@@ -94,6 +98,9 @@ class PluginExports:
     summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
     check_environment: Callable[..., list[EnvironmentCheck]] | None = None
     format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    session_stores: Callable[..., list[SessionStore]] | None = None
+    session_records: Callable[..., Iterable[str]] | None = None
+    session_keys: Callable[[Path], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +129,11 @@ class LoadedParser:
     sniff: Callable[[Sequence[str]], float | None] | None = None
     check_environment: Callable[..., list[EnvironmentCheck]] | None = None
     format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    #: Session stores (contract 1.2), guarded like ``summarize_run``: they raise only
+    #: exceptions; what they return is checked by :mod:`linewise.sessions`.
+    session_stores: Callable[..., list[SessionStore]] | None = None
+    session_records: Callable[..., Iterable[str]] | None = None
+    session_keys: Callable[[Path], list[str]] | None = None
 
     @property
     def is_fallback(self) -> bool:
@@ -295,6 +307,9 @@ class PluginLoader:
             summarize_run=_optional(export, SUMMARIZE_RUN, who, record, GuardedCall),
             check_environment=_optional(export, CHECK_ENVIRONMENT, who, record, GuardedCall),
             format_stdout_line=_optional(export, FORMAT_STDOUT_LINE, who, record, GuardedFormatter),
+            session_stores=_optional(export, SESSION_STORES, who, record, GuardedCall),
+            session_records=_optional(export, SESSION_RECORDS, who, record, GuardedCall),
+            session_keys=_optional(export, SESSION_KEYS, who, record, GuardedCall),
         )
         loaded = LoadedParser(
             adapter_type=candidate.adapter_type,
@@ -308,6 +323,9 @@ class PluginLoader:
             sniff=exports.sniff,
             check_environment=exports.check_environment,
             format_stdout_line=exports.format_stdout_line,
+            session_stores=exports.session_stores,
+            session_records=exports.session_records,
+            session_keys=exports.session_keys,
         )
         self._registry._loaded[candidate.adapter_type] = loaded
         self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))

@@ -9,9 +9,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentStartError",
+    "AmbiguousSessionError",
     "LinewiseError",
     "ParserLineError",
     "PluginLoadError",
+    "SessionNotFoundError",
     "UnknownAdapterError",
 ]
 
@@ -69,3 +71,34 @@ class AgentStartError(LinewiseError):
         self.reason = reason
         self.exit_code = exit_code
         super().__init__(f"{reason}: {command}")
+
+
+class SessionNotFoundError(LinewiseError, LookupError):
+    """No session on this machine has this id (or id prefix), and no file has this path."""
+
+    def __init__(self, reference: str, searched: int) -> None:
+        self.reference = reference
+        self.searched = searched
+        where = f"among the {searched} sessions found" if searched else "(no sessions found)"
+        super().__init__(
+            f"no file and no session {reference!r} {where}; "
+            "`linewise sessions` lists them, with their ids"
+        )
+
+
+class AmbiguousSessionError(LinewiseError, LookupError):
+    """An id prefix matches several sessions; ``candidates`` lists them (session ids and paths)."""
+
+    #: How many candidates the message names.
+    SHOWN = 10
+
+    def __init__(self, reference: str, candidates: list[tuple[str, str]]) -> None:
+        self.reference = reference
+        self.candidates = candidates
+        shown = "; ".join(f"{sid} ({path})" for sid, path in candidates[: self.SHOWN])
+        more = len(candidates) - self.SHOWN
+        tail = f"; and {more} more" if more > 0 else ""
+        super().__init__(
+            f"{reference!r} matches {len(candidates)} sessions: {shown}{tail}; "
+            "give more of the id, or the file's path"
+        )

@@ -27,6 +27,7 @@ from linewise.cli.common import (
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
 from linewise.cli.inputs import refusing_binary
+from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
@@ -382,7 +383,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
     _check_options(args, registry)
     with ExitStack() as stack:
-        source, fixed_ts = _open_source(args)
+        source, fixed_ts = session_source(args, registry) or _open_source(args)
         if source is not sys.stdin.buffer:
             stack.callback(source.close)
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
