@@ -1,0 +1,256 @@
+"""Claude Code session records (``~/.claude/projects/*/*.jsonl``) to TranscriptEntries."""
+
+from __future__ import annotations
+
+from typing import Any, Final, TypeVar
+
+from linewise_contracts.entries import InitEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.extract import (
+    BoundedMap,
+    as_list,
+    as_object,
+    as_string,
+    iso_timestamp,
+    parse_json_object,
+    stdout_entries,
+    with_parent,
+)
+
+# The message content of a session record has stream-json's shapes: its readers are shared.
+from linewise_claude.parser import _assistant_entries, _user_entries
+from linewise_claude.session.records import HEADER, SUBAGENT
+from linewise_claude.session.side import attachment_entries, record_entries, system_entries
+
+__all__ = ["ClaudeSessionParser", "create_stdout_parser"]
+
+_V = TypeVar("_V")
+
+_REMEMBERED: Final = 4096
+_NOTHING: Final[frozenset[str]] = frozenset()
+_DELEGATE_TOOLS: Final = ("Task", "Agent")
+_SYNTHETIC_MODEL: Final = "<synthetic>"
+_UNANSWERED: Final = "(no result recorded: the session file ends before this call returned)"
+# User records the harness wrote (a caveat, a compaction summary, a command's output).
+_HARNESS_FLAGS: Final = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
+
+
+def _prompt_text(record: dict[str, Any]) -> str:
+    content = as_object(record.get("message")).get("content")
+    if type(content) is str:
+        return content
+    for block in as_list(content):
+        text = as_object(block).get("text")
+        if type(text) is str:
+            return text
+    return ""
+
+
+def _remember(items: dict[str, _V], key: str, value: _V) -> None:
+    """``items[key] = value``, forgetting the oldest key past :data:`_REMEMBERED`."""
+    items[key] = value
+    if len(items) > _REMEMBERED:
+        del items[next(iter(items))]
+
+
+def _as_error(entry: TranscriptEntry) -> TranscriptEntry:
+    """An API error the CLI wrote as an assistant message: stderr, so views show it as one."""
+    if entry["kind"] != "assistant":
+        return entry
+    return {"kind": "stderr", "ts": entry["ts"], "text": entry["text"]}
+
+
+class _Threads:
+    """Which Task/Agent tool call each sidechain record belongs to (subagents' nesting)."""
+
+    __slots__ = ("agents", "by_uuid", "pending")
+
+    def __init__(self) -> None:
+        # call id -> its prompt, oldest first (a dict keeps order; bounded by _remember).
+        self.pending: dict[str, str] = {}
+        self.agents: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # agentId -> call id
+        self.by_uuid: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # record uuid -> call id
+
+    def delegated(self, record: dict[str, Any]) -> None:
+        """Remember the Task/Agent calls of an assistant record, with their prompts."""
+        for item in as_list(as_object(record.get("message")).get("content")):
+            block = as_object(item)
+            ident = block.get("id")
+            delegate = block.get("type") == "tool_use" and block.get("name") in _DELEGATE_TOOLS
+            if delegate and type(ident) is str and ident:
+                prompt = as_string(as_object(block.get("input")).get("prompt"))
+                _remember(self.pending, ident, prompt)
+
+    def answered(self, record: dict[str, Any]) -> None:
+        """A user record's tool results: their calls are done; a result may name its agent."""
+        details = as_object(record.get("toolUseResult"))
+        agent = details.get("agentId")
+        for block in as_list(as_object(record.get("message")).get("content")):
+            ident = as_object(block).get("tool_use_id")
+            if type(ident) is not str or ident not in self.pending:
+                continue
+            del self.pending[ident]
+            if type(agent) is str and agent:
+                self.agents[agent] = ident
+
+    def parent(self, record: dict[str, Any], subagent: str | None) -> str | None:
+        """The call a record's subagent answers to, or None on the main thread."""
+        agent = record.get("agentId")
+        if subagent is not None:
+            parent: str | None = subagent
+        elif type(agent) is str and agent in self.agents:
+            parent = self.agents.get(agent)
+        elif record.get("isSidechain") is not True:
+            return None
+        else:
+            parent = self._inline(record)
+        uuid = record.get("uuid")
+        if parent and type(uuid) is str:
+            self.by_uuid[uuid] = parent
+        return parent
+
+    def _inline(self, record: dict[str, Any]) -> str | None:
+        """A sidechain written in the main file (Claude Code 1.x): its root matches a prompt."""
+        up = record.get("parentUuid")
+        if type(up) is str and up in self.by_uuid:
+            return self.by_uuid.get(up)
+        if up is not None or record.get("type") != "user" or not self.pending:
+            return None
+        prompt = _prompt_text(record)
+        last: str | None = None
+        for ident, asked in self.pending.items():
+            if asked == prompt:
+                return ident
+            last = ident
+        return last
+
+
+class ClaudeSessionParser:
+    """Reads one session's records in order (as :func:`session_records` gives them).
+
+    Remembers tool names by id (results carry ``toolName``), the Task/Agent
+    calls each subagent answers to, the session's last record time (records
+    without one, such as ``summary``, take it) and whether ``init`` was given.
+    """
+
+    __slots__ = ("_init", "_last_ts", "_names", "_open", "_subagent", "_threads")
+
+    def __init__(self) -> None:
+        self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
+        # calls still waiting for their result: id -> (tool name, subagent's parent call)
+        # (a dict keeps them in order; bounded by _remember)
+        self._open: dict[str, tuple[str, str | None]] = {}
+        self._threads = _Threads()
+        self._subagent: str | None = None
+        self._last_ts: str | None = None
+        self._init = False
+
+    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        record = parse_json_object(line)
+        if record is None:
+            return stdout_entries(line, self._last_ts or ts)
+        kind = as_string(record.get("type"))
+        own = iso_timestamp(record.get("timestamp"))
+        if own is not None:
+            self._last_ts = own
+        ts = own or self._last_ts or ts
+        if kind == HEADER:
+            return self._header(record, ts)
+        if kind == SUBAGENT:
+            return self._subagent_start(record, ts)
+        entries: list[TranscriptEntry] = [] if self._init else [self._init_entry(record, ts)]
+        parent = self._threads.parent(record, self._subagent)
+        body = with_parent(self._body(record, kind, ts), parent)
+        for entry in body:
+            if entry["kind"] == "tool_call" and "toolUseId" in entry:
+                _remember(self._open, entry["toolUseId"], (entry["name"], parent))
+            elif entry["kind"] == "tool_result":
+                self._open.pop(entry["toolUseId"], None)
+        entries.extend(body)
+        return entries
+
+    def finish(self, ts: str) -> list[TranscriptEntry]:
+        """A result for each call the file ends without answering (the session stopped there)."""
+        entries: list[TranscriptEntry] = []
+        for ident, (name, parent) in self._open.items():
+            result: ToolResultEntry = {
+                "kind": "tool_result",
+                "ts": self._last_ts or ts,
+                "toolUseId": ident,
+                "toolName": name,
+                "content": _UNANSWERED,
+                "isError": False,
+            }
+            entries.extend(with_parent([result], parent))
+        self._open.clear()
+        return entries
+
+    def _header(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        if self._init:
+            return []
+        return [self._init_entry(record, ts)]
+
+    def _init_entry(self, record: dict[str, Any], ts: str) -> InitEntry:
+        self._init = True
+        model = as_string(record.get("model")) or as_string(
+            as_object(record.get("message")).get("model")
+        )
+        init: InitEntry = {
+            "kind": "init",
+            "ts": ts,
+            "model": "" if model == _SYNTHETIC_MODEL else model,
+            "sessionId": as_string(record.get("sessionId")),
+        }
+        cwd = as_string(record.get("cwd"))
+        if cwd:
+            init["cwd"] = cwd
+        return init
+
+    def _subagent_start(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        agent = as_string(record.get("agentId"))
+        parent = as_string(record.get("toolUseId")) or self._threads.agents.get(agent)
+        self._subagent = parent or None
+        what = as_string(record.get("agentType")) or "subagent"
+        description = as_string(record.get("description"))
+        text = f"subagent {agent} ({what})" + (f": {description}" if description else "")
+        entries: list[TranscriptEntry] = [] if self._init else [self._init_entry(record, ts)]
+        entries.extend(with_parent([{"kind": "system", "ts": ts, "text": text}], self._subagent))
+        return entries
+
+    def _body(self, record: dict[str, Any], kind: str, ts: str) -> list[TranscriptEntry]:
+        if kind == "assistant":
+            self._threads.delegated(record)
+            entries = _assistant_entries(record, ts, _NOTHING, self._names)
+            if record.get("isApiErrorMessage") is True:
+                return [_as_error(entry) for entry in entries]
+            return entries
+        if kind == "user":
+            self._threads.answered(record)
+            return _user_entries(self._as_stream_json(record), ts, self._names)
+        if kind == "system":
+            return system_entries(record, ts)
+        if kind == "attachment":
+            return attachment_entries(record, ts)
+        return record_entries(record, kind or "record", ts)
+
+    @staticmethod
+    def _as_stream_json(record: dict[str, Any]) -> dict[str, Any]:
+        """The user record with stream-json's names for what the session file calls otherwise."""
+        view = dict(record)
+        if "toolUseResult" in record:
+            view["tool_use_result"] = record["toolUseResult"]
+        if any(record.get(flag) is True for flag in _HARNESS_FLAGS):
+            view["isSynthetic"] = True
+        return view
+
+    def reset(self) -> None:
+        self._names.clear()
+        self._open.clear()
+        self._threads = _Threads()
+        self._subagent = None
+        self._last_ts = None
+        self._init = False
+
+
+def create_stdout_parser() -> ClaudeSessionParser:
+    """A fresh parser for one Claude Code session."""
+    return ClaudeSessionParser()
