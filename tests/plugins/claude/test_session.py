@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from linewise import detect_adapter
 from linewise._detect import first_lines
 from linewise_claude import sniff as stdout_sniff
@@ -18,7 +20,7 @@ from linewise_claude.session import (
     summarize_run,
 )
 from linewise_contracts.validation import entry_problem
-from support import corpus_path
+from support import corpus_path, small_json_values
 
 HOST_TS = "2099-01-01T00:00:00.000Z"
 SESSION = "5e551011-0000-4000-8000-000000000001"
@@ -296,15 +298,25 @@ def test_a_subagent_file_alone_still_nests_under_its_meta_call(tmp_path: Path) -
     assert all(e.get("parentToolUseId") == "toolu_agent" for e in entries[1:])
 
 
-def test_without_the_header_init_comes_from_the_first_record() -> None:
+def test_without_the_header_init_waits_for_the_first_model() -> None:
+    # The file piped in, not read through session_records: the prompt waits for init.
     entries = _entries(MAIN[1:3])
     assert entries[0] == {
         "kind": "init",
         "ts": "2026-03-01T10:00:01.000Z",
-        "model": "",
+        "model": "claude-sonnet-4-6",
         "sessionId": SESSION,
         "cwd": "/home/dev/shop",
     }
+    assert entries[1] == {
+        "kind": "user",
+        "ts": "2026-03-01T10:00:01.000Z",
+        "text": "fix the cart total",
+    }
+    # no assistant record at all: init comes out at the end, its model unknown
+    alone = _entries(MAIN[1:2])
+    assert [e["kind"] for e in alone] == ["init", "user"]
+    assert alone[0]["model"] == ""
 
 
 def test_a_line_that_is_not_json_is_kept_as_text() -> None:
@@ -396,3 +408,72 @@ def test_real_inline_sidechains_nest_under_their_five_tasks() -> None:
     tasks = {e["toolUseId"] for e in entries if e["kind"] == "tool_call" and e["name"] == "Task"}
     assert len(tasks) == 5
     assert {e["parentToolUseId"] for e in entries if "parentToolUseId" in e} == tasks
+
+
+_FIELDS = st.sampled_from(
+    [
+        "parentUuid",
+        "isSidechain",
+        "sessionId",
+        "cwd",
+        "uuid",
+        "timestamp",
+        "agentId",
+        "toolUseResult",
+        "isMeta",
+        "isApiErrorMessage",
+        "error",
+        "subtype",
+        "summary",
+        "attachment",
+        "data",
+        "operation",
+        "content",
+        "model",
+        "toolUseId",
+        "compactMetadata",
+    ]
+)
+_BLOCK = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "thinking", "tool_use", "tool_result", "image", "x"])},
+    optional=dict.fromkeys(
+        ["text", "thinking", "id", "name", "input", "content", "is_error", "tool_use_id"],
+        small_json_values,
+    ),
+)
+
+
+@st.composite
+def session_records_like(draw: st.DrawFn) -> dict[str, Any]:
+    kinds = [
+        "user",
+        "assistant",
+        "system",
+        "attachment",
+        "summary",
+        "progress",
+        "queue-operation",
+        "result",
+        "file-history-snapshot",
+        "linewise-session",
+        "linewise-subagent",
+        "novel",
+    ]
+    record: dict[str, Any] = {"type": draw(st.sampled_from(kinds))}
+    for _ in range(draw(st.integers(0, 5))):
+        record[draw(_FIELDS)] = draw(small_json_values)
+    if draw(st.booleans()):
+        record["message"] = {
+            "id": draw(st.text(max_size=2)),
+            "model": draw(st.sampled_from(["claude-x", "<synthetic>", ""])),
+            "content": draw(st.lists(_BLOCK, max_size=3) | st.text(max_size=5)),
+        }
+    return record
+
+
+@given(st.lists(session_records_like(), max_size=8))
+def test_any_records_give_valid_entries_the_same_way_twice(records: list[dict[str, Any]]) -> None:
+    lines = [json.dumps(record) for record in records]
+    first = _entries(lines)
+    assert first == _entries(lines)
+    assert sniff(lines) in (0.0, 0.9, 1.0)

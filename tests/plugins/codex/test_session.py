@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
 from linewise import detect_adapter
 from linewise._detect import first_lines
 from linewise_codex import sniff as stdout_sniff
 from linewise_codex.session import create_stdout_parser, session_stores, sniff
 from linewise_contracts.validation import entry_problem
-from support import corpus_path
+from support import corpus_path, small_json_values
 
 HOST_TS = "2099-01-01T00:00:00.000Z"
 SESSION = "019a0000-0000-7000-8000-000000000001"
@@ -243,3 +245,87 @@ def test_a_real_rollout_keeps_its_prompts_and_tokens() -> None:
     assert last_total is not None
     assert sum(r["inputTokens"] for r in results) == last_total["input_tokens"]
     assert sum(r["outputTokens"] for r in results) == last_total["output_tokens"]
+
+
+_PAYLOAD_FIELDS = st.sampled_from(
+    [
+        "id",
+        "cwd",
+        "model",
+        "role",
+        "content",
+        "summary",
+        "name",
+        "arguments",
+        "input",
+        "call_id",
+        "output",
+        "status",
+        "action",
+        "info",
+        "message",
+        "reason",
+        "invocation",
+        "result",
+        "changes",
+        "item",
+        "success",
+    ]
+)
+_ITEM_TYPES = [
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "web_search_call",
+    "image_generation_call",
+    "agent_message",
+    "novel",
+]
+_EVENT_TYPES = [
+    "user_message",
+    "token_count",
+    "task_complete",
+    "turn_aborted",
+    "exec_command_begin",
+    "exec_command_end",
+    "patch_apply_end",
+    "mcp_tool_call_end",
+    "web_search_end",
+    "view_image_tool_call",
+    "dynamic_tool_call_response",
+    "item_completed",
+    "error",
+    "novel",
+]
+
+
+@st.composite
+def rollout_records(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(
+        st.sampled_from(
+            ["session_meta", "turn_context", "response_item", "event_msg", "compacted", "x"]
+        )
+    )
+    payload: dict[str, Any] = {}
+    if kind == "response_item":
+        payload["type"] = draw(st.sampled_from(_ITEM_TYPES))
+    elif kind == "event_msg":
+        payload["type"] = draw(st.sampled_from(_EVENT_TYPES))
+    for _ in range(draw(st.integers(0, 5))):
+        payload[draw(_PAYLOAD_FIELDS)] = draw(small_json_values | st.sampled_from(["c1", "c2"]))
+    record: dict[str, Any] = {"type": kind, "payload": payload}
+    if draw(st.booleans()):
+        record["timestamp"] = draw(st.sampled_from(["2026-05-01T09:00:00Z", "bad", 5]))
+    return record
+
+
+@given(st.lists(rollout_records(), max_size=8))
+def test_any_records_give_valid_entries_the_same_way_twice(records: list[dict[str, Any]]) -> None:
+    lines = [json.dumps(record) for record in records]
+    first = _entries(lines)
+    assert first == _entries(lines)
+    assert sniff(lines) in (0.0, 0.9, 1.0)

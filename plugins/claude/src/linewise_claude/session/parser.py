@@ -18,7 +18,7 @@ from linewise_contracts.extract import (
 
 # The message content of a session record has stream-json's shapes: its readers are shared.
 from linewise_claude.parser import _assistant_entries, _user_entries
-from linewise_claude.session.records import HEADER, SUBAGENT
+from linewise_claude.session.records import HEADER, SUBAGENT, assistant_model
 from linewise_claude.session.side import attachment_entries, record_entries, system_entries
 
 __all__ = ["ClaudeSessionParser", "create_stdout_parser"]
@@ -28,7 +28,7 @@ _V = TypeVar("_V")
 _REMEMBERED: Final = 4096
 _NOTHING: Final[frozenset[str]] = frozenset()
 _DELEGATE_TOOLS: Final = ("Task", "Agent")
-_SYNTHETIC_MODEL: Final = "<synthetic>"
+_HELD: Final = 64
 _UNANSWERED: Final = "(no result recorded: the session file ends before this call returned)"
 # User records the harness wrote (a caveat, a compaction summary, a command's output).
 _HARNESS_FLAGS: Final = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
@@ -130,9 +130,20 @@ class ClaudeSessionParser:
     Remembers tool names by id (results carry ``toolName``), the Task/Agent
     calls each subagent answers to, the session's last record time (records
     without one, such as ``summary``, take it) and whether ``init`` was given.
+    Without the header line, ``init`` waits for the first assistant record's
+    model, holding the entries before it (at most :data:`_HELD` records').
     """
 
-    __slots__ = ("_init", "_last_ts", "_names", "_open", "_subagent", "_threads")
+    __slots__ = (
+        "_held",
+        "_init",
+        "_last_ts",
+        "_names",
+        "_open",
+        "_pending",
+        "_subagent",
+        "_threads",
+    )
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
@@ -143,11 +154,13 @@ class ClaudeSessionParser:
         self._subagent: str | None = None
         self._last_ts: str | None = None
         self._init = False
+        self._pending: InitEntry | None = None  # init waiting for a model, with _held
+        self._held: list[TranscriptEntry] | None = None
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
         if record is None:
-            return stdout_entries(line, self._last_ts or ts)
+            return self._out({}, stdout_entries(line, self._last_ts or ts))
         kind = as_string(record.get("type"))
         own = iso_timestamp(record.get("timestamp"))
         if own is not None:
@@ -157,7 +170,7 @@ class ClaudeSessionParser:
             return self._header(record, ts)
         if kind == SUBAGENT:
             return self._subagent_start(record, ts)
-        entries: list[TranscriptEntry] = [] if self._init else [self._init_entry(record, ts)]
+        entries: list[TranscriptEntry] = [] if self._init else self._first(record, ts)
         parent = self._threads.parent(record, self._subagent)
         body = with_parent(self._body(record, kind, ts), parent)
         for entry in body:
@@ -166,11 +179,33 @@ class ClaudeSessionParser:
             elif entry["kind"] == "tool_result":
                 self._open.pop(entry["toolUseId"], None)
         entries.extend(body)
-        return entries
+        return self._out(record, entries)
+
+    def _first(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        """Init from the first record; held back while its model is unknown."""
+        init = self._init_entry(record, ts)
+        if init["model"]:
+            return [init]
+        self._pending, self._held = init, []
+        return []
+
+    def _out(self, record: dict[str, Any], entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
+        if self._held is None:
+            return entries
+        self._held.extend(entries)
+        model = assistant_model(record)
+        if model and self._pending is not None:
+            self._pending["model"] = model
+        return self._release() if model or len(self._held) >= _HELD else []
+
+    def _release(self) -> list[TranscriptEntry]:
+        held, pending = self._held or [], self._pending
+        self._held = self._pending = None
+        return [pending, *held] if pending is not None else held
 
     def finish(self, ts: str) -> list[TranscriptEntry]:
-        """A result for each call the file ends without answering (the session stopped there)."""
-        entries: list[TranscriptEntry] = []
+        """Init if still held, and a result for each call the file ends without answering."""
+        entries = self._release()
         for ident, (name, parent) in self._open.items():
             result: ToolResultEntry = {
                 "kind": "tool_result",
@@ -191,13 +226,10 @@ class ClaudeSessionParser:
 
     def _init_entry(self, record: dict[str, Any], ts: str) -> InitEntry:
         self._init = True
-        model = as_string(record.get("model")) or as_string(
-            as_object(record.get("message")).get("model")
-        )
         init: InitEntry = {
             "kind": "init",
             "ts": ts,
-            "model": "" if model == _SYNTHETIC_MODEL else model,
+            "model": as_string(record.get("model")) or assistant_model(record),
             "sessionId": as_string(record.get("sessionId")),
         }
         cwd = as_string(record.get("cwd"))
@@ -214,7 +246,7 @@ class ClaudeSessionParser:
         text = f"subagent {agent} ({what})" + (f": {description}" if description else "")
         entries: list[TranscriptEntry] = [] if self._init else [self._init_entry(record, ts)]
         entries.extend(with_parent([{"kind": "system", "ts": ts, "text": text}], self._subagent))
-        return entries
+        return self._out(record, entries)
 
     def _body(self, record: dict[str, Any], kind: str, ts: str) -> list[TranscriptEntry]:
         if kind == "assistant":
@@ -249,6 +281,7 @@ class ClaudeSessionParser:
         self._subagent = None
         self._last_ts = None
         self._init = False
+        self._pending = self._held = None
 
 
 def create_stdout_parser() -> ClaudeSessionParser:

@@ -12,8 +12,11 @@ from linewise_contracts.sessions import SessionStore, store_root
 __all__ = [
     "HEADER",
     "SUBAGENT",
+    "assistant_model",
+    "header_line",
     "session_records",
     "session_stores",
+    "subagent_line",
 ]
 
 #: The synthesised first line: the session's facts found ahead of the records.
@@ -62,7 +65,8 @@ def _lines(path: Path) -> Iterator[str]:
                 yield line
 
 
-def _model(record: dict[str, Any]) -> str:
+def assistant_model(record: dict[str, Any]) -> str:
+    """The model of an assistant record (not the ``<synthetic>`` one of CLI-made messages)."""
     message = record.get("message")
     if record.get("type") != "assistant" or type(message) is not dict:
         return ""
@@ -83,7 +87,7 @@ def header_line(path: Path) -> str:
             value = record.get(field)
             if field not in facts and type(value) is str and value:
                 facts[field] = value
-        model = _model(record)
+        model = assistant_model(record)
         if model and "model" not in facts:
             facts["model"] = model
         if "model" in facts and "sessionId" in facts and "cwd" in facts:

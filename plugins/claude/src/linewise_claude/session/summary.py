@@ -8,12 +8,11 @@ from typing import Any, Final
 from linewise_contracts.extract import as_list, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 
-from linewise_claude.session.records import HEADER
+from linewise_claude.session.records import HEADER, assistant_model
 from linewise_claude.summary import _message_usage
 
 __all__ = ["summarize_session"]
 
-_SYNTHETIC_MODEL: Final = "<synthetic>"
 # Distinct API messages counted in one summary; a longer session counts the first ones.
 _MAX_MESSAGES: Final = 200_000
 
@@ -62,9 +61,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
             usage[key] = _message_usage(message)
         if record.get("isSidechain") is True:
             continue
-        name = as_string(message.get("model"))
-        if name and name != _SYNTHETIC_MODEL:
-            model = name
+        model = assistant_model(record) or model
         final = _text(message) or final
     return RunSummary(
         session_id=session,
