@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from linewise import detect_adapter
 from linewise._detect import first_lines
 from linewise_codex import sniff as stdout_sniff
-from linewise_codex.session import create_stdout_parser, session_stores, sniff
+from linewise_codex.session import create_stdout_parser, session_stores, sniff, summarize_run
 from linewise_contracts.validation import entry_problem
 from support import corpus_path, small_json_values
 
@@ -329,3 +329,16 @@ def test_any_records_give_valid_entries_the_same_way_twice(records: list[dict[st
     first = _entries(lines)
     assert first == _entries(lines)
     assert sniff(lines) in (0.0, 0.9, 1.0)
+
+
+def test_summary_has_the_last_totals_and_how_the_last_turn_ended() -> None:
+    summary = summarize_run(ROLLOUT)
+    assert summary.session_id == SESSION
+    assert summary.model == "gpt-5-codex"
+    assert (summary.usage.input_tokens, summary.usage.output_tokens) == (1600, 140)
+    assert summary.usage.cached_tokens == 950
+    assert summary.final_text == "Added /health."
+    assert summary.outcome == "aborted" and summary.is_error
+    assert summary.turns == 1
+    assert summary.cost_usd is None
+    assert summarize_run([ROLLOUT[0]]).details == {"tokens_known": False}

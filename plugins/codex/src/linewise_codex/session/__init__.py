@@ -41,7 +41,17 @@ counted after the last turn's end a ``result`` of subtype ``token_count``.
 from linewise_codex.session.parser import CodexSessionParser, create_stdout_parser
 from linewise_codex.session.records import session_stores
 from linewise_codex.session.sniff import sniff
+from linewise_codex.session.summary import summarize_session
 
-__all__ = ["CodexSessionParser", "create_stdout_parser", "label", "session_stores", "sniff"]
+__all__ = [
+    "CodexSessionParser",
+    "create_stdout_parser",
+    "label",
+    "session_stores",
+    "sniff",
+    "summarize_run",
+]
 
 label = "Codex (session files)"
+
+summarize_run = summarize_session

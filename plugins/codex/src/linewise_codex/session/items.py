@@ -16,7 +16,7 @@ from linewise_contracts.extract import (
     to_json_text,
 )
 
-__all__ = ["CALLS", "DROPPED_ITEMS", "OUTPUTS", "item_entries"]
+__all__ = ["CALLS", "DROPPED_ITEMS", "OUTPUTS", "is_prompt", "item_entries", "message_text"]
 
 #: Item types that call a tool (answered later by an output item with the same call_id).
 CALLS: Final = {
@@ -55,14 +55,29 @@ def _text(content: object) -> str:
     return "\n".join(parts) if parts else content_text(content)
 
 
+def message_text(item: dict[str, Any]) -> str:
+    """A ``message`` item's text (its text blocks, images as ``[image]``)."""
+    return _text(item.get("content"))
+
+
+def is_prompt(item: dict[str, Any]) -> bool:
+    """A ``message`` item the person wrote (not the context Codex sends as the user)."""
+    text = message_text(item)
+    return item.get("role") == "user" and bool(text.strip()) and not _context(text)
+
+
+def _context(text: str) -> bool:
+    return text.lstrip().startswith(_CONTEXT_TAGS)
+
+
 def _message(item: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-    text = _text(item.get("content"))
+    text = message_text(item)
     if not text.strip():
         return []
     role = as_string(item.get("role"))
     if role == "assistant":
         return [{"kind": "assistant", "ts": ts, "text": text}]
-    if role == "user" and not text.lstrip().startswith(_CONTEXT_TAGS):
+    if role == "user" and not _context(text):
         return [{"kind": "user", "ts": ts, "text": text}]
     return [{"kind": "system", "ts": ts, "text": text}]
 
