@@ -290,6 +290,35 @@ def test_subagent_files_nest_under_the_call_that_spawned_them(
     assert nested[-1]["toolName"] == "Read"
 
 
+def test_relayed_subagent_messages_nest_and_are_not_shown_twice(tmp_path: Path) -> None:
+    # 2.0+ relays each subagent message into the main file as progress/agent_progress;
+    # the same message (same uuid) in the subagent's file is not shown again.
+    main = _subagent_session(tmp_path, None)
+    agent = main.with_suffix("") / "subagents" / "agent-a7f.jsonl"
+    relayed = json.loads(agent.read_text(encoding="utf-8").splitlines()[1])  # its Read call
+    progress = _record(
+        "progress",
+        "p1",
+        "a1",
+        4,
+        data={"type": "agent_progress", "agentId": "a7f", "prompt": "review", "message": relayed},
+        toolUseID="agent_msg_1",
+        parentToolUseID="toolu_agent",
+    )
+    bash = _record("progress", "p2", "a1", 4, data={"type": "bash_progress", "output": "..."})
+    lines = main.read_text(encoding="utf-8").splitlines()
+    _write(main, [*lines[:2], progress, bash, lines[2]])
+    entries = _session_entries(main)
+    reads = [e for e in entries if e["kind"] == "tool_call" and e["name"] == "Read"]
+    assert len(reads) == 1 and reads[0]["parentToolUseId"] == "toolu_agent"
+    assert reads[0]["ts"] == "2026-03-01T10:00:04.000Z"
+    nested = [e for e in entries if "parentToolUseId" in e]
+    assert {e["parentToolUseId"] for e in nested} == {"toolu_agent"}
+    # the relayed call, then the subagent file: its line, its prompt, the Read result
+    assert [e["kind"] for e in nested] == ["tool_call", "system", "user", "tool_result"]
+    assert not any("bash" in str(e.get("text")) for e in entries)
+
+
 def test_a_subagent_file_alone_still_nests_under_its_meta_call(tmp_path: Path) -> None:
     main = _subagent_session(tmp_path, {"toolUseId": "toolu_agent"})
     agent = main.with_suffix("") / "subagents" / "agent-a7f.jsonl"
@@ -452,6 +481,7 @@ def session_records_like(draw: st.DrawFn) -> dict[str, Any]:
         "attachment",
         "summary",
         "progress",
+        "progress",
         "queue-operation",
         "result",
         "file-history-snapshot",
@@ -468,6 +498,14 @@ def session_records_like(draw: st.DrawFn) -> dict[str, Any]:
             "model": draw(st.sampled_from(["claude-x", "<synthetic>", ""])),
             "content": draw(st.lists(_BLOCK, max_size=3) | st.text(max_size=5)),
         }
+    if record["type"] == "progress" and draw(st.booleans()):
+        record["parentToolUseID"] = draw(st.sampled_from(["t1", "", 7]))
+        inner = {
+            "type": draw(st.sampled_from(["user", "assistant", "x"])),
+            "uuid": draw(st.sampled_from(["u1", "u2", ["u"]])),
+            "message": {"content": draw(st.lists(_BLOCK, max_size=2))},
+        }
+        record["data"] = {"type": "agent_progress", "agentId": "a1", "message": inner}
     return record
 
 

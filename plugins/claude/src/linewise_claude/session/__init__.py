@@ -20,13 +20,21 @@ Records and what they become:
 - ``attachment``: hooks (``stderr`` when they failed), files, todo and task
   reminders and others as ``system``; ``queued_command`` (a prompt typed while
   the agent worked) as ``user``.
+- ``progress``: a subagent's message relayed into the main file
+  (``agent_progress``, 2.0 and later) as that message, nested under
+  ``parentToolUseID`` (and not shown again when its subagent file repeats it,
+  same ``uuid``); hook progress as ``system``.
 - ``summary``, ``custom-title``, ``ai-title``, ``queue-operation``,
-  ``permission-mode``, ``progress``, ``pr-link``, worktree records and any
-  newer record type as ``system``.
+  ``permission-mode``, ``pr-link``, worktree records and any newer record
+  type as ``system``.
 
 Dropped deliberately, carrying nothing to show: ``file-history-snapshot``
 (backups for undo), ``last-prompt`` (a copy of a prompt already shown),
-``agent-name``, ``bridge-session`` and ``atis-latch`` (internal ids), and the
+``agent-name``, ``bridge-session`` and ``atis-latch`` (internal ids), the
+progress of a running tool (``bash_progress``, ``mcp_progress``,
+``waiting_for_task``, ``query_update``, ``search_results_received``: the
+tool's result carries the outcome) and ``agent_progress`` markers without a
+message, and the
 attachments listing tools, skills, agents and permissions the harness sends the
 model every turn (``deferred_tools_delta``, ``mcp_instructions_delta``,
 ``agent_listing_delta``, ``skill_listing``, ``command_permissions``,
@@ -35,7 +43,8 @@ model every turn (``deferred_tools_delta``, ``mcp_instructions_delta``,
 Subagents: a sidechain written in the main file (Claude Code 1.x,
 ``isSidechain``) nests under the Task/Agent call whose prompt its first record
 repeats; records of a subagent file, and records whose ``agentId`` a Task
-result named (``toolUseResult.agentId``), nest under that call.
+result (``toolUseResult.agentId``) or an ``agent_progress`` record named, nest
+under that call.
 
 Lines :func:`session_records` synthesises (never written by Claude Code):
 

@@ -141,6 +141,7 @@ class ClaudeSessionParser:
         "_names",
         "_open",
         "_pending",
+        "_relays",
         "_subagent",
         "_threads",
     )
@@ -156,6 +157,7 @@ class ClaudeSessionParser:
         self._init = False
         self._pending: InitEntry | None = None  # init waiting for a model, with _held
         self._held: list[TranscriptEntry] | None = None
+        self._relays: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)  # uuids relayed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
@@ -171,15 +173,49 @@ class ClaudeSessionParser:
         if kind == SUBAGENT:
             return self._subagent_start(record, ts)
         entries: list[TranscriptEntry] = [] if self._init else self._first(record, ts)
-        parent = self._threads.parent(record, self._subagent)
-        body = with_parent(self._body(record, kind, ts), parent)
-        for entry in body:
+        data = record.get("data")
+        if kind == "progress" and type(data) is dict and data.get("type") == "agent_progress":
+            entries.extend(self._relayed(record, data, ts))
+        elif not self._shown(record):
+            parent = self._threads.parent(record, self._subagent)
+            entries.extend(self._tracked(self._body(record, kind, ts), parent))
+        return self._out(record, entries)
+
+    def _shown(self, record: dict[str, Any]) -> bool:
+        """Whether the record (from a subagent's file) was relayed already."""
+        uuid = record.get("uuid")
+        return type(uuid) is str and uuid in self._relays
+
+    def _relayed(
+        self, record: dict[str, Any], data: dict[str, Any], ts: str
+    ) -> list[TranscriptEntry]:
+        """A subagent's message relayed into the main file (``agent_progress``, 2.0 and later).
+
+        It nests under ``parentToolUseID``; the same message in the subagent's own
+        file (same ``uuid``) is then not shown twice.
+        """
+        parent = as_string(record.get("parentToolUseID")) or None
+        agent = data.get("agentId")
+        if parent and type(agent) is str and agent:
+            self._threads.agents[agent] = parent
+        inner = as_object(data.get("message"))
+        kind = inner.get("type")
+        uuid = inner.get("uuid")
+        if kind not in ("user", "assistant") or (type(uuid) is str and uuid in self._relays):
+            return []  # a progress marker without a message, or one shown already
+        if type(uuid) is str:
+            self._relays[uuid] = True
+        own = iso_timestamp(inner.get("timestamp")) or ts
+        return self._tracked(self._body(inner, as_string(kind), own), parent)
+
+    def _tracked(self, body: list[TranscriptEntry], parent: str | None) -> list[TranscriptEntry]:
+        """``body`` nested under ``parent``, its calls remembered until their results come."""
+        for entry in with_parent(body, parent):
             if entry["kind"] == "tool_call" and "toolUseId" in entry:
                 _remember(self._open, entry["toolUseId"], (entry["name"], parent))
             elif entry["kind"] == "tool_result":
                 self._open.pop(entry["toolUseId"], None)
-        entries.extend(body)
-        return self._out(record, entries)
+        return body
 
     def _first(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         """Init from the first record; held back while its model is unknown."""
@@ -277,6 +313,7 @@ class ClaudeSessionParser:
     def reset(self) -> None:
         self._names.clear()
         self._open.clear()
+        self._relays.clear()
         self._threads = _Threads()
         self._subagent = None
         self._last_ts = None

@@ -264,11 +264,27 @@ _RECORDS: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
 }
 
 
-def _progress(record: dict[str, Any]) -> str:
+# Progress records of a running tool (a command's output so far, an MCP call, a search):
+# its result carries the outcome. Hook progress is said; agent_progress the parser relays.
+_QUIET_PROGRESS: Final = frozenset(
+    {
+        "bash_progress",
+        "mcp_progress",
+        "waiting_for_task",
+        "query_update",
+        "search_results_received",
+        "agent_progress",
+    }
+)
+
+
+def _progress(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     data = as_object(record.get("data"))
     kind = as_string(data.get("type"), "progress")
+    if kind in _QUIET_PROGRESS:
+        return []
     name = as_string(data.get("hookName")) or as_string(data.get("command"))
-    return kind.replace("_", " ") + (f": {name}" if name else "")
+    return _system(ts, kind.replace("_", " ") + (f": {name}" if name else ""))
 
 
 def record_entries(record: dict[str, Any], kind: str, ts: str) -> list[TranscriptEntry]:
@@ -279,7 +295,7 @@ def record_entries(record: dict[str, Any], kind: str, ts: str) -> list[Transcrip
     if text is not None:
         return _system(ts, text(record))
     if kind == "progress":
-        return _system(ts, _progress(record))
+        return _progress(record, ts)
     if kind == "result":
         # A background agent's result record ({key, agentId, result}), not a run's result.
         summary = as_string(as_object(record.get("result")).get("summary"))
