@@ -183,6 +183,48 @@ def test_a_model_change_is_said() -> None:
     }
 
 
+BARE_ROLLOUT = [
+    json.dumps({"id": SESSION, "timestamp": "2025-08-20T08:00:00.000Z", "instructions": None}),
+    json.dumps({"record_type": "state"}),
+    json.dumps(
+        {
+            "type": "message",
+            "role": "user",
+            "content": _text(
+                "user", "<environment_context>\n  <cwd>/srv/old</cwd>\n</environment_context>"
+            ),
+        }
+    ),
+    json.dumps({"type": "message", "role": "user", "content": _text("user", "list files")}),
+    json.dumps(
+        {
+            "type": "function_call",
+            "name": "shell",
+            "arguments": '{"command":["ls"]}',
+            "call_id": "b1",
+        }
+    ),
+    json.dumps({"type": "function_call_output", "call_id": "b1", "output": "a.py"}),
+    json.dumps({"record_type": "state"}),
+]
+
+
+def test_a_2025_rollout_of_bare_records() -> None:
+    assert sniff(BARE_ROLLOUT) == 1.0
+    assert detect_adapter(BARE_ROLLOUT).adapter_type == "codex_session"
+    entries = _entries(BARE_ROLLOUT)
+    assert entries[0] == {
+        "kind": "init",
+        "ts": "2025-08-20T08:00:00.000Z",
+        "model": "",
+        "sessionId": SESSION,
+        "cwd": "/srv/old",
+    }
+    assert [e["kind"] for e in entries[1:]] == ["system", "user", "tool_call", "tool_result"]
+    assert entries[-1]["toolName"] == "shell" and entries[-1]["content"] == "a.py"
+    assert all(e["ts"] == "2025-08-20T08:00:00.000Z" for e in entries)
+
+
 def test_stores_honour_codex_home(tmp_path: Path) -> None:
     [store] = session_stores({}, tmp_path)
     assert store.cli == "codex" and store.root == tmp_path / ".codex"
@@ -318,6 +360,10 @@ def rollout_records(draw: st.DrawFn) -> dict[str, Any]:
     for _ in range(draw(st.integers(0, 5))):
         payload[draw(_PAYLOAD_FIELDS)] = draw(small_json_values | st.sampled_from(["c1", "c2"]))
     record: dict[str, Any] = {"type": kind, "payload": payload}
+    if kind == "response_item" and draw(st.booleans()):
+        record = payload  # a 2025 rollout's bare item
+    elif kind == "x" and draw(st.booleans()):
+        record = draw(st.sampled_from([{"record_type": "state"}, {"id": "s", "timestamp": "t"}]))
     if draw(st.booleans()):
         record["timestamp"] = draw(st.sampled_from(["2026-05-01T09:00:00Z", "bad", 5]))
     return record

@@ -36,6 +36,13 @@ only encrypted, ``ghost_snapshot`` items (undo snapshots), ``world_state`` and
 
 At the end, calls the file never answers get a result saying so, and tokens
 counted after the last turn's end a ``result`` of subtype ``token_count``.
+
+Rollouts of 2025 (until about September) wrote records bare: a first line
+``{"id", "timestamp", "instructions", "git"}`` read as ``session_meta``, the
+items without the ``response_item`` envelope or a time of their own (they take
+the session's start), and ``{"record_type": "state"}`` lines, dropped. Such a
+file names no model (``init`` says "") and its cwd only in the
+``<environment_context>`` of its first message, where ``init`` takes it from.
 """
 
 from linewise_codex.session.parser import CodexSessionParser, create_stdout_parser

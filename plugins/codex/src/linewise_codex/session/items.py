@@ -16,7 +16,15 @@ from linewise_contracts.extract import (
     to_json_text,
 )
 
-__all__ = ["CALLS", "DROPPED_ITEMS", "OUTPUTS", "is_prompt", "item_entries", "message_text"]
+__all__ = [
+    "BARE_ITEMS",
+    "CALLS",
+    "DROPPED_ITEMS",
+    "OUTPUTS",
+    "is_prompt",
+    "item_entries",
+    "message_text",
+]
 
 #: Item types that call a tool (answered later by an output item with the same call_id).
 CALLS: Final = {
@@ -28,6 +36,10 @@ CALLS: Final = {
 #: Item types that answer a call.
 OUTPUTS: Final = frozenset(
     {"function_call_output", "custom_tool_call_output", "tool_search_output"}
+)
+#: Item types a 2025 rollout wrote bare, without the ``response_item`` envelope.
+BARE_ITEMS: Final = frozenset(
+    {"message", "reasoning", "web_search_call", "image_generation_call", *CALLS, *OUTPUTS}
 )
 #: Items with nothing to show, dropped deliberately (see the package docstring).
 DROPPED_ITEMS: Final = frozenset({"ghost_snapshot"})

@@ -24,7 +24,7 @@ from linewise_codex.session.event_msgs import (
     turn_result,
     usage_delta,
 )
-from linewise_codex.session.items import item_entries
+from linewise_codex.session.items import BARE_ITEMS, item_entries
 
 __all__ = ["CodexSessionParser", "create_stdout_parser"]
 
@@ -33,9 +33,26 @@ _REMEMBERED: Final = 4096
 # Records read while waiting for the model (the first turn_context) before init goes out.
 _HELD: Final = 64
 #: Record types with nothing to show, dropped deliberately (see the package docstring).
-DROPPED_RECORDS: Final = frozenset({"world_state", "inter_agent_communication_metadata"})
+_STATE: Final = "record_type"
+DROPPED_RECORDS: Final = frozenset({"world_state", "inter_agent_communication_metadata", _STATE})
+_CWD_OPEN: Final = "<cwd>"
+_CWD_CLOSE: Final = "</cwd>"
 _UNANSWERED: Final = "(no result recorded: the session file ends before this call returned)"
 _TURN_ENDS: Final = ("task_complete", "turn_complete", "turn_aborted")
+
+
+def _envelope(record: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The record's type and payload; 2025 rollouts wrote both bare (see the package docstring)."""
+    kind = as_string(record.get("type"))
+    if "payload" in record:
+        return kind, as_object(record.get("payload"))
+    if "record_type" in record:
+        return _STATE, {}
+    if not kind and "id" in record and "timestamp" in record:
+        return "session_meta", record
+    if kind in BARE_ITEMS:
+        return "response_item", record
+    return kind, {}
 
 
 def _remember(items: dict[str, _V], key: str, value: _V) -> None:
@@ -74,8 +91,7 @@ class CodexSessionParser:
         if own is not None:
             self._last_ts = own
         ts = own or self._last_ts or ts
-        kind = as_string(record.get("type"))
-        payload = as_object(record.get("payload"))
+        kind, payload = _envelope(record)
         if self._init is None and kind != "session_meta":
             self._meta({}, ts)  # a rollout without its first record: init waits all the same
         if kind == "session_meta":
@@ -84,6 +100,7 @@ class CodexSessionParser:
             return self._turn_context(payload, ts)
         if kind == "response_item":
             entries = item_entries(payload, ts)
+            self._context_cwd(entries)
         elif kind == "event_msg":
             entries = self._event(payload, ts)
         elif kind == "compacted":
@@ -98,6 +115,18 @@ class CodexSessionParser:
         return self._out(self._paired(entries))
 
     # -- init --------------------------------------------------------------------------
+
+    def _context_cwd(self, entries: list[TranscriptEntry]) -> None:
+        """Rollouts of 2025 name no cwd but in the context sent as the user's first message."""
+        if self._init is None or "cwd" in self._init or self._held is None:
+            return
+        for entry in entries:
+            text = entry.get("text")
+            if entry["kind"] == "system" and type(text) is str:
+                start, end = text.find(_CWD_OPEN), text.find(_CWD_CLOSE)
+                if 0 <= start < end:
+                    self._init["cwd"] = text[start + len(_CWD_OPEN) : end].strip()
+                    return
 
     def _meta(self, meta: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         ident = as_string(meta.get("id")) or as_string(meta.get("session_id"))

@@ -7,6 +7,8 @@ from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
 
+from linewise_codex.session.items import BARE_ITEMS
+
 __all__ = ["sniff"]
 
 # Record types whose payload only a rollout holds.
@@ -24,12 +26,26 @@ def _distinctive(record: dict[str, Any], kind: str) -> bool:
     return type(payload.get("type")) is str
 
 
+def _bare(record: dict[str, Any], kind: object) -> bool | None:
+    """A 2025 rollout's bare record: its header and state lines are distinctive, its items
+    neutral; None for anything else."""
+    if kind is None and type(record.get("id")) is str and "timestamp" in record:
+        return "instructions" in record or "git" in record
+    if kind is None and record.get("record_type") == "state":
+        return True
+    if type(kind) is str and kind in BARE_ITEMS:
+        return False
+    return None
+
+
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely ``lines`` open a Codex session rollout file.
 
     Every record is ``{"timestamp", "type", "payload"}``; at least one must be a
     ``session_meta``, ``response_item``, ``event_msg`` or ``turn_context`` with
     the payload Codex writes. Newer record types with a payload are neutral.
+    A 2025 rollout's bare records count too: its ``{"id", "timestamp",
+    "instructions"}`` header and ``{"record_type": "state"}`` lines.
     """
     records = 0
     distinctive = 0
@@ -40,7 +56,14 @@ def sniff(lines: Sequence[str]) -> float:
             other += 1
             continue
         kind = record.get("type")
-        if type(kind) is not str or "payload" not in record:
+        if "payload" not in record:
+            bare = _bare(record, kind)
+            if bare is None:
+                return 0.0
+            records += 1
+            distinctive += bare
+            continue
+        if type(kind) is not str:
             return 0.0
         records += 1
         distinctive += _distinctive(record, kind)
