@@ -200,6 +200,15 @@ def test_a_session_file_read_through_its_records(tmp_path: Path) -> None:
     assert all(entry["ts"] != HOST_TS for entry in entries)
 
 
+def test_the_session_id_is_the_files_name(tmp_path: Path) -> None:
+    # A resumed session's file opens with its predecessor's records, under the old id.
+    resumed = "7e5e7e5e-0000-4000-8000-000000000002"
+    entries = _session_entries(_write(tmp_path / f"{resumed}.jsonl", MAIN))
+    assert entries[0]["sessionId"] == resumed
+    summary_only = _write(tmp_path / "notes.jsonl", [MAIN[0]])
+    assert _session_entries(summary_only)[0]["sessionId"] == "notes"
+
+
 def test_tool_calls_are_paired_and_named_and_an_unanswered_one_is_closed(tmp_path: Path) -> None:
     entries = _session_entries(_write(tmp_path / f"{SESSION}.jsonl", MAIN))
     calls = {e["toolUseId"]: e["name"] for e in entries if e["kind"] == "tool_call"}

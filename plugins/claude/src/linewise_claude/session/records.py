@@ -48,13 +48,11 @@ def session_stores(environ: Mapping[str, str], home: Path) -> list[SessionStore]
     ]
 
 
-def _uuid_suffix(stem: str) -> str:
-    """The session id a file is named after: the trailing UUID of ``stem``, else ``stem``."""
+def _named_id(stem: str) -> str | None:
+    """The session id a file is named after (its trailing UUID), or None."""
     tail = stem[-36:]
     dashes = [i for i, char in enumerate(tail) if char == "-"]
-    if len(tail) == 36 and dashes == [8, 13, 18, 23]:
-        return tail
-    return stem
+    return tail if len(tail) == 36 and dashes == [8, 13, 18, 23] else None
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -92,7 +90,12 @@ def header_line(path: Path) -> str:
             facts["model"] = model
         if "model" in facts and "sessionId" in facts and "cwd" in facts:
             break
-    facts.setdefault("sessionId", _uuid_suffix(path.stem))
+    # The file's name is the session's id (``claude --resume <id>``); a resumed session's
+    # file opens with records copied from its predecessor, under the old id.
+    named = _named_id(path.stem)
+    if named is not None:
+        facts["sessionId"] = named
+    facts.setdefault("sessionId", path.stem)
     return to_json_text({"type": HEADER, **facts})
 
 
