@@ -351,6 +351,9 @@ def test_without_the_header_init_waits_for_the_first_model() -> None:
         "ts": "2026-03-01T10:00:01.000Z",
         "text": "fix the cart total",
     }
+    # a first record without id, cwd or time: the next records tell them
+    snapshot = json.dumps({"type": "file-history-snapshot", "messageId": "m", "snapshot": {}})
+    assert _entries([snapshot, *MAIN[1:3]])[:2] == entries[:2]
     # no assistant record at all: init comes out at the end, its model unknown
     alone = _entries(MAIN[1:2])
     assert [e["kind"] for e in alone] == ["init", "user"]
@@ -434,8 +437,14 @@ def test_every_real_session_is_detected_read_whole_and_paired() -> None:
         calls = {e["toolUseId"] for e in entries if e["kind"] == "tool_call"}
         results = {e["toolUseId"] for e in entries if e["kind"] == "tool_result"}
         assert calls == results, path.name
-        has_times = '"timestamp"' in path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        has_times = '"timestamp"' in text
         assert not has_times or all(e["ts"] != HOST_TS for e in entries), path.name
+        # read as plain lines (piped in), init still comes first with the records' facts
+        plain = _entries(text.splitlines())
+        assert plain[0]["kind"] == "init" and plain[0]["model"] == entries[0]["model"], path.name
+        assert not has_times or all(e["ts"] != HOST_TS for e in plain), path.name
+        assert ('"sessionId"' not in text) or plain[0]["sessionId"], path.name
 
 
 def test_real_inline_sidechains_nest_under_their_five_tasks() -> None:

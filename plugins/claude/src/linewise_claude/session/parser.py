@@ -135,6 +135,7 @@ class ClaudeSessionParser:
     """
 
     __slots__ = (
+        "_dated",
         "_held",
         "_init",
         "_last_ts",
@@ -157,6 +158,7 @@ class ClaudeSessionParser:
         self._init = False
         self._pending: InitEntry | None = None  # init waiting for a model, with _held
         self._held: list[TranscriptEntry] | None = None
+        self._dated = False  # whether the held init has a record's time
         self._relays: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)  # uuids relayed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
@@ -223,16 +225,35 @@ class ClaudeSessionParser:
         if init["model"]:
             return [init]
         self._pending, self._held = init, []
+        self._dated = iso_timestamp(record.get("timestamp")) is not None
         return []
 
     def _out(self, record: dict[str, Any], entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
         if self._held is None:
             return entries
         self._held.extend(entries)
+        if self._pending is not None:
+            self._complete(self._pending, record)
         model = assistant_model(record)
-        if model and self._pending is not None:
-            self._pending["model"] = model
         return self._release() if model or len(self._held) >= _HELD else []
+
+    def _complete(self, init: InitEntry, record: dict[str, Any]) -> None:
+        """Facts the first record lacked (a file-history-snapshot has no id, cwd or time)."""
+        model = assistant_model(record)
+        if model:
+            init["model"] = model
+        ident, cwd = record.get("sessionId"), record.get("cwd")
+        if not init["sessionId"] and type(ident) is str:
+            init["sessionId"] = ident
+        if "cwd" not in init and type(cwd) is str and cwd:
+            init["cwd"] = cwd
+        own = iso_timestamp(record.get("timestamp"))
+        if not self._dated and own is not None:
+            # Nothing before had a time of its own (a summary, a snapshot): it takes this one.
+            self._dated = True
+            init["ts"] = own
+            for entry in self._held or ():
+                entry["ts"] = own
 
     def _release(self) -> list[TranscriptEntry]:
         held, pending = self._held or [], self._pending
