@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from linewise_contracts.entries import InitEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
-    as_list,
     as_object,
     as_string,
     iso_timestamp,
@@ -20,36 +19,15 @@ from linewise_contracts.extract import (
 from linewise_claude.parser import _assistant_entries, _user_entries
 from linewise_claude.session.records import HEADER, SUBAGENT, assistant_model
 from linewise_claude.session.side import attachment_entries, record_entries, system_entries
+from linewise_claude.session.threads import REMEMBERED, Threads, remember
 
 __all__ = ["ClaudeSessionParser", "create_stdout_parser"]
 
-_V = TypeVar("_V")
-
-_REMEMBERED: Final = 4096
 _NOTHING: Final[frozenset[str]] = frozenset()
-_DELEGATE_TOOLS: Final = ("Task", "Agent")
 _HELD: Final = 64
 _UNANSWERED: Final = "(no result recorded: the session file ends before this call returned)"
 # User records the harness wrote (a caveat, a compaction summary, a command's output).
 _HARNESS_FLAGS: Final = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
-
-
-def _prompt_text(record: dict[str, Any]) -> str:
-    content = as_object(record.get("message")).get("content")
-    if type(content) is str:
-        return content
-    for block in as_list(content):
-        text = as_object(block).get("text")
-        if type(text) is str:
-            return text
-    return ""
-
-
-def _remember(items: dict[str, _V], key: str, value: _V) -> None:
-    """``items[key] = value``, forgetting the oldest key past :data:`_REMEMBERED`."""
-    items[key] = value
-    if len(items) > _REMEMBERED:
-        del items[next(iter(items))]
 
 
 def _as_error(entry: TranscriptEntry) -> TranscriptEntry:
@@ -57,71 +35,6 @@ def _as_error(entry: TranscriptEntry) -> TranscriptEntry:
     if entry["kind"] != "assistant":
         return entry
     return {"kind": "stderr", "ts": entry["ts"], "text": entry["text"]}
-
-
-class _Threads:
-    """Which Task/Agent tool call each sidechain record belongs to (subagents' nesting)."""
-
-    __slots__ = ("agents", "by_uuid", "pending")
-
-    def __init__(self) -> None:
-        # call id -> its prompt, oldest first (a dict keeps order; bounded by _remember).
-        self.pending: dict[str, str] = {}
-        self.agents: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # agentId -> call id
-        self.by_uuid: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # record uuid -> call id
-
-    def delegated(self, record: dict[str, Any]) -> None:
-        """Remember the Task/Agent calls of an assistant record, with their prompts."""
-        for item in as_list(as_object(record.get("message")).get("content")):
-            block = as_object(item)
-            ident = block.get("id")
-            delegate = block.get("type") == "tool_use" and block.get("name") in _DELEGATE_TOOLS
-            if delegate and type(ident) is str and ident:
-                prompt = as_string(as_object(block.get("input")).get("prompt"))
-                _remember(self.pending, ident, prompt)
-
-    def answered(self, record: dict[str, Any]) -> None:
-        """A user record's tool results: their calls are done; a result may name its agent."""
-        details = as_object(record.get("toolUseResult"))
-        agent = details.get("agentId")
-        for block in as_list(as_object(record.get("message")).get("content")):
-            ident = as_object(block).get("tool_use_id")
-            if type(ident) is not str or ident not in self.pending:
-                continue
-            del self.pending[ident]
-            if type(agent) is str and agent:
-                self.agents[agent] = ident
-
-    def parent(self, record: dict[str, Any], subagent: str | None) -> str | None:
-        """The call a record's subagent answers to, or None on the main thread."""
-        agent = record.get("agentId")
-        if subagent is not None:
-            parent: str | None = subagent
-        elif type(agent) is str and agent in self.agents:
-            parent = self.agents.get(agent)
-        elif record.get("isSidechain") is not True:
-            return None
-        else:
-            parent = self._inline(record)
-        uuid = record.get("uuid")
-        if parent and type(uuid) is str:
-            self.by_uuid[uuid] = parent
-        return parent
-
-    def _inline(self, record: dict[str, Any]) -> str | None:
-        """A sidechain written in the main file (Claude Code 1.x): its root matches a prompt."""
-        up = record.get("parentUuid")
-        if type(up) is str and up in self.by_uuid:
-            return self.by_uuid.get(up)
-        if up is not None or record.get("type") != "user" or not self.pending:
-            return None
-        prompt = _prompt_text(record)
-        last: str | None = None
-        for ident, asked in self.pending.items():
-            if asked == prompt:
-                return ident
-            last = ident
-        return last
 
 
 class ClaudeSessionParser:
@@ -148,18 +61,18 @@ class ClaudeSessionParser:
     )
 
     def __init__(self) -> None:
-        self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
+        self._names: BoundedMap[str, str] = BoundedMap(REMEMBERED)
         # calls still waiting for their result: id -> (tool name, subagent's parent call)
         # (a dict keeps them in order; bounded by _remember)
         self._open: dict[str, tuple[str, str | None]] = {}
-        self._threads = _Threads()
+        self._threads = Threads()
         self._subagent: str | None = None
         self._last_ts: str | None = None
         self._init = False
         self._pending: InitEntry | None = None  # init waiting for a model, with _held
         self._held: list[TranscriptEntry] | None = None
         self._dated = False  # whether the held init has a record's time
-        self._relays: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)  # uuids relayed
+        self._relays: BoundedMap[str, bool] = BoundedMap(REMEMBERED)  # uuids relayed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
@@ -214,7 +127,7 @@ class ClaudeSessionParser:
         """``body`` nested under ``parent``, its calls remembered until their results come."""
         for entry in with_parent(body, parent):
             if entry["kind"] == "tool_call" and "toolUseId" in entry:
-                _remember(self._open, entry["toolUseId"], (entry["name"], parent))
+                remember(self._open, entry["toolUseId"], (entry["name"], parent))
             elif entry["kind"] == "tool_result":
                 self._open.pop(entry["toolUseId"], None)
         return body
@@ -335,7 +248,7 @@ class ClaudeSessionParser:
         self._names.clear()
         self._open.clear()
         self._relays.clear()
-        self._threads = _Threads()
+        self._threads = Threads()
         self._subagent = None
         self._last_ts = None
         self._init = False
