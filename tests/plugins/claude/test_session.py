@@ -360,6 +360,16 @@ def test_without_the_header_init_waits_for_the_first_model() -> None:
     assert alone[0]["model"] == ""
 
 
+def test_held_entries_go_out_before_they_outgrow_what_one_line_may_give() -> None:
+    # The host bounds the entries of one line; init may not wait for a model forever.
+    parser = create_stdout_parser()
+    prompts = [_user(f"u{n}", None, n, "x" * 100_000) for n in range(1, 4)]
+    out = [parser.parse_line(line, HOST_TS) for line in prompts]
+    assert out[0] == out[1] == []
+    assert [e["kind"] for e in out[2]] == ["init", "user", "user", "user"]
+    assert out[2][0]["model"] == ""
+
+
 def test_a_line_that_is_not_json_is_kept_as_text() -> None:
     entries = _entries([MAIN[1], "not json {"])
     assert entries[-1] == {"kind": "stdout", "ts": "2026-03-01T10:00:01.000Z", "text": "not json {"}
@@ -533,3 +543,13 @@ def test_any_records_give_valid_entries_the_same_way_twice(records: list[dict[st
     first = _entries(lines)
     assert first == _entries(lines)
     assert sniff(lines) in (0.0, 0.9, 1.0)
+
+
+def test_reset_forgets_the_session_read_so_far() -> None:
+    parser = create_stdout_parser()
+    for line in MAIN[:4]:
+        parser.parse_line(line, HOST_TS)
+    parser.reset()
+    again = [e for line in MAIN for e in parser.parse_line(line, HOST_TS)]
+    again.extend(parser.finish(HOST_TS))
+    assert again == _entries(MAIN)

@@ -388,3 +388,13 @@ def test_summary_has_the_last_totals_and_how_the_last_turn_ended() -> None:
     assert summary.turns == 1
     assert summary.cost_usd is None
     assert summarize_run([ROLLOUT[0]]).details == {"tokens_known": False}
+
+
+def test_reset_forgets_the_rollout_read_so_far() -> None:
+    parser = create_stdout_parser()
+    for line in ROLLOUT[:12]:
+        parser.parse_line(line, HOST_TS)
+    parser.reset()
+    again = [e for line in ROLLOUT for e in parser.parse_line(line, HOST_TS)]
+    again.extend(parser.finish(HOST_TS))
+    assert again == _entries(ROLLOUT)

@@ -25,6 +25,8 @@ __all__ = ["ClaudeSessionParser", "create_stdout_parser"]
 
 _NOTHING: Final[frozenset[str]] = frozenset()
 _HELD: Final = 64
+# ... and at most this many characters of them: the host bounds what one line may give.
+_HELD_CHARS: Final = 256 * 1024
 _UNANSWERED: Final = "(no result recorded: the session file ends before this call returned)"
 # User records the harness wrote (a caveat, a compaction summary, a command's output).
 _HARNESS_FLAGS: Final = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
@@ -50,6 +52,7 @@ class ClaudeSessionParser:
     __slots__ = (
         "_dated",
         "_held",
+        "_held_chars",
         "_init",
         "_last_ts",
         "_names",
@@ -72,9 +75,12 @@ class ClaudeSessionParser:
         self._pending: InitEntry | None = None  # init waiting for a model, with _held
         self._held: list[TranscriptEntry] | None = None
         self._dated = False  # whether the held init has a record's time
+        self._held_chars = 0  # length of the lines whose entries are held
         self._relays: BoundedMap[str, bool] = BoundedMap(REMEMBERED)  # uuids relayed
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        if self._held is not None or not self._init:
+            self._held_chars += len(line)
         record = parse_json_object(line)
         if record is None:
             return self._out({}, stdout_entries(line, self._last_ts or ts))
@@ -147,8 +153,8 @@ class ClaudeSessionParser:
         self._held.extend(entries)
         if self._pending is not None:
             self._complete(self._pending, record)
-        model = assistant_model(record)
-        return self._release() if model or len(self._held) >= _HELD else []
+        full = len(self._held) >= _HELD or self._held_chars >= _HELD_CHARS
+        return self._release() if assistant_model(record) or full else []
 
     def _complete(self, init: InitEntry, record: dict[str, Any]) -> None:
         """Facts the first record lacked (a file-history-snapshot has no id, cwd or time)."""
@@ -253,6 +259,8 @@ class ClaudeSessionParser:
         self._last_ts = None
         self._init = False
         self._pending = self._held = None
+        self._held_chars = 0
+        self._dated = False
 
 
 def create_stdout_parser() -> ClaudeSessionParser:

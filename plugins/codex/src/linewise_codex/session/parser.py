@@ -32,6 +32,8 @@ _V = TypeVar("_V")
 _REMEMBERED: Final = 4096
 # Records read while waiting for the model (the first turn_context) before init goes out.
 _HELD: Final = 64
+# ... and at most this many characters of them: the host bounds what one line may give.
+_HELD_CHARS: Final = 256 * 1024
 #: Record types with nothing to show, dropped deliberately (see the package docstring).
 _STATE: Final = "record_type"
 DROPPED_RECORDS: Final = frozenset({"world_state", "inter_agent_communication_metadata", _STATE})
@@ -71,11 +73,22 @@ class CodexSessionParser:
     each turn's ``result``.
     """
 
-    __slots__ = ("_held", "_init", "_last_ts", "_model", "_names", "_open", "_reported", "_total")
+    __slots__ = (
+        "_held",
+        "_held_chars",
+        "_init",
+        "_last_ts",
+        "_model",
+        "_names",
+        "_open",
+        "_reported",
+        "_total",
+    )
 
     def __init__(self) -> None:
         self._init: InitEntry | None = None  # waiting to go out while _held is not None
         self._held: list[TranscriptEntry] | None = None
+        self._held_chars = 0  # length of the lines whose entries are held
         self._model = ""
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # call id -> tool name
         self._open: dict[str, str] = {}  # calls without a result yet, oldest first
@@ -84,6 +97,8 @@ class CodexSessionParser:
         self._last_ts: str | None = None
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
+        if self._held is not None or self._init is None:
+            self._held_chars += len(line)
         record = parse_json_object(line)
         if record is None:
             return self._out(stdout_entries(line, self._last_ts or ts))
@@ -161,7 +176,8 @@ class CodexSessionParser:
         if self._held is None:
             return entries
         self._held.extend(entries)
-        return self._release() if len(self._held) >= _HELD else []
+        full = len(self._held) >= _HELD or self._held_chars >= _HELD_CHARS
+        return self._release() if full else []
 
     def _release(self) -> list[TranscriptEntry]:
         held, self._held = self._held or [], None
@@ -231,6 +247,7 @@ class CodexSessionParser:
     def reset(self) -> None:
         self._init = None
         self._held = None
+        self._held_chars = 0
         self._model = ""
         self._names.clear()
         self._open.clear()
