@@ -12,7 +12,9 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
     "claude_local": "linewise-claude",
+    "claude_session": "linewise-claude",
     "codex_local": "linewise-codex",
+    "codex_session": "linewise-codex",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
     "gemini_local": "linewise-gemini",
