@@ -29,7 +29,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parent.parent / "shared" / "corpus" / "real-logs"
+# LINEWISE_CORPUS points elsewhere (a git worktree has no ../shared beside it).
+CORPUS = (
+    Path(os.environ.get("LINEWISE_CORPUS") or HERE.parent.parent / "shared" / "corpus")
+    / "real-logs"
+)
 PACKAGES = ("@paperclipai/adapter-claude-local", "@paperclipai/adapter-codex-local")
 
 _DRIVER = """

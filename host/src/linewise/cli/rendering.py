@@ -437,13 +437,16 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         summary = None
         if not interrupted:
             log = source if kept is None else kept.data
-            summary = run_summary(
-                registry,
-                pipeline.session.adapter_type,
-                log,
-                pipeline.stats,
-                max_line_chars=args.max_line_chars,
-            )
+            # Reading the whole log again for a summary the renderer does not draw
+            # (jsonl) would only cost time.
+            if getattr(drawing.renderer, "draws_summary", True):
+                summary = run_summary(
+                    registry,
+                    pipeline.session.adapter_type,
+                    log,
+                    pipeline.stats,
+                    max_line_chars=args.max_line_chars,
+                )
             if args.adapter != "auto":
                 warn_if_unrecognised(
                     args.adapter,
