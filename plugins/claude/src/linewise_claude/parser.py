@@ -121,8 +121,8 @@ def _assistant_entries(
             {"kind": "system", "ts": ts, "text": f"local command {run}" + f" {outcome}".rstrip()}
         )
     # Text is stderr when the message reports an API error or a failed local command.
-    outcome = event.get("local_command_outcome")
-    failed = outcome is not None and type(outcome) is dict and outcome.get("kind") == "failed"
+    ended = event.get("local_command_outcome")
+    failed = ended is not None and type(ended) is dict and ended.get("kind") == "failed"
     text_kind = "stderr" if error or failed else "assistant"
     message = event.get("message")
     content = message.get("content") if type(message) is dict else None
