@@ -395,11 +395,16 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             note_detection(detection, quiet=args.quiet)
             drawing.detected(detection.adapter_type)
 
+        # A renderer known from the start that draws entries (jsonl, text, html) gets them
+        # straight from the pipeline: one call less per entry.
+        direct = drawing.renderer
+        if direct is not None and getattr(direct, "wants_lines", False):
+            direct = None
         pipeline = Pipeline(
             args.adapter,
             registry=registry,
-            on_entry=drawing.write,
-            on_line=drawing.write_line,
+            on_entry=drawing.write if direct is None else direct.write,
+            on_line=drawing.write_line if direct is None else None,
             on_detect=detected,
             max_line_chars=args.max_line_chars,
         )
