@@ -203,11 +203,17 @@ def _tool_input(item: dict[str, Any]) -> JsonValue:
 
 
 def _tool_call(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolCallEntry:
-    tool_input = json_or_placeholder(_tool_input(item))
+    if item.get("type") == "command_execution":
+        # The most common call; its input is made here of two strs, plain JSON already.
+        tool_input: JsonValue = _tool_input(item)
+        name = "command_execution"
+    else:
+        tool_input = json_or_placeholder(_tool_input(item))
+        name = _tool_name(item)
     return {
         "kind": "tool_call",
         "ts": ts,
-        "name": _tool_name(item),
+        "name": name,
         "toolUseId": _tool_use_id(item) if ident is None else ident,
         "input": tool_input,
     }
