@@ -396,11 +396,16 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             note_detection(detection, quiet=args.quiet)
             drawing.detected(detection.adapter_type)
 
+        # A renderer known from the start that draws entries (jsonl, text, html) gets them
+        # straight from the pipeline: one call less per entry.
+        direct = drawing.renderer
+        if direct is not None and getattr(direct, "wants_lines", False):
+            direct = None
         pipeline = Pipeline(
             args.adapter,
             registry=registry,
-            on_entry=drawing.write,
-            on_line=drawing.write_line,
+            on_entry=drawing.write if direct is None else direct.write,
+            on_line=drawing.write_line if direct is None else None,
             on_detect=detected,
             max_line_chars=args.max_line_chars,
         )
@@ -438,13 +443,16 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         summary = None
         if not interrupted:
             log = source if kept is None else kept.data
-            summary = run_summary(
-                registry,
-                pipeline.session.adapter_type,
-                log,
-                pipeline.stats,
-                max_line_chars=args.max_line_chars,
-            )
+            # Reading the whole log again for a summary the renderer does not draw
+            # (jsonl) would only cost time.
+            if getattr(drawing.renderer, "draws_summary", True):
+                summary = run_summary(
+                    registry,
+                    pipeline.session.adapter_type,
+                    log,
+                    pipeline.stats,
+                    max_line_chars=args.max_line_chars,
+                )
             if args.adapter != "auto":
                 warn_if_unrecognised(
                     args.adapter,
