@@ -34,7 +34,7 @@ from linewise._guard import (
     lookup,
     safe_repr,
 )
-from linewise.errors import PluginLoadError, UnknownAdapterError
+from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
@@ -213,6 +213,8 @@ class PluginLoader:
         return adopted
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
+        if isinstance(error, JavaScriptLoadError):
+            return self._fail(winner, error.stage, error.reason, error.hint, error)
         if isinstance(error, SystemExit):
             reason = f"called sys.exit({safe_repr(error.code)}) at import"
             return self._fail(winner, "import", reason, _IMPORT_HINT, error)

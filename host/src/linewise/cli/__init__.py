@@ -27,6 +27,7 @@ COMMANDS = (
     "doctor",
     "exporting",
     "querying",
+    "js",
 )
 
 
