@@ -49,48 +49,56 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__;
   "use strict";
   var MAX_DEPTH = 512;
   var parser = null;
-  function where(path) { return path ? " at " + path : ""; }
-  function problem(value, depth, path) {
+  // Null for plain JSON, else [what, path parts innermost first]; paths are built only then.
+  function problem(value, depth) {
     var type = typeof value;
     if (value === null || type === "string" || type === "boolean") return null;
-    if (type === "number") return isFinite(value) ? null : String(value) + where(path);
-    if (type !== "object") return type + where(path);
-    if (depth > MAX_DEPTH) return "nesting deeper than " + MAX_DEPTH + where(path);
+    if (type === "number") return isFinite(value) ? null : [String(value), []];
+    if (type !== "object") return [type, []];
+    if (depth > MAX_DEPTH) return ["nesting deeper than " + MAX_DEPTH, []];
     var proto = getPrototypeOf(value);
     var found, index;
     if (isArray(value)) {
-      if (proto !== ArrayProto) return "an array subclass" + where(path);
+      if (proto !== ArrayProto) return ["an array subclass", []];
       for (index = 0; index < value.length; index++) {
-        found = problem(value[index], depth + 1, path + "[" + index + "]");
-        if (found) return found;
+        found = problem(value[index], depth + 1);
+        if (found !== null) { found[1].push("[" + index + "]"); return found; }
       }
       return null;
     }
     if (proto !== ObjectProto && proto !== null) {
       var name = proto && proto.constructor && proto.constructor.name;
-      return "a " + (typeof name === "string" && name ? name : "non-plain object") + where(path);
+      return ["a " + (typeof name === "string" && name ? name : "non-plain object"), []];
     }
     var names = keys(value);
     for (index = 0; index < names.length; index++) {
-      var item = value[names[index]];
+      var key = names[index], item = value[key];
       if (item === undefined) continue;  // absent, as JSON.stringify leaves it out
-      found = problem(item, depth + 1, path ? path + "." + names[index] : names[index]);
-      if (found) return found;
+      found = problem(item, depth + 1);
+      if (found !== null) { found[1].push("." + key); return found; }
     }
     return null;
   }
+  function describe(found) {
+    var path = found[1].reverse().join("").replace(/^\./, "");
+    return path ? found[0] + " at " + path : found[0];
+  }
   function encode(result) {
     if (!isArray(result)) {
-      var wrong = problem(result, 0, "");
-      return stringify({ notList: wrong === null ? result : null, problem: wrong });
+      var wrong = problem(result, 0);
+      return stringify({ notList: wrong === null ? result : null,
+                         problem: wrong === null ? null : describe(wrong) });
     }
-    var entries = [], problems = [];
+    var problems = null;
     for (var index = 0; index < result.length; index++) {
-      var found = problem(result[index], 1, "");
-      if (found === null) entries.push(result[index]);
-      else { entries.push(null); problems.push([index, found]); }
+      var found = problem(result[index], 1);
+      if (found !== null) {
+        if (problems === null) { problems = []; result = result.slice(); }
+        result[index] = null;
+        problems.push([index, describe(found)]);
+      }
     }
-    return stringify({ entries: entries, problems: problems });
+    return stringify(problems === null ? result : { entries: result, problems: problems });
   }
   __linewise_start__ = function (exported) {
     if (exported === null || (typeof exported !== "object" && typeof exported !== "function")) {
@@ -236,6 +244,8 @@ def _decode(text: object) -> Any:
     if type(text) is not str:
         raise JavaScriptError("the bridge returned no JSON text")
     payload = json.loads(text)
+    if type(payload) is list:
+        return payload  # every entry plain JSON: the common case
     if "entries" not in payload:
         problem = payload.get("problem")
         return NotJson(problem) if problem is not None else payload.get("notList")
@@ -271,8 +281,16 @@ class JavaScriptParser:
 
     def parse_line(self, line: str, ts: str) -> Any:
         """The entries of one line, as the module's parser returns them (checked JSON)."""
-        self._ready()
-        return _decode(_call(self._context, self._parse, self._limits, line, ts))
+        if self._thread != threading.get_ident():
+            self._ready()
+        try:
+            text = self._parse(line, ts)
+        except _FAILURES as error:
+            self._context.gc()  # after running out of heap, the next call needs the room back
+            raise JavaScriptError(_describe(error, self._limits)) from None
+        if type(text) is str and text[:1] == "[":
+            return json.loads(text)  # the common case: a list of plain JSON entries
+        return _decode(text)
 
     def reset(self) -> None:
         """Call the module parser's ``reset()`` when it has one."""

@@ -27,6 +27,7 @@ __all__ = [
     "PackageError",
     "UiParserPackage",
     "contract_requirement",
+    "export_names",
     "open_package",
 ]
 
@@ -290,3 +291,13 @@ def open_package(source: str, export: str = DEFAULT_EXPORT) -> UiParserPackage:
         export = "./" + export.lstrip("/")
     with _reader(os.fspath(source)) as reader:
         return _read(reader, export)
+
+
+def export_names(source: str) -> list[str]:
+    """The package's ui-parser exports: every ``exports`` key ending in ``ui-parser``."""
+    with _reader(os.fspath(source)) as reader:
+        manifest, _ = _manifest(reader)
+    exports = manifest.get("exports")
+    if not isinstance(exports, dict):
+        return []
+    return [key for key in exports if isinstance(key, str) and key.endswith("ui-parser")]
