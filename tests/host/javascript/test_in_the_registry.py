@@ -128,3 +128,13 @@ def test_without_registrations_the_javascript_support_is_not_imported() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_disable_by_package_name_turns_it_off(
+    make_package: MakePackage, parser_source: Callable[[str], str]
+) -> None:
+    folder = make_package(parser_source("esm_static.js"))
+    assert main(["js", "add", str(folder), "--as", "toy_local"]) == 0
+    registry = Registry(disable=["@example/toy-adapter"], only=None, strict=False)
+    assert registry.info("toy_local").status == "disabled"
+    assert registry.load("toy_local").is_fallback
