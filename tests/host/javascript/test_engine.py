@@ -94,8 +94,8 @@ def test_values_that_are_not_plain_json_make_invalid_entries(
 ) -> None:
     entries = hostile.parse_line(line, "T")
     assert len(entries) == 1 and isinstance(entries[0], NotJson)
-    assert entries[0].description == f"entry 0 holds {what}"
-    assert entry_problem(entries[0]) is not None
+    assert entries[0].description == what
+    assert entry_problem(entries[0]) == f"entry must be a dict, got JavaScript {what}"
 
 
 def test_a_result_that_is_not_a_list_comes_back_as_it_is(hostile: JavaScriptParser) -> None:

@@ -35,6 +35,7 @@ def test_hostile_lines_fall_back_one_by_one_and_nothing_is_lost(
     hostile_registered: Path, registry: Registry
 ) -> None:
     lines = ["a", "throw", "b", "loop", "c", "grow", "d", "function", "e", "object", "f"]
+    lines += ["invalid", "g"]
     transcript = build_transcript(_chunk(*lines), "hostile_local", registry=registry)
     texts = [entry.get("text") for entry in transcript.entries]
     # The module's own state goes on across failures: each good line counts every call.
@@ -50,10 +51,12 @@ def test_hostile_lines_fall_back_one_by_one_and_nothing_is_lost(
         "e #9",
         "object",
         "f #11",
+        "invalid",
+        "g #13",
     ]
     diagnostics = transcript.diagnostics
     assert diagnostics.lines == len(lines)
-    assert diagnostics.fallback_lines == 5
+    assert diagnostics.fallback_lines == 6
     reasons = " | ".join(error.message for error in diagnostics.first_errors)
     assert "threw Error: boom" in reasons and "time limit of 0.3 s" in reasons
 

@@ -98,3 +98,20 @@ def test_declared_type_is_read_literally() -> None:
     assert declared_type("export const type = 'pi_local'") == "pi_local"
     assert declared_type("const type = 'hidden'; export { type };") is None
     assert declared_type("export const type = computeIt();") is None
+
+
+def test_export_words_inside_regexes_templates_and_comments_are_left_alone() -> None:
+    source = (
+        "const re = /export function x\\/[/]/;\n"
+        "const half = 10 / 2 / 1;\n"
+        "const t = `\nexport const y = 1;\n${`${half}`}`;\n"
+        "// export const z = 2;\n"
+        "/* export { q } */\n"
+        "export function parseStdoutLine(line, ts) {\n"
+        "  return [{ kind: 'stdout', ts, text: `${re.test(line)} ${t.length} ${half}` }];\n"
+        "}\n"
+    )
+    module = read_module(source, "ui-parser.js")
+    assert module.exported == ("parseStdoutLine",)
+    entries = _first(source, "ui-parser.js", "export function x//")
+    assert entries == [{"kind": "stdout", "ts": "T", "text": "true 22 5"}]

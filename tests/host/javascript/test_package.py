@@ -115,3 +115,36 @@ def test_a_missing_source_without_npm_says_so(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(PackageError, match="npm is not installed"):
         open_package("@example/not-a-folder")
+
+
+def _fake_npm(folder: Path, script: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    npm = folder / "npm"
+    npm.write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    npm.chmod(0o755)
+
+
+def test_an_npm_spec_is_fetched_with_npm_pack(
+    make_package: MakePackage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = make_package(SIMPLE)
+    tarball = tmp_path / "made.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(folder, arcname="package")
+    # A stand-in npm that checks it was asked not to run scripts, then "downloads" the tarball.
+    _fake_npm(
+        tmp_path / "bin",
+        'case "$*" in *--ignore-scripts*) ;; *) exit 3 ;; esac\n'
+        'while [ "$1" != "--pack-destination" ]; do shift; done\n'
+        f'cp {tarball} "$2/example-toy-adapter-1.2.3.tgz"\n',
+    )
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    package = open_package("@example/toy-adapter@1.2.3")
+    assert package.module_source == SIMPLE
+
+
+def test_npm_failing_is_a_package_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_npm(tmp_path / "bin", 'echo "npm error 404 Not Found - @example/nothing" >&2\nexit 1\n')
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    with pytest.raises(PackageError, match="npm pack @example/nothing failed: npm error 404"):
+        open_package("@example/nothing")

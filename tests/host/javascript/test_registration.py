@@ -157,3 +157,18 @@ def test_a_changed_copy_fails_to_load_with_a_reason(
     assert "linewise js add SOURCE --as toy_local" in failure.hint
     _, out, _ = _run(capsys, "js", "list")
     assert "SHA-256 mismatch" in out
+
+
+def test_without_the_engine_the_load_fails_with_what_to_install(
+    make_package: MakePackage,
+    parser_source: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+    registry: Registry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = make_package(parser_source("esm_static.js"))
+    _run(capsys, "js", "add", str(folder), "--as", "toy_local")
+    missing = "the JavaScript engine is not installed: pip install 'linewise[js]'"
+    monkeypatch.setattr("linewise.javascript.registered.engine_missing", lambda: missing)
+    assert registry.load("toy_local").is_fallback
+    assert registry.failed_loads["toy_local"].reason == missing

@@ -147,7 +147,12 @@ class JavaScriptError(Exception):
 
 
 class NotJson:
-    """Stands for a value a JavaScript parser returned that is not plain JSON (invalid entry)."""
+    """Stands for a value a JavaScript parser returned that is not plain JSON (invalid entry).
+
+    Made by :func:`not_json`, whose subclass is named after what the value was,
+    so validation's message ("entry must be a dict, got JavaScript function at
+    input.f") says it without knowing about JavaScript.
+    """
 
     __slots__ = ("description",)
 
@@ -156,6 +161,16 @@ class NotJson:
 
     def __repr__(self) -> str:
         return f"<not plain JSON: {self.description}>"
+
+
+_DESCRIPTION_LIMIT: Final = 120
+
+
+def not_json(description: str) -> NotJson:
+    """A :class:`NotJson` whose type name reads ``JavaScript <description>``."""
+    shown = description if len(description) <= _DESCRIPTION_LIMIT else description[:119] + "…"
+    kind: type[NotJson] = type(f"JavaScript {shown}", (NotJson,), {"__slots__": ()})
+    return kind(description)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +263,10 @@ def _decode(text: object) -> Any:
         return payload  # every entry plain JSON: the common case
     if "entries" not in payload:
         problem = payload.get("problem")
-        return NotJson(problem) if problem is not None else payload.get("notList")
+        return not_json(problem) if problem is not None else payload.get("notList")
     entries: list[Any] = payload["entries"]
     for index, description in payload["problems"]:
-        entries[index] = NotJson(f"entry {index} holds {description}")
+        entries[index] = not_json(description)
     return entries
 
 

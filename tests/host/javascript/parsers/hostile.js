@@ -1,6 +1,7 @@
 // A parser that misbehaves on purpose, one way per line:
 // "throw", "loop" (runs forever), "grow" (allocates without bound), "deep" (recursion),
-// "probe" (reports which host objects it can reach), "function" and "date" (not JSON).
+// "probe" (reports which host objects it can reach), "function" and "date" (not JSON),
+// "invalid" (an entry of no known kind), "object" (not a list).
 let seen = 0;
 
 function reachable() {
@@ -38,6 +39,7 @@ export function parseStdoutLine(line, ts) {
   if (line === "function") return [{ kind: "tool_call", ts, name: "x", input: { f: () => 1 } }];
   if (line === "date") return [{ kind: "system", ts, text: new Date(0) }];
   if (line === "nan") return [{ kind: "tool_call", ts, name: "x", input: { n: NaN } }];
+  if (line === "invalid") return [{ kind: "nonsense", ts }];
   if (line === "object") return { kind: "stdout", ts, text: line };
   return [{ kind: "stdout", ts, text: `${line} #${seen}` }];
 }
