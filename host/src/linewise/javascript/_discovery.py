@@ -7,7 +7,7 @@ from importlib.metadata import EntryPoint
 from linewise_contracts.protocols import ENTRY_POINT_GROUP
 
 from linewise._discovery import Candidate
-from linewise.javascript._package import contract_requirement
+from linewise.javascript._contract import contract_requirement
 from linewise.javascript._store import registrations
 
 __all__ = ["TARGET_MODULE", "javascript_candidates"]

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from linewise.javascript._contract import contract_major, contract_requirement
+
 __all__ = [
     "DEFAULT_EXPORT",
     "SIZE_WARNING",
@@ -41,7 +43,6 @@ _MODULE_EXTENSIONS: Final = (".js", ".cjs", ".mjs")
 # Conditions of a conditional export that name code an engine can run, in no order:
 # the package's own key order decides, as it does for Node.
 _CONDITIONS: Final = frozenset({"import", "require", "default", "node", "module", "browser"})
-_CONTRACTS: Final = "linewise-contracts"
 
 
 class PackageError(ValueError):
@@ -187,27 +188,6 @@ def _contract(paperclip: object) -> str | None:
             f'paperclip.adapterUiParser is {declared!r}: it must be a version such as "1.0.0"'
         )
     return declared
-
-
-def contract_major(declared: str) -> int | None:
-    """The major version of a declared ui-parser contract (``"1.0.0"`` gives 1), or None."""
-    head = declared.strip().split(".", 1)[0]
-    return int(head) if head.isdigit() and len(head) < 6 else None
-
-
-def contract_requirement(declared: str | None) -> tuple[str, ...]:
-    """The declared ui-parser contract as the Requires-Dist the host's gate reads.
-
-    The table of the ui-parser contract goes by major version only (1.x loads,
-    another major is refused, none loads in the grace period), so ``"1.0.0"``
-    becomes ``linewise-contracts>=1,<2``: the entry contract is one and the same.
-    """
-    if declared is None:
-        return ()
-    major = contract_major(declared)
-    if major is None:
-        return (f"{_CONTRACTS} (adapterUiParser {declared!r})",)  # malformed: the gate says so
-    return (f"{_CONTRACTS}>={major},<{major + 1}",)
 
 
 def _manifest(reader: _Reader) -> tuple[dict[str, Any], bytes]:

@@ -9,20 +9,17 @@ so a later change to the source (or to the copies) cannot change the parser.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from linewise_contracts.protocols import adapter_type_problem
 
 from linewise._datadir import data_dir
-from linewise.javascript._package import UiParserPackage
+
+if TYPE_CHECKING:
+    from linewise.javascript._package import UiParserPackage
 
 __all__ = [
     "REGISTRATION_FILE",
@@ -83,6 +80,8 @@ def javascript_dir() -> Path:
 
 
 def _digest(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -168,6 +167,11 @@ def verified_module(registration: Registration) -> str:
 
 def save_registration(adapter_type: str, package: UiParserPackage, source: str) -> Registration:
     """Copy the package's files into the store and record them; replaces an older registration."""
+    import os
+    import shutil
+    import tempfile
+    from datetime import UTC, datetime
+
     root = javascript_dir()
     root.mkdir(parents=True, exist_ok=True)
     module = package.module_source.encode("utf-8")
@@ -206,6 +210,8 @@ def save_registration(adapter_type: str, package: UiParserPackage, source: str) 
 
 def remove_registration(adapter_type: str) -> Registration:
     """Delete a registration and its copied files; raises :class:`StoreError` when absent."""
+    import shutil
+
     registration = read_registration(adapter_type)
     shutil.rmtree(registration.folder)
     return registration
