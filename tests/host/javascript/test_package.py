@@ -148,3 +148,18 @@ def test_npm_failing_is_a_package_error(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
     with pytest.raises(PackageError, match="npm pack @example/nothing failed: npm error 404"):
         open_package("@example/nothing")
+
+
+def test_a_tarball_made_with_a_dot_prefix_is_read(
+    make_package: MakePackage, tmp_path: Path
+) -> None:
+    folder = make_package(SIMPLE)
+    tarball = tmp_path / "dotted.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(folder, arcname="./package")
+    assert open_package(str(tarball)).module_source == SIMPLE
+
+
+def test_a_missing_path_is_not_sent_to_npm(tmp_path: Path) -> None:
+    with pytest.raises(PackageError, match="no such folder or file"):
+        open_package(str(tmp_path / "absent.tgz"))

@@ -172,3 +172,43 @@ def test_without_the_engine_the_load_fails_with_what_to_install(
     monkeypatch.setattr("linewise.javascript.registered.engine_missing", lambda: missing)
     assert registry.load("toy_local").is_fallback
     assert registry.failed_loads["toy_local"].reason == missing
+
+
+def test_a_module_that_loops_at_load_is_stopped_and_refused(
+    make_package: MakePackage,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LINEWISE_LINE_TIMEOUT", "0.3")
+    folder = make_package("for (;;) {}\nexport function parseStdoutLine() { return []; }\n")
+    code, _, err = _run(capsys, "js", "add", str(folder), "--as", "looper")
+    assert code == 1 and "time limit of 0.3 s" in err
+
+
+def test_adding_again_replaces_with_a_warning(
+    make_package: MakePackage,
+    parser_source: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+    registry: Registry,
+) -> None:
+    _run(capsys, "js", "add", str(make_package(parser_source("esm_static.js"))), "--as", "toy")
+    second = make_package(parser_source("both_exports.js"))
+    code, _, err = _run(capsys, "js", "add", str(second), "--as", "toy")
+    assert code == 0 and "replacing the earlier registration of toy" in err
+    assert registry.load("toy").new_parser().parse_line("x", "T")[0]["text"] == "stateful 1"
+
+
+def test_a_registration_pointing_outside_its_folder_fails_to_load(
+    make_package: MakePackage,
+    parser_source: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+    registry: Registry,
+    data_dir: Path,
+) -> None:
+    _run(capsys, "js", "add", str(make_package(parser_source("esm_static.js"))), "--as", "toy")
+    record = data_dir / "javascript" / "toy" / "registration.json"
+    payload = json.loads(record.read_text())
+    payload["files"]["../../../elsewhere.js"] = "0" * 64
+    record.write_text(json.dumps(payload))
+    assert registry.load("toy").is_fallback
+    assert "leads outside the registration's folder" in registry.failed_loads["toy"].reason

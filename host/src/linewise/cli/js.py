@@ -134,6 +134,10 @@ def run_add(args: argparse.Namespace, registry: Registry) -> int:
     ]
     if claimed:
         _warn(f"{adapter_type} is also claimed by {claimed[0]}: the JavaScript parser wins")
+    from linewise.javascript._store import javascript_dir
+
+    if (javascript_dir() / adapter_type).exists():
+        _warn(f"replacing the earlier registration of {adapter_type}")
     registration = save_registration(adapter_type, package, args.source)
     registry.reload(adapter_type)  # the next look-up sees the registration
     size = len(package.module_source.encode("utf-8"))

@@ -103,9 +103,9 @@ class _Reader:
 
 def _tar_prefix(tar: tarfile.TarFile) -> str:
     for name in tar.getnames():
-        parts = name.split("/")
+        parts = name.removeprefix("./").split("/")
         if len(parts) == 2 and parts[1] == "package.json":
-            return parts[0] + "/"
+            return name[: -len("package.json")]
     raise PackageError("the tarball has no package.json in its top folder")
 
 
@@ -120,6 +120,8 @@ def _reader(source: str) -> Iterator[_Reader]:
                 yield _Reader(None, tar, _tar_prefix(tar))
         except tarfile.TarError as error:
             raise PackageError(f"{source} is not a package tarball: {error}") from None
+    elif source.startswith((".", "/", "~")) or source.endswith((".tgz", ".tar.gz")):
+        raise PackageError(f"{source}: no such folder or file")
     else:
         with tempfile.TemporaryDirectory(prefix="linewise-npm-") as folder:
             yield from _fetched(source, Path(folder))

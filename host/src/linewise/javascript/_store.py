@@ -152,6 +152,8 @@ def verified_module(registration: Registration) -> str:
     """The copied ui-parser module's text, once every copied file matches its hash."""
     package = registration.folder / "package"
     for relative, expected in sorted(registration.files.items()):
+        if relative.startswith(("/", "\\")) or ".." in relative.replace("\\", "/").split("/"):
+            raise StoreError(f"{relative} leads outside the registration's folder")
         try:
             data = (package / relative).read_bytes()
         except OSError as error:
