@@ -130,3 +130,46 @@ def test_a_second_thread_is_refused(parser_source: Callable[[str], str]) -> None
     thread.start()
     thread.join()
     assert len(errors) == 1 and "second thread" in str(errors[0])
+
+
+ECHO = (
+    "export function parseStdoutLine(line, ts) {\n"
+    "  const extra = line.startsWith('pad') ? 'y'.repeat(300) : '';\n"
+    "  return [{ kind: 'tool_call', ts, name: 'echo', input: { line, nested: [line + extra] } }];\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "short",
+        "long " + "x" * 5000,
+        "pad with \u0000 a NUL " + "z" * 400,
+        "\u0001 starts like a mark",
+        "\u00011 exactly like a mark " + "q" * 300,
+        "\u0001\u0000 a mark that cannot leave as it is",
+        "emoji \U0001f600 and accents é " * 40,
+        "quotes \" and backslashes \\ " * 30,
+    ],
+)
+def test_strings_of_every_length_come_back_exactly(line: str) -> None:
+    parser = JavaScriptParser(read_module(ECHO, "echo.js"), LIMITS)
+    [entry] = parser.parse_line(line, "T")
+    extra = "y" * 300 if line.startswith("pad") else ""
+    assert entry["input"] == {"line": line, "nested": [line + extra]}
+
+
+def test_a_line_with_lone_surrogates_reaches_the_parser_with_replacement_characters() -> None:
+    parser = JavaScriptParser(read_module(ECHO, "echo.js"), LIMITS)
+    [entry] = parser.parse_line("bad \udcff byte", "T")
+    assert entry["input"]["line"] == "bad \ufffd byte"
+
+
+def test_a_lone_surrogate_made_by_the_parser_comes_back_escaped() -> None:
+    source = (
+        "export function parseStdoutLine(line, ts) {\n"
+        "  return [{ kind: 'stdout', ts, text: '\\ud800' + 'w'.repeat(300) }];\n}\n"
+    )
+    parser = JavaScriptParser(read_module(source, "x.js"), LIMITS)
+    assert parser.parse_line("a", "T")[0]["text"] == "\ud800" + "w" * 300

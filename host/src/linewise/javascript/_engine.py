@@ -44,15 +44,25 @@ _FAILURES: tuple[type[BaseException], ...] = ()
 
 # Evaluated before the module, so it holds the built-ins as they were.
 _BRIDGE: Final = r"""
-var __linewise_start__, __linewise_parse__, __linewise_reset__;
-(function (stringify, isArray, getPrototypeOf, keys, isFinite, ObjectProto, ArrayProto) {
+var __linewise_start__, __linewise_parse__, __linewise_reset__, __linewise_take__;
+(function (stringify, isArray, getPrototypeOf, keys, isFinite, ObjectProto, ArrayProto,
+           isWellFormed) {
   "use strict";
   var MAX_DEPTH = 512;
-  var parser = null;
+  // Strings this long leave as they are, one call each: escaping them into JSON costs more.
+  // They are marked "\u0001<n>" in the JSON text; a string that starts with \u0001 always
+  // leaves too, so no real string reads as a mark. (Strings with NUL or lone surrogates
+  // cannot leave as they are: the JSON text carries them escaped.)
+  var LONG = 256;
+  var parser = null, sawLong = false, abandon = false, table = [], taken = [];
   // Null for plain JSON, else [what, path parts innermost first]; paths are built only then.
   function problem(value, depth) {
     var type = typeof value;
-    if (value === null || type === "string" || type === "boolean") return null;
+    if (type === "string") {
+      if (value.length >= LONG || value.charCodeAt(0) === 1) sawLong = true;
+      return null;
+    }
+    if (value === null || type === "boolean") return null;
     if (type === "number") return isFinite(value) ? null : [String(value), []];
     if (type !== "object") return [type, []];
     if (depth > MAX_DEPTH) return ["nesting deeper than " + MAX_DEPTH, []];
@@ -83,7 +93,19 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__;
     var path = found[1].reverse().join("").replace(/^\./, "");
     return path ? found[0] + " at " + path : found[0];
   }
+  function keep(key, value) {
+    if (typeof value !== "string") return value;
+    var marked = value.charCodeAt(0) === 1;
+    if (!marked && value.length < LONG) return value;
+    if (isWellFormed.call(value) && value.indexOf("\u0000") < 0) {
+      table.push(value);
+      return "\u0001" + (table.length - 1);
+    }
+    if (marked) abandon = true;
+    return value;
+  }
   function encode(result) {
+    sawLong = false;
     if (!isArray(result)) {
       var wrong = problem(result, 0);
       return stringify({ notList: wrong === null ? result : null,
@@ -98,7 +120,15 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__;
         problems.push([index, describe(found)]);
       }
     }
-    return stringify(problems === null ? result : { entries: result, problems: problems });
+    var payload = problems === null ? result : { entries: result, problems: problems };
+    if (!sawLong) return stringify(payload);
+    table = [];
+    abandon = false;
+    var text = stringify(payload, keep);
+    taken = table;
+    if (abandon) return stringify(payload);
+    // slice(0) flattens a concatenated ("rope") string: the binding cannot hand those over.
+    return ("\u0001" + taken.length + "\u0001" + text).slice(0);
   }
   __linewise_start__ = function (exported) {
     if (exported === null || (typeof exported !== "object" && typeof exported !== "function")) {
@@ -120,11 +150,12 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__;
     throw new TypeError("the module exports neither createStdoutParser nor parseStdoutLine");
   };
   __linewise_parse__ = function (line, ts) { return encode(parser.parseLine(line, ts)); };
+  __linewise_take__ = function (index) { return taken[index].slice(0); };
   __linewise_reset__ = function () {
     if (typeof parser.reset === "function") parser.reset();
   };
 })(JSON.stringify, Array.isArray, Object.getPrototypeOf, Object.keys, isFinite,
-   Object.prototype, Array.prototype);
+   Object.prototype, Array.prototype, String.prototype.isWellFormed);
 """
 
 
@@ -219,12 +250,14 @@ def _describe(error: BaseException, limits: EngineLimits) -> str:
     return f"threw {first}"
 
 
-def _call(context: Any, function: Any, limits: EngineLimits, *args: str) -> Any:
+def _call(context: Any, function: Any, limits: EngineLimits, *args: str | int) -> Any:
     try:
         return function(*args)
     except _FAILURES as error:
         context.gc()  # after running out of heap, the next call needs the room back
         raise JavaScriptError(_describe(error, limits)) from None
+    except Exception as error:  # the binding refusing a value
+        raise JavaScriptError(f"the engine could not hand a value over: {error}") from None
 
 
 def start_context(module: ParserModule, limits: EngineLimits) -> tuple[Any, str]:
@@ -255,12 +288,24 @@ def start_context(module: ParserModule, limits: EngineLimits) -> tuple[Any, str]
     return context, str(used)
 
 
-def _decode(text: object) -> Any:
-    if type(text) is not str:
-        raise JavaScriptError("the bridge returned no JSON text")
-    payload = json.loads(text)
+def _fill(value: Any, strings: list[str]) -> Any:
+    """``value`` with each ``"\\x01<n>"`` mark replaced by the n-th long string."""
+    kind = type(value)
+    if kind is str:
+        return strings[int(value[1:])] if value[:1] == "\x01" else value
+    if kind is list:
+        return [_fill(item, strings) for item in value]
+    if kind is dict:
+        return {key: _fill(item, strings) for key, item in value.items()}
+    return value
+
+
+def _decode(payload: Any) -> Any:
+    """What a parse call returned, from the bridge's JSON payload."""
     if type(payload) is list:
-        return payload  # every entry plain JSON: the common case
+        return payload
+    if type(payload) is not dict:
+        raise JavaScriptError("the bridge returned no JSON payload")
     if "entries" not in payload:
         problem = payload.get("problem")
         return not_json(problem) if problem is not None else payload.get("notList")
@@ -270,10 +315,19 @@ def _decode(text: object) -> Any:
     return entries
 
 
+def _encodable(line: str) -> str:
+    """``line``, with lone surrogates (from undecodable bytes) as U+FFFD: the engine needs UTF-8."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in line)
+    return line
+
+
 class JavaScriptParser:
     """One transcript's parser: a ui-parser module in its own context (the stateful shape)."""
 
-    __slots__ = ("_context", "_limits", "_module", "_parse", "_reset", "_thread")
+    __slots__ = ("_context", "_limits", "_module", "_parse", "_reset", "_take", "_thread")
 
     def __init__(self, module: ParserModule, limits: EngineLimits) -> None:
         self._module = module
@@ -281,6 +335,7 @@ class JavaScriptParser:
         self._context: Any = None
         self._parse: Any = None
         self._reset: Any = None
+        self._take: Any = None
         self._thread: int | None = None
 
     def _ready(self) -> None:
@@ -290,6 +345,7 @@ class JavaScriptParser:
             self._context, _ = start_context(self._module, self._limits)
             self._parse = self._context.get("__linewise_parse__")
             self._reset = self._context.get("__linewise_reset__")
+            self._take = self._context.get("__linewise_take__")
             self._thread = thread
         elif thread != self._thread:
             raise JavaScriptError("a JavaScript parser instance is used from a second thread")
@@ -298,14 +354,27 @@ class JavaScriptParser:
         """The entries of one line, as the module's parser returns them (checked JSON)."""
         if self._thread != threading.get_ident():
             self._ready()
+        if not line.isascii():
+            line = _encodable(line)
         try:
             text = self._parse(line, ts)
         except _FAILURES as error:
             self._context.gc()  # after running out of heap, the next call needs the room back
             raise JavaScriptError(_describe(error, self._limits)) from None
-        if type(text) is str and text[:1] == "[":
+        except Exception as error:  # the binding refusing a value
+            raise JavaScriptError(f"the engine could not hand a value over: {error}") from None
+        if type(text) is not str:
+            raise JavaScriptError("the bridge returned no JSON text")
+        if text[:1] == "[":
             return json.loads(text)  # the common case: a list of plain JSON entries
-        return _decode(text)
+        if text[:1] != "\x01":
+            return _decode(json.loads(text))
+        # Long strings were left out of the JSON text: fetch them, put them back.
+        _, count, body = text.split("\x01", 2)
+        strings = [
+            _call(self._context, self._take, self._limits, index) for index in range(int(count))
+        ]
+        return _decode(_fill(json.loads(body), strings))
 
     def reset(self) -> None:
         """Call the module parser's ``reset()`` when it has one."""
