@@ -74,3 +74,18 @@ def test_a_package_that_imports_fails_the_module_check(
     assert statuses[(None, "package.json")] == "fail"
     assert statuses[("./ui-parser", "module")] == "fail"
     assert ("./ui-parser", "load") not in statuses
+
+
+def test_a_registered_adapter_type_checks_the_copies_that_run(
+    make_package: MakePackage,
+    parser_source: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    exports = {"./ui-parser": "./dist/ui-parser.js", "./gateway/ui-parser": "./gw.cjs"}
+    folder = make_package(
+        parser_source("esm_static.js"), exports=exports, extra={"gw.cjs": "module.exports = {};"}
+    )
+    assert main(["js", "add", str(folder), "--as", "toy_local"]) == 0
+    code, report = _report(capsys, "toy_local", "--examples", "10")
+    assert code == 0 and report["adapterTypes"] == ["./ui-parser"]
+    assert str(report["target"]).endswith("toy_local/package")

@@ -150,7 +150,7 @@ ECHO = (
         "\u00011 exactly like a mark " + "q" * 300,
         "\u0001\u0000 a mark that cannot leave as it is",
         "emoji \U0001f600 and accents é " * 40,
-        "quotes \" and backslashes \\ " * 30,
+        'quotes " and backslashes \\ ' * 30,
     ],
 )
 def test_strings_of_every_length_come_back_exactly(line: str) -> None:

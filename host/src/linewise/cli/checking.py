@@ -26,8 +26,8 @@ def register(commands: Any) -> None:
     check.add_argument(
         "target",
         metavar="TARGET",
-        help="an adapter type, an installed distribution, a project path, "
-        "or a JavaScript ui-parser package (folder or .tgz)",
+        help="an adapter type (a registered JavaScript one too), an installed distribution, "
+        "a project path, or a JavaScript ui-parser package (folder or .tgz)",
     )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument(
@@ -74,18 +74,29 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 def _javascript_report(
     args: argparse.Namespace, examples: int, registry: Registry
 ) -> Report | None:
-    """The report for a JavaScript ui-parser package path, or None for any other target."""
+    """The report for a JavaScript package path or registered adapter type, else None."""
     from linewise.javascript._check import is_package_path
 
-    if not is_package_path(args.target):
-        return None
+    target, exports = args.target, None
+    if not is_package_path(target):
+        from linewise.javascript._store import StoreError, javascript_dir, read_registration
+
+        if not (javascript_dir() / target).is_dir():
+            return None
+        try:
+            registration = read_registration(target)
+        except StoreError as error:
+            fail(str(error), EXIT_USAGE)
+        # The copies that run, checked for the one export registered.
+        target, exports = str(registration.folder / "package"), [registration.export]
     from linewise.javascript._check import check_package
 
     return check_package(
-        args.target,
+        target,
         examples=examples,
         line_timeout=args.line_timeout,
         host_contract=registry.host_contract,
+        exports=exports,
     )
 
 

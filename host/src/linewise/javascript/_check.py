@@ -225,11 +225,18 @@ def _check_export(
     return results, package
 
 
-def check_package(target: str, *, examples: int, line_timeout: float, host_contract: str) -> Report:
-    """The report for the JavaScript package at ``target``."""
+def check_package(
+    target: str,
+    *,
+    examples: int,
+    line_timeout: float,
+    host_contract: str,
+    exports: list[str] | None = None,
+) -> Report:
+    """The report for the JavaScript package at ``target`` (``exports``, or every ui-parser)."""
     started = time.perf_counter()
     try:
-        exports = export_names(target) or [DEFAULT_EXPORT]
+        exports = exports or export_names(target) or [DEFAULT_EXPORT]
     except PackageError as error:
         failed = (CheckResult("package.json", "fail", str(error)),)
         return Report(target, None, None, (), failed, time.perf_counter() - started)
