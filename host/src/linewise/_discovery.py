@@ -42,6 +42,10 @@ class Candidate:
     # Where the distribution sits on sys.path: the first place wins a duplicate claim.
     path_rank: int
     entry_point: EntryPoint
+    #: "python" for an entry point, "javascript" for a `linewise js add` registration.
+    kind: str = "python"
+    #: Where a JavaScript parser was registered from (None for Python plugins).
+    source: str | None = None
 
     @property
     def module(self) -> str:
@@ -157,6 +161,7 @@ def scan(points: Iterable[EntryPoint] | None = None) -> Scan:
     cannot be read is skipped, logged and named in :attr:`Scan.skipped`.
     """
     skipped: list[str] = []
+    environment = points is None
     if points is None:
         points, skipped = installed_entry_points()
     ranks = _path_ranks()
@@ -168,6 +173,25 @@ def scan(points: Iterable[EntryPoint] | None = None) -> Scan:
             skipped.append(f"entry point {point.name!r}: unreadable metadata ({describe(error)})")
             continue
         candidates.append(candidate)
+    if environment:
+        candidates.extend(_javascript_candidates(skipped))
     for reason in skipped:
         logger.warning("skipped an installed distribution: %s", reason)
     return Scan(candidates, skipped)
+
+
+def _javascript_candidates(skipped: list[str]) -> list[Candidate]:
+    """Registered JavaScript parsers; their support is imported only when there are some."""
+    from linewise._datadir import data_dir
+
+    try:
+        with os.scandir(data_dir() / "javascript") as entries:
+            if not any(entry.is_dir() and not entry.name.startswith(".") for entry in entries):
+                return []
+    except OSError:
+        return []
+    from linewise.javascript._discovery import javascript_candidates
+
+    found, problems = javascript_candidates()
+    skipped.extend(problems)
+    return found

@@ -35,7 +35,7 @@ from linewise._guard import (
     lookup,
     safe_repr,
 )
-from linewise.errors import PluginLoadError, UnknownAdapterError
+from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -225,6 +225,8 @@ class PluginLoader:
         return adopted
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
+        if isinstance(error, JavaScriptLoadError):
+            return self._fail(winner, error.stage, error.reason, error.hint, error)
         if isinstance(error, SystemExit):
             reason = f"called sys.exit({safe_repr(error.code)}) at import"
             return self._fail(winner, "import", reason, _IMPORT_HINT, error)

@@ -67,6 +67,10 @@ class ParserInfo:
     hint: str | None = None
     shadowed_by: str | None = None
     builtin: bool = False
+    #: "python" (an installed plugin) or "javascript" (a `linewise js add` registration).
+    kind: str = "python"
+    #: Where a JavaScript parser was registered from (None for Python plugins).
+    source: str | None = None
     #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
     #: sniffer, a factory...), one line each, oldest first.
     problems: tuple[str, ...] = ()
@@ -86,6 +90,8 @@ class ParserInfo:
             "hint": self.hint,
             "shadowedBy": self.shadowed_by,
             "builtin": self.builtin,
+            "kind": self.kind,
+            "source": self.source,
             "problems": list(self.problems),
         }
 
@@ -245,6 +251,8 @@ class Registry:
             contract=decision.declared,
             contract_verdict=decision.verdict,
             reason=decision.reason if decision.verdict == "undeclared" else None,
+            kind=candidate.kind,
+            source=candidate.source,
         )
         disabled = self._is_disabled(candidate)
         if disabled is not None:

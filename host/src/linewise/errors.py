@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from linewise._registry import FailedLoad
@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AgentStartError",
     "AmbiguousSessionError",
+    "JavaScriptLoadError",
     "LinewiseError",
     "ParserLineError",
     "PluginLoadError",
@@ -61,6 +62,19 @@ class ParserLineError(LinewiseError):
             f"{adapter_type} parser raised {type(error).__name__}: {error} "
             f"on line {line_number}: {preview!r}"
         )
+
+
+class JavaScriptLoadError(LinewiseError):
+    """A registered JavaScript parser cannot load (its copies changed, it imports, it throws...).
+
+    The registry records it as a failed load at ``stage`` with ``reason`` and ``hint``.
+    """
+
+    def __init__(self, stage: Literal["import", "exports"], reason: str, hint: str) -> None:
+        self.stage: Literal["import", "exports"] = stage
+        self.reason = reason
+        self.hint = hint
+        super().__init__(f"{reason}. {hint}")
 
 
 class AgentStartError(LinewiseError):

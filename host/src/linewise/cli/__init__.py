@@ -28,6 +28,7 @@ COMMANDS = (
     "exporting",
     "querying",
     "sessions",
+    "js",
 )
 
 
