@@ -79,9 +79,13 @@ def _javascript_report(
 
     target, exports = args.target, None
     if not is_package_path(target):
+        from linewise_contracts.protocols import adapter_type_problem
+
         from linewise.javascript._store import StoreError, javascript_dir, read_registration
 
-        if not (javascript_dir() / target).is_dir():
+        # Only a bare adapter type can name a registration (a path joined to the
+        # data folder would be the path itself).
+        if adapter_type_problem(target) is not None or not (javascript_dir() / target).is_dir():
             return None
         try:
             registration = read_registration(target)
