@@ -58,6 +58,9 @@ __all__ = ["CopilotSessionParser", "create_stdout_parser"]
 
 _Names = BoundedMap[str, str]
 
+# Reasoning texts and streamed ids remembered, to show each once.
+_THOUGHTS: Final = 256
+
 _DROPPED: Final = frozenset(
     {"system.message", "assistant.turn_start", "assistant.turn_end", "session.usage_checkpoint"}
 )
@@ -98,22 +101,30 @@ def _call(ident: str, name: str, arguments: object, ts: str) -> ToolCallEntry:
     }
 
 
-def _assistant(data: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
+def _assistant(data: dict[str, Any], ts: str, state: CopilotSessionParser) -> list[TranscriptEntry]:
     entries: list[TranscriptEntry] = []
     reasoning = as_string(data.get("reasoningText")).strip()
-    if reasoning:
+    if reasoning and state.new_thought(reasoning):
         entries.append({"kind": "thinking", "ts": ts, "text": reasoning})
     content = as_string(data.get("content")).strip()
-    if content:
+    if content and as_string(data.get("messageId")) not in state.streamed:
         entries.append({"kind": "assistant", "ts": ts, "text": content})
     for request in as_list(data.get("toolRequests")):
         if type(request) is not dict:
             continue
         name = as_string(request.get("name"), "tool")
         ident = as_string(request.get("toolCallId")) or name
-        names[ident] = name
+        state.names[ident] = name
         entries.append(_call(ident, name, request.get("arguments"), ts))
     return entries
+
+
+def _reasoning(data: dict[str, Any], ts: str, state: CopilotSessionParser) -> list[TranscriptEntry]:
+    text = as_string(data.get("content")).strip()
+    streamed = as_string(data.get("reasoningId")) in state.streamed
+    if not text or not state.new_thought(text) or streamed:
+        return []
+    return [{"kind": "thinking", "ts": ts, "text": text}]
 
 
 def _tool_start(data: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
@@ -210,9 +221,6 @@ def _other(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | 
     if kind == "user.message":
         text = as_string(data.get("content")).strip()
         return [{"kind": "user", "ts": ts, "text": text}] if text else []
-    if kind == "assistant.reasoning":
-        text = as_string(data.get("content")).strip()
-        return [{"kind": "thinking", "ts": ts, "text": text}] if text else []
     if kind == "system.notification":
         return _system(ts, as_string(data.get("content")) or "notification")
     if kind == "abort":
@@ -232,12 +240,42 @@ def _other(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | 
 
 
 class CopilotSessionParser:
-    """Reads Copilot CLI session events; remembers tool names by call id."""
+    """Reads Copilot CLI session events.
 
-    __slots__ = ("_names",)
+    Remembers tool names by call id, the reasoning texts shown (the same
+    reasoning can come as ``assistant.reasoning`` and again as an
+    ``assistant.message``'s ``reasoningText``: it is shown once), and, for the
+    stdout parser, the ids of messages and reasoning already streamed as deltas.
+    """
+
+    __slots__ = ("names", "streamed", "thoughts")
 
     def __init__(self) -> None:
-        self._names: _Names = BoundedMap()
+        self.names: _Names = BoundedMap()
+        self.thoughts: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
+        self.streamed: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
+
+    def new_thought(self, text: str) -> bool:
+        """Whether ``text`` was not shown yet as reasoning (and remember it)."""
+        if text in self.thoughts:
+            return False
+        self.thoughts[text] = True
+        return True
+
+    def entries(self, kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:
+        """The entries of one event, or None when the type is not known."""
+        if kind in _DROPPED:
+            return []
+        if kind == "assistant.message":
+            return _assistant(data, ts, self)
+        if kind == "assistant.reasoning":
+            return _reasoning(data, ts, self)
+        if kind == "tool.execution_start":
+            return _tool_start(data, ts, self.names)
+        if kind == "tool.execution_complete":
+            return _tool_complete(data, ts, self.names)
+        entries = _session(kind, data, ts)
+        return _other(kind, data, ts) if entries is None else entries
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
@@ -246,24 +284,15 @@ class CopilotSessionParser:
             return stdout_entries(line, ts)
         ts = iso_timestamp(event.get("timestamp")) or ts
         data: dict[str, Any] = event["data"]
-        if kind in _DROPPED:
-            return []
-        if kind == "assistant.message":
-            entries: list[TranscriptEntry] | None = _assistant(data, ts, self._names)
-        elif kind == "tool.execution_start":
-            entries = _tool_start(data, ts, self._names)
-        elif kind == "tool.execution_complete":
-            entries = _tool_complete(data, ts, self._names)
-        else:
-            entries = _session(kind, data, ts)
-            if entries is None:
-                entries = _other(kind, data, ts)
+        entries = self.entries(kind, data, ts)
         if entries is None:
             return stdout_entries(line, ts)
         return with_parent(entries, as_string(data.get("parentToolCallId")))
 
     def reset(self) -> None:
-        self._names.clear()
+        self.names.clear()
+        self.thoughts.clear()
+        self.streamed.clear()
 
 
 def create_stdout_parser() -> CopilotSessionParser:
