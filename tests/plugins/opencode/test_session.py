@@ -281,7 +281,9 @@ def test_the_database_renders_through_the_host() -> None:
 
 def test_the_store_is_in_the_xdg_data_directory(tmp_path: Path) -> None:
     [store] = session_stores({}, tmp_path)
-    assert store == SessionStore("opencode", tmp_path / ".local/share/opencode", ("opencode.db",))
+    assert store == SessionStore(
+        "opencode", tmp_path / ".local/share/opencode", ("opencode.db", "storage/session/*/*.json")
+    )
     [moved] = session_stores({"XDG_DATA_HOME": "/data"}, tmp_path)
     assert moved.root == Path("/data/opencode")
 
@@ -332,3 +334,100 @@ def test_the_compliance_checks_pass() -> None:
         f"{result.check}: {result.message}" for result in report.results if result.status == "fail"
     ]
     assert report.ok, failed
+
+
+def _write(path: Path, value: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+
+
+def _storage(tmp_path: Path) -> Path:
+    """The older JSON storage: a session that started a subagent, and the subagent's."""
+    storage = tmp_path / ".local/share/opencode/storage"
+    project = storage / "session" / "global"
+    _write(
+        project / "ses_main.json",
+        {
+            "id": "ses_main",
+            "projectID": "global",
+            "directory": "/srv/app",
+            "title": "Fix",
+            "version": "0.9.1",
+            "time": {"created": T0, "updated": T0 + 9000},
+        },
+    )
+    _write(
+        project / "ses_kid.json",
+        {
+            "id": "ses_kid",
+            "projectID": "global",
+            "parentID": "ses_main",
+            "directory": "/srv/app",
+            "title": "Explore",
+            "time": {"created": T0 + 2000},
+        },
+    )
+    _write(
+        storage / "message/ses_main/msg_1.json",
+        {"id": "msg_1", "sessionID": "ses_main", "role": "user", "time": {"created": T0}},
+    )
+    _write(storage / "part/msg_1/prt_1.json", {"id": "prt_1", "type": "text", "text": "Fix it"})
+    _write(
+        storage / "message/ses_main/msg_2.json",
+        {
+            "id": "msg_2",
+            "sessionID": "ses_main",
+            "role": "assistant",
+            "modelID": "gpt-5",
+            "time": {"created": T0 + 1000},
+        },
+    )
+    _write(
+        storage / "part/msg_2/prt_1.json",
+        _tool("call_task", "task", "completed", output="done", metadata={"sessionId": "ses_kid"}),
+    )
+    # A record naming a path instead of an id is not followed.
+    _write(
+        storage / "part/msg_2/prt_2.json",
+        _tool(
+            "call_bad",
+            "task",
+            "completed",
+            output="x",
+            metadata={"sessionId": "../../../etc/passwd"},
+        ),
+    )
+    _write(
+        storage / "message/ses_kid/msg_3.json",
+        {
+            "id": "msg_3",
+            "sessionID": "ses_kid",
+            "role": "assistant",
+            "time": {"created": T0 + 2000},
+        },
+    )
+    _write(storage / "part/msg_3/prt_1.json", {"id": "prt_1", "type": "text", "text": "Found it"})
+    return project
+
+
+def test_the_older_json_storage_is_read_with_subagents_nested(tmp_path: Path) -> None:
+    project = _storage(tmp_path)
+    [store] = session_stores({}, tmp_path)
+    found = sorted(path for pattern in store.patterns for path in store.root.glob(pattern))
+    assert found == [project / "ses_kid.json", project / "ses_main.json"]
+    assert session_keys(project / "ses_main.json") == ["ses_main"]
+    assert session_keys(project / "ses_kid.json") == []  # read under its parent, not listed
+    raw = [
+        line.strip()
+        for line in (project / "ses_main.json").read_text().splitlines()
+        if line.strip()
+    ]
+    assert sniff(raw) >= 0.9
+    entries = session_entries(create_stdout_parser, session_records(project / "ses_main.json"))
+    assert problems(entries) == []
+    assert entries[0]["model"] == "gpt-5" and entries[0]["cwd"] == "/srv/app"
+    nested = [
+        (e["kind"], e.get("text")) for e in entries if e.get("parentToolUseId") == "call_task"
+    ]
+    assert nested == [("system", "subagent session ses_kid: Explore"), ("assistant", "Found it")]
+    assert not any(e.get("parentToolUseId") == "call_bad" for e in entries)

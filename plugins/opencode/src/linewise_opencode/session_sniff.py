@@ -1,10 +1,11 @@
 """How surely the first lines of a file are an OpenCode session store or export.
 
-Three shapes: OpenCode's SQLite database read as text (the ``SQLite format 3``
+Four shapes: OpenCode's SQLite database read as text (the ``SQLite format 3``
 header, then its schema, written by drizzle with backquoted names such as
 ```session_id` text NOT NULL``), a session export (``[{"info": {...,
 "sessionID": "ses_..."}, "parts": [...]}]`` on one line, or pretty-printed),
-and the record lines ``session_records`` yields.
+a session file of the older JSON storage (``{"id": "ses_...", "projectID": ...,
+"directory": ...}``), and the record lines ``session_records`` yields.
 """
 
 from __future__ import annotations
@@ -48,6 +49,23 @@ def _pretty_export(lines: Sequence[str]) -> bool:
     return has_info and has_session
 
 
+def _storage_session(lines: Sequence[str]) -> bool:
+    """A session file of the JSON storage, on one line or pretty-printed."""
+    if not lines:
+        return False
+    record = parse_json_object(lines[0])
+    if record is not None:
+        return (
+            isinstance(record.get("id"), str)
+            and isinstance(record.get("projectID"), str)
+            and isinstance(record.get("directory"), str)
+            and isinstance(record.get("time"), dict)
+        )
+    keys = ('"id": "', '"projectID": "', '"directory": "', '"time": {')
+    found = {key for line in lines for key in keys if line.startswith(key)}
+    return lines[0] == "{" and len(found) == len(keys)
+
+
 def _records(lines: Sequence[str]) -> float:
     session = 0
     messages = 0
@@ -75,6 +93,6 @@ def _records(lines: Sequence[str]) -> float:
 
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely ``lines`` open an OpenCode database, export or session records."""
-    if _database(lines) or _pretty_export(lines):
+    if _database(lines) or _pretty_export(lines) or _storage_session(lines):
         return 0.95
     return _records(lines)

@@ -3,16 +3,20 @@
 Current OpenCode keeps every session in one SQLite database,
 ``$XDG_DATA_HOME/opencode/opencode.db`` (``~/.local/share/opencode/opencode.db``
 by default): a ``session`` table, a ``message`` table and a ``part`` table,
-each row's fields in a JSON ``data`` column. A session can also be exported as
-JSON: the server's ``GET /session/:id/message`` gives ``[{info, parts}]``, and
-``opencode export`` gives ``{info, messages: [{info, parts}]}``.
+each row's fields in a JSON ``data`` column. Earlier versions kept the same
+records as JSON files under ``opencode/storage/``: ``session/<project>/<session
+id>.json``, ``message/<session id>/<message id>.json`` and ``part/<message
+id>/<part id>.json``. A session can also be exported as JSON: the server's
+``GET /session/:id/message`` gives ``[{info, parts}]``, and ``opencode
+export`` gives ``{info, messages: [{info, parts}]}``.
 
 :func:`session_records` turns either into the same lines:
 
 1. a synthesised session line ``{"type": "session", "session": {...}}``: the
    session's row (``id``, ``directory``, ``title``, ``version``, ``model``,
-   ``time``), or for an export without one, ``id``, ``directory`` and
-   ``model`` taken from its first messages;
+   ``time``), or the session file's fields in the JSON storage (``model``
+   taken from its first messages when it names none), or for an export
+   without one, ``id``, ``directory`` and ``model`` taken from its messages;
 2. one line per message, ``{"info": {...}, "parts": [...]}`` (the export's own
    shape; from the database, each row's ``data`` with its ``id`` and
    ``sessionID`` put back, parts in the order they were written);
@@ -21,7 +25,9 @@ JSON: the server's ``GET /session/:id/message`` gives ``[{info, parts}]``, and
    "session": {...}, "parentToolUseId": "<the task call's id>"}`` followed by
    the child's messages, depth first.
 
-The database is opened read-only (``mode=ro``: SQLite reads a write-ahead
+``session_keys`` gives a storage session file's id, or nothing for a
+subagent's file (it is read nested under its parent instead). The database is
+opened read-only (``mode=ro``: SQLite reads a write-ahead
 log beside it, so a running OpenCode's latest messages are seen); when even
 that is refused (a read-only directory without the ``-shm`` file), it is
 opened ``immutable``, which reads the main file only.
@@ -30,6 +36,7 @@ opened ``immutable``, which reads the main file only.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing
@@ -44,12 +51,14 @@ __all__ = ["session_keys", "session_records", "session_stores"]
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 # Subagents nest; a cycle in a damaged database must not loop.
 _MAX_DEPTH: Final = 16
+# An OpenCode id, as it may appear in a file name (no separators, no dots).
+_ID: Final = re.compile(r"[A-Za-z]{3}_[A-Za-z0-9]{1,64}")
 
 
 def session_stores(environ: Mapping[str, str], home: Path) -> list[SessionStore]:
     """OpenCode's database: ``opencode/opencode.db`` in ``XDG_DATA_HOME`` or ``~/.local/share``."""
     root = store_root(environ.get("XDG_DATA_HOME"), home, ".local/share") / "opencode"
-    return [SessionStore("opencode", root, ("opencode.db",))]
+    return [SessionStore("opencode", root, ("opencode.db", "storage/session/*/*.json"))]
 
 
 def _is_database(path: Path) -> bool:
@@ -72,6 +81,9 @@ def session_keys(path: Path) -> list[str]:
 
     An export file holds one session: its key is its id.
     """
+    if _is_storage_session(path):
+        info = _read_json(path)
+        return [] if info.get("parentID") else [path.stem]
     if not _is_database(path):
         records = _export_records(path)
         first = parse_session_line(next(records, ""))
@@ -199,8 +211,7 @@ def _export_records(path: Path) -> Iterator[str]:
         or next((as_string(i.get("sessionID")) for i in firsts), ""),
         "directory": as_string(info.get("directory"))
         or next((d for i in firsts if (d := as_string(dig(i, "path", "cwd")))), ""),
-        "model": next((m for i in firsts if (m := as_string(i.get("modelID")))), "")
-        or next((m for i in firsts if (m := as_string(dig(i, "model", "modelID")))), ""),
+        "model": _first_model(messages),
     }
     created = next((c for i in firsts if (c := dig(i, "time", "created")) is not None), None)
     if created is not None:
@@ -213,13 +224,76 @@ def _export_records(path: Path) -> Iterator[str]:
         yield to_json_text(item)
 
 
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return _data(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:  # a file removed while OpenCode wrote: as good as empty
+        return {}
+
+
+def _is_storage_session(path: Path) -> bool:
+    """``.../storage/session/<project>/<session id>.json`` (the session id checked)."""
+    parents = path.parents
+    return (
+        len(parents) >= 3
+        and parents[1].name == "session"
+        and parents[2].name == "storage"
+        and path.suffix == ".json"
+        and _ID.fullmatch(path.stem) is not None
+    )
+
+
+def _storage_messages(storage: Path, key: str) -> list[dict[str, Any]]:
+    messages = []
+    for file in sorted((storage / "message" / key).glob("*.json")):
+        parts = [_read_json(part) for part in sorted((storage / "part" / file.stem).glob("*.json"))]
+        messages.append({"info": _read_json(file), "parts": parts})
+    return messages
+
+
+def _storage_tree(
+    storage: Path, project: Path, messages: list[dict[str, Any]], depth: int
+) -> Iterator[str]:
+    for message in messages:
+        yield to_json_text(message)
+    if depth >= _MAX_DEPTH:
+        return
+    for child, call in _task_calls(messages).items():
+        if _ID.fullmatch(child) is None or not (project / f"{child}.json").is_file():
+            continue  # only ids, never paths, from the records
+        session = _read_json(project / f"{child}.json") or {"id": child}
+        yield to_json_text({"type": "subagent", "session": session, "parentToolUseId": call})
+        yield from _storage_tree(storage, project, _storage_messages(storage, child), depth + 1)
+
+
+def _first_model(messages: list[dict[str, Any]]) -> str:
+    for message in messages:
+        info = as_object(message.get("info"))
+        model = as_string(info.get("modelID")) or as_string(dig(info, "model", "modelID"))
+        if model:
+            return model
+    return ""
+
+
+def _storage_records(path: Path) -> Iterator[str]:
+    storage = path.parents[2]
+    messages = _storage_messages(storage, path.stem)
+    session = {**_read_json(path), "id": path.stem}
+    if not session.get("model"):
+        session["model"] = _first_model(messages)
+    yield to_json_text({"type": "session", "session": session})
+    yield from _storage_tree(storage, path.parent, messages, 0)
+
+
 def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     """The session ``key`` of the database at ``path`` (the newest when None), or an export.
 
     See the module docstring for the lines. Raises ``KeyError`` for a key the
     database does not hold, and ``sqlite3.Error`` for a database it cannot read.
     """
-    if _is_database(path):
+    if _is_storage_session(path):
+        yield from _storage_records(path)
+    elif _is_database(path):
         yield from _database_records(path, key)
     else:
         yield from _export_records(path)
