@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.sessions import SessionStore
-from linewise_copilot import create_stdout_parser, session_stores, sniff
+from linewise_copilot import create_stdout_parser, session_stores, sniff, summarize_run
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 
@@ -177,3 +177,17 @@ def test_the_compliance_checks_pass() -> None:
         f"{result.check}: {result.message}" for result in report.results if result.status == "fail"
     ]
     assert report.ok, failed
+
+
+def test_the_summary_reads_the_shutdown() -> None:
+    for path in _real_sessions():
+        summary = summarize_run(_lines(path))
+        shutdown = json.loads(_lines(path)[-1])["data"]
+        [metrics] = shutdown["modelMetrics"].values()
+        assert summary.session_id in path.name and summary.model == "qwen3:0.6b"
+        assert summary.usage.input_tokens == metrics["usage"]["inputTokens"]
+        assert summary.usage.output_tokens == metrics["usage"]["outputTokens"]
+        assert (summary.outcome, summary.complete, summary.cost_usd) == ("routine", True, None)
+        assert summary.final_text
+    cut_off = summarize_run(_lines(SAMPLE)[:-1])
+    assert cut_off.complete is False and cut_off.model == "claude-sonnet-4.5"

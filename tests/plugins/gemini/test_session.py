@@ -13,7 +13,13 @@ from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.sessions import SessionStore
 from linewise_gemini import sniff as stdout_sniff
-from linewise_gemini.session import create_stdout_parser, session_records, session_stores, sniff
+from linewise_gemini.session import (
+    create_stdout_parser,
+    session_records,
+    session_stores,
+    sniff,
+    summarize_run,
+)
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 
@@ -261,3 +267,23 @@ def test_the_compliance_checks_pass() -> None:
         f"{result.check}: {result.message}" for result in report.results if result.status == "fail"
     ]
     assert report.ok, failed
+
+
+def test_the_summary_of_real_chats() -> None:
+    for path in _real_chats():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        summary = summarize_run(session_records(path))
+        replies = [m for m in document["messages"] if m["type"] == "gemini" and "tokens" in m]
+        assert summary.session_id == document["sessionId"]
+        assert summary.model == "gemini-2.5-pro"
+        assert summary.usage.input_tokens == sum(m["tokens"]["input"] for m in replies)
+        assert summary.usage.cached_tokens == sum(m["tokens"]["cached"] for m in replies)
+        assert summary.cost_usd is None  # Gemini records no cost: unknown, never $0
+
+
+def test_the_summary_of_a_written_chat(tmp_path: Path) -> None:
+    summary = summarize_run(session_records(_document(tmp_path)))
+    assert summary.final_text == "Here they are."
+    assert summary.errors == ("Quota exceeded.",)
+    assert summary.complete is True
+    assert summary.outcome is None

@@ -22,6 +22,7 @@ from linewise_opencode.session import (
     session_records,
     session_stores,
     sniff,
+    summarize_run,
 )
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
@@ -431,3 +432,26 @@ def test_the_older_json_storage_is_read_with_subagents_nested(tmp_path: Path) ->
     ]
     assert nested == [("system", "subagent session ses_kid: Explore"), ("assistant", "Found it")]
     assert not any(e.get("parentToolUseId") == "call_bad" for e in entries)
+
+
+def test_the_summary_of_the_real_database_and_export() -> None:
+    path = _real_database()
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        rows = {
+            row[0]: row[1:]
+            for row in db.execute("SELECT id, tokens_input, tokens_output, cost FROM session")
+        }
+    for key in session_keys(path):
+        summary = summarize_run(session_records(path, key))
+        assert summary.session_id == key and summary.model == "qwen3:0.6b"
+        assert (summary.usage.input_tokens, summary.usage.output_tokens) == rows[key][:2]
+        # OpenCode records the cost: known, and 0 for this local model.
+        assert summary.cost_usd == rows[key][2]
+        assert (summary.outcome, summary.complete) == ("stop", True)
+
+
+def test_the_summary_of_a_live_database(live_database: Path) -> None:
+    summary = summarize_run(session_records(live_database, "ses_main"))
+    assert summary.cost_usd == 0.01
+    assert summary.errors == ("overloaded",)  # the subagent's error
+    assert summary.final_text is None and summary.complete is False  # only a subagent answered

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.sessions import SessionStore
-from linewise_qwen import create_stdout_parser, session_stores, sniff
+from linewise_qwen import create_stdout_parser, session_stores, sniff, summarize_run
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 
@@ -176,3 +176,31 @@ def test_the_compliance_checks_pass() -> None:
         f"{result.check}: {result.message}" for result in report.results if result.status == "fail"
     ]
     assert report.ok, failed
+
+
+def test_the_summary_agrees_with_qwens_own_usage_record() -> None:
+    usage = corpus_path("real-sessions", "qwen", "lantern-qwen-0.21.6-usage_record.jsonl")
+    records = {record["sessionId"]: record for record in map(json.loads, _lines(usage))}
+    for path in _real_chats():
+        summary = summarize_run(_lines(path))
+        [model] = records[summary.session_id]["models"].values()
+        assert summary.model == "qwen3:0.6b"
+        assert (summary.usage.input_tokens, summary.usage.output_tokens) == (
+            model["inputTokens"],
+            model["outputTokens"],
+        ), path.name
+        assert summary.cost_usd is None  # unknown, never $0
+        assert summary.final_text
+
+
+def test_the_summary_of_the_written_chat() -> None:
+    summary = summarize_run(_lines(SAMPLE))
+    assert summary.session_id == "5f0c3a9e-0000-4000-8000-000000000001"
+    assert summary.model == "qwen3-coder-plus"  # init names none: the first record naming one
+    assert summary.final_text == "The division by len(cart) fails when the cart is empty."
+    assert summary.errors == ("429 Too Many Requests",)
+    assert summary.complete is True
+    unanswered = summarize_run(
+        [*_lines(SAMPLE), _record("user", message={"parts": [{"text": "and?"}]})]
+    )
+    assert unanswered.complete is False

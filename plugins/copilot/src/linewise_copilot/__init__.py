@@ -3,6 +3,7 @@
 from linewise_copilot.parser import CopilotSessionParser, create_stdout_parser
 from linewise_copilot.sniff import sniff
 from linewise_copilot.store import session_stores
+from linewise_copilot.summary import summarize_run
 
 __all__ = [
     "CopilotSessionParser",
@@ -11,6 +12,7 @@ __all__ = [
     "label",
     "session_stores",
     "sniff",
+    "summarize_run",
 ]
 
 label = "GitHub Copilot CLI (saved sessions)"

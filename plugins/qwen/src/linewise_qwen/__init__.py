@@ -3,6 +3,7 @@
 from linewise_qwen.parser import QwenSessionParser, create_stdout_parser
 from linewise_qwen.sniff import sniff
 from linewise_qwen.store import session_stores
+from linewise_qwen.summary import summarize_run
 
 __all__ = [
     "QwenSessionParser",
@@ -11,6 +12,7 @@ __all__ = [
     "label",
     "session_stores",
     "sniff",
+    "summarize_run",
 ]
 
 label = "Qwen Code (saved chats)"
