@@ -48,6 +48,12 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "model_stream_sentinel": (),
     "tally_local": (),
     "acp": ("acp",),
+    # Session stores: real-logs holds stdout only, so these get everyone's mutated lines.
+    "gemini_session": (),
+    "opencode_session": (),
+    "qwen_session": (),
+    "copilot_session": (),
+    "copilot_local": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_copilot import sniff as session_sniff
-from linewise_copilot.stdout import create_stdout_parser, sniff
+from linewise_copilot.stdout import check_environment, create_stdout_parser, sniff
 from session_checks import HOST_TS, problems, render, session_entries
-from support import corpus_path, json_values
+from support import check_levels, corpus_path, fake_executable, json_values
 
 SAMPLES = Path(linewise_copilot.__file__).parent / "samples"
 RUN = SAMPLES / "stdout-run.jsonl"
@@ -150,3 +150,13 @@ def test_the_compliance_checks_pass() -> None:
         f"{result.check}: {result.message}" for result in report.results if result.status == "fail"
     ]
     assert report.ok, failed
+
+
+def test_the_environment_check_finds_the_command_and_names_the_token(tmp_path: Path) -> None:
+    fake_executable(tmp_path, "copilot")
+    checks = check_levels(check_environment({"PATH": str(tmp_path), "GH_TOKEN": "secret-value"}))
+    assert checks == {"copilot_command_found": "info", "copilot_token_found": "info"}
+    found = check_environment({"PATH": str(tmp_path), "GH_TOKEN": "secret-value"})
+    assert all("secret-value" not in (check.message + str(check.detail)) for check in found)
+    missing = check_levels(check_environment({"PATH": str(tmp_path / "nowhere")}))
+    assert missing == {"copilot_command_missing": "error", "copilot_token_unset": "info"}

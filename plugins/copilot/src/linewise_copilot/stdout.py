@@ -39,12 +39,14 @@ from linewise_contracts.extract import (
     with_parent,
 )
 
+from linewise_copilot.environment import check_environment
 from linewise_copilot.parser import CopilotSessionParser
 from linewise_copilot.sniff import sniff_stdout as sniff
 
 __all__ = [
     "CopilotStdoutParser",
     "agent_configuration_doc",
+    "check_environment",
     "create_stdout_parser",
     "label",
     "sniff",
