@@ -191,3 +191,40 @@ def test_the_summary_reads_the_shutdown() -> None:
         assert summary.final_text
     cut_off = summarize_run(_lines(SAMPLE)[:-1])
     assert cut_off.complete is False and cut_off.model == "claude-sonnet-4.5"
+
+
+def test_newer_subagent_events_nest_through_their_agent_id() -> None:
+    def event(kind: str, data: dict[str, Any], agent: str | None = None) -> str:
+        envelope: dict[str, Any] = {
+            "type": kind,
+            "data": data,
+            "id": "e",
+            "parentId": None,
+            "timestamp": "2026-06-02T14:00:00.000Z",
+        }
+        if agent:
+            envelope["agentId"] = agent
+        return json.dumps(envelope)
+
+    lines = [
+        event(
+            "assistant.message",
+            {
+                "content": "",
+                "toolRequests": [
+                    {"toolCallId": "call_a", "name": "task", "arguments": {}},
+                    {"toolCallId": "call_b", "name": "task", "arguments": {}},
+                ],
+            },
+        ),
+        event(
+            "subagent.started",
+            {"toolCallId": "call_a", "agentId": "agent-7", "agentName": "explore"},
+        ),
+        event("assistant.message", {"content": "by agent 7"}, agent="agent-7"),
+        event("assistant.message", {"content": "by call b"}, agent="call_b"),
+        event("assistant.message", {"content": "unknown agent"}, agent="agent-x"),
+    ]
+    entries = session_entries(create_stdout_parser, lines)
+    parents = {e["text"]: e.get("parentToolUseId") for e in entries if e["kind"] == "assistant"}
+    assert parents == {"by agent 7": "call_a", "by call b": "call_b", "unknown agent": None}

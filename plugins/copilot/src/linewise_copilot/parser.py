@@ -24,8 +24,10 @@ Each line is one event ``{type, data, id, timestamp, parentId}``:
 - ``session.shutdown``: ``result``, tokens summed over ``modelMetrics``
   (or ``tokenDetails``), the shutdown type as subtype.
 
-Events of a subagent carry ``data.parentToolCallId``: their entries get it as
-``parentToolUseId``. Dropped deliberately, as carrying nothing to show:
+Events of a subagent carry ``data.parentToolCallId`` (or, in newer versions,
+the subagent's ``agentId`` on the envelope: the tool call whose
+``subagent.started`` named that agent, or the call of that id): their entries
+get it as ``parentToolUseId``. Dropped deliberately, as carrying nothing to show:
 ``system.message`` (the system prompt the CLI sends, identical for every
 session), ``assistant.turn_start`` / ``assistant.turn_end`` (turn
 boundaries), ``session.usage_checkpoint`` (running usage; ``session.shutdown``
@@ -248,10 +250,11 @@ class CopilotSessionParser:
     stdout parser, the ids of messages and reasoning already streamed as deltas.
     """
 
-    __slots__ = ("names", "streamed", "thoughts")
+    __slots__ = ("agents", "names", "streamed", "thoughts")
 
     def __init__(self) -> None:
         self.names: _Names = BoundedMap()
+        self.agents: _Names = BoundedMap(_THOUGHTS)  # subagent id -> the call that started it
         self.thoughts: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
         self.streamed: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
 
@@ -262,8 +265,19 @@ class CopilotSessionParser:
         self.thoughts[text] = True
         return True
 
+    def parent(self, event: dict[str, Any], data: dict[str, Any]) -> str:
+        """The tool call whose subagent wrote ``event`` ("" on the main thread)."""
+        parent = as_string(data.get("parentToolCallId"))
+        agent = as_string(event.get("agentId"))
+        if parent or not agent:
+            return parent
+        return self.agents.get(agent) or (agent if agent in self.names else "")
+
     def entries(self, kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:
         """The entries of one event, or None when the type is not known."""
+        agent = as_string(data.get("agentId"))
+        if kind == "subagent.started" and agent:
+            self.agents[agent] = as_string(data.get("toolCallId"))
         if kind in _DROPPED:
             return []
         if kind == "assistant.message":
@@ -287,9 +301,10 @@ class CopilotSessionParser:
         entries = self.entries(kind, data, ts)
         if entries is None:
             return stdout_entries(line, ts)
-        return with_parent(entries, as_string(data.get("parentToolCallId")))
+        return with_parent(entries, self.parent(event, data))
 
     def reset(self) -> None:
+        self.agents.clear()
         self.names.clear()
         self.thoughts.clear()
         self.streamed.clear()

@@ -152,7 +152,7 @@ class CopilotStdoutParser(CopilotSessionParser):
             if found is None:
                 return stdout_entries(line, ts)
             entries = found
-        return with_parent(entries, as_string(data.get("parentToolCallId")))
+        return with_parent(entries, self.parent(event, data))
 
     def reset(self) -> None:
         super().reset()
