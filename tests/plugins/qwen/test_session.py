@@ -104,12 +104,25 @@ def test_each_record_type_of_the_written_chat() -> None:
         "ts": "2026-05-01T09:00:07.000Z",
         "text": "429 Too Many Requests",
     } in entries
-    assert any(
-        entry["kind"] == "system" and entry["text"].startswith("chat_compression: ")
-        for entry in entries
-    )
+    texts = [(entry["kind"], entry.get("text")) for entry in entries]
+    assert (
+        "system",
+        "chat compression: Chat history compressed from 12000 to 3000 tokens.",
+    ) in texts
+    # A slash command: what was typed, then what the CLI showed.
+    assert ("user", "/stats") in texts
+    assert ("system", "/stats: 2 requests, 1890 tokens") in texts
+    assert ("system", "at command: @checkout.py explain") in texts
+    assert ("system", "notification: Background task finished.") in texts
+    assert not any("file_history" in str(text) for _, text in texts)  # bookkeeping: dropped
+    # The background subagent's records nest under the call that started it.
+    nested = [entry for entry in entries if entry.get("parentToolUseId") == "call_agent_1"]
+    assert [(entry["kind"], entry["text"]) for entry in nested] == [
+        ("system", "agent session ready"),
+        ("assistant", "total() is called from cart.py."),
+    ]
     # The telemetry of a call already shown adds nothing: one call, one result each.
-    assert kinds.count("tool_call") == kinds.count("tool_result") == 3
+    assert kinds.count("tool_call") == kinds.count("tool_result") == 4
 
 
 def test_attribution_snapshots_are_dropped_and_unknown_records_stay_raw() -> None:
@@ -197,7 +210,7 @@ def test_the_summary_of_the_written_chat() -> None:
     summary = summarize_run(_lines(SAMPLE))
     assert summary.session_id == "5f0c3a9e-0000-4000-8000-000000000001"
     assert summary.model == "qwen3-coder-plus"  # init names none: the first record naming one
-    assert summary.final_text == "The division by len(cart) fails when the cart is empty."
+    assert summary.final_text == "Guard the empty cart before dividing."
     assert summary.errors == ("429 Too Many Requests",)
     assert summary.complete is True
     unanswered = summarize_run(

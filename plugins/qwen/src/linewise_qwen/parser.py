@@ -13,20 +13,17 @@ version, ...}``:
   ``error``, else ``toolCallResult.resultDisplay``) as ``tool_result`` with the
   call's ``toolName``; an error when ``toolCallResult.status`` is ``error`` or
   the response holds an ``error``;
-- ``system`` / ``ui_telemetry``: ``qwen-code.api_response`` as a ``result``
-  per model request (tokens; thought tokens are within the output count, as
-  Qwen reports them), ``qwen-code.api_error`` as ``stderr``,
-  ``qwen-code.tool_call`` of a call no ``functionCall`` showed (a background
-  subagent's, such as the memory extractor's) as its ``tool_call`` and
-  ``tool_result``; other telemetry as ``system``;
-- ``system`` of other subtypes: ``system`` naming the subtype (and its text).
+- ``system``: see :mod:`linewise_qwen.system` (telemetry as ``result`` per
+  model request, slash commands, compression and other notices; bookkeeping
+  records dropped, listed there).
 
-Dropped deliberately, as carrying nothing to show: ``system`` /
-``attribution_snapshot`` (file attribution bookkeeping), the
-``qwen-code.tool_call`` telemetry of a call already shown (the
-``tool_result`` record says the same), and an assistant record's
-``usageMetadata`` (the ``api_response`` telemetry carries the same counts, also
-for requests that wrote no assistant record). Anything else comes out raw
+Records of a background subagent carry its ``agentId`` (and ``isSidechain``):
+once an ``agent_session_ready`` record ties that agent to the call that
+started it (``systemPayload.callId``), its entries nest under that call
+(``parentToolUseId``), as do those of a record whose ``agentId`` is itself a
+call id already shown. An assistant record's ``usageMetadata`` is not shown:
+the ``api_response`` telemetry carries the same counts, also for requests that
+wrote no assistant record. A record of another type comes out raw
 (``stdout``). Every entry carries its record's own ``timestamp``.
 """
 
@@ -38,7 +35,6 @@ from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_list,
-    as_number,
     as_object,
     as_string,
     content_text,
@@ -47,7 +43,10 @@ from linewise_contracts.extract import (
     json_or_placeholder,
     parse_json_object,
     stdout_entries,
+    with_parent,
 )
+
+from linewise_qwen.system import system_entries
 
 __all__ = ["QwenSessionParser", "create_stdout_parser"]
 
@@ -131,81 +130,25 @@ def _tool_result(record: dict[str, Any], ts: str, names: _Names) -> list[Transcr
     return entries
 
 
-def _api_response(event: dict[str, Any], ts: str) -> TranscriptEntry:
-    status = as_number(event.get("status_code"), 200)
-    subagent = as_string(event.get("subagent_name"))
-    return {
-        "kind": "result",
-        "ts": ts,
-        "text": f"subagent {subagent}" if subagent else "",
-        "inputTokens": as_number(event.get("input_token_count")),
-        "outputTokens": as_number(event.get("output_token_count")),
-        "cachedTokens": as_number(event.get("cached_content_token_count")),
-        "costUsd": 0,
-        "subtype": "api_response",
-        "isError": status >= 400,
-        "errors": [],
-    }
-
-
-def _telemetry_tool(event: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
-    ident = as_string(event.get("call_id"))
-    name = as_string(event.get("function_name"), "tool")
-    if ident and ident in names:
-        return []  # shown by the functionCall part and its tool_result record
-    ident = ident or name
-    names[ident] = name
-    failed = event.get("success") is False or as_string(event.get("status")) == "error"
-    error = as_string(event.get("error"))
-    status = as_string(event.get("status")) or ("error" if failed else "success")
-    call: ToolCallEntry = {
-        "kind": "tool_call",
-        "ts": ts,
-        "name": name,
-        "input": json_or_placeholder(event.get("function_args", {})),
-        "toolUseId": ident,
-    }
-    result: ToolResultEntry = {
-        "kind": "tool_result",
-        "ts": ts,
-        "toolUseId": ident,
-        "toolName": name,
-        # The telemetry keeps the error, not the output: say what is known.
-        "content": error or f"status: {status}",
-        "isError": failed,
-    }
-    return [call, result]
-
-
-def _system(record: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
-    subtype = as_string(record.get("subtype"), "system")
-    payload = as_object(record.get("systemPayload"))
-    if subtype == "attribution_snapshot":
-        return []
-    if subtype == "ui_telemetry":
-        event = as_object(payload.get("uiEvent"))
-        name = as_string(event.get("event.name"))
-        if name == "qwen-code.api_response":
-            return [_api_response(event, ts)]
-        if name == "qwen-code.tool_call":
-            return _telemetry_tool(event, ts, names)
-        if name == "qwen-code.api_error":
-            text = as_string(event.get("error")) or as_string(event.get("error_type"), "API error")
-            return [{"kind": "stderr", "ts": ts, "text": text}]
-        return [{"kind": "system", "ts": ts, "text": f"telemetry: {name or 'event'}"}]
-    detail = _text(payload.get("message")) or _text(payload.get("summary"))
-    text = f"{subtype}: {detail.strip()}" if detail.strip() else subtype
-    return [{"kind": "system", "ts": ts, "text": text}]
-
-
 class QwenSessionParser:
     """Reads a Qwen Code chat; remembers tool names by call id and whether ``init`` was given."""
 
-    __slots__ = ("_names", "_started")
+    __slots__ = ("_agents", "_names", "_started")
 
     def __init__(self) -> None:
         self._names: _Names = BoundedMap()
+        self._agents: _Names = BoundedMap(256)  # subagent id -> the call that started it
         self._started = False
+
+    def _parent(self, record: dict[str, Any]) -> str:
+        agent = as_string(record.get("agentId"))
+        if not agent:
+            return ""
+        if record.get("subtype") == "agent_session_ready":
+            call = as_string(dig(record, "systemPayload", "callId"))
+            if call:
+                self._agents[agent] = call
+        return self._agents.get(agent) or (agent if agent in self._names else "")
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
@@ -220,15 +163,17 @@ class QwenSessionParser:
         elif kind == "tool_result":
             entries = _tool_result(record, ts, self._names)
         elif kind == "system":
-            entries = _system(record, ts, self._names)
+            entries = system_entries(record, ts, self._names)
         else:
             return stdout_entries(line, ts)
+        with_parent(entries, self._parent(record))
         if not self._started and type(record.get("sessionId")) is str:
             self._started = True
             entries.insert(0, _init(record, ts))
         return entries
 
     def reset(self) -> None:
+        self._agents.clear()
         self._names.clear()
         self._started = False
 
