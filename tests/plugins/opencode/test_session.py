@@ -455,3 +455,27 @@ def test_the_summary_of_a_live_database(live_database: Path) -> None:
     assert summary.cost_usd == 0.01
     assert summary.errors == ("overloaded",)  # the subagent's error
     assert summary.final_text is None and summary.complete is False  # only a subagent answered
+
+
+def test_a_database_sqlite_refuses_to_open_read_only_is_opened_immutable(
+    live_database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What happens in a read-only directory without the -shm file (not reproducible as
+    # root): SQLite refuses mode=ro on a WAL database, and the main file is read as is.
+    real_connect = sqlite3.connect
+    uris: list[str] = []
+
+    def connect(database: str, **options: Any) -> sqlite3.Connection:
+        uris.append(database)
+        if "immutable=1" not in database:
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(database, **options)
+
+    with closing(sqlite3.connect(live_database)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # what is written so far: in the main file
+        _add_session(db, "ses_new", None, T0 + 9000)  # and one more session in the -wal file
+        db.commit()
+        monkeypatch.setattr(sqlite3, "connect", connect)
+        # Immutable reads the main file only: the session still in the log is not seen.
+        assert session_keys(live_database) == ["ses_old", "ses_main"]
+    assert uris[-1].endswith("?mode=ro&immutable=1")

@@ -30,7 +30,8 @@ subagent's file (it is read nested under its parent instead). The database is
 opened read-only (``mode=ro``: SQLite reads a write-ahead
 log beside it, so a running OpenCode's latest messages are seen); when even
 that is refused (a read-only directory without the ``-shm`` file), it is
-opened ``immutable``, which reads the main file only.
+opened ``immutable``, which reads the main file only (what is still only in
+the log is not seen).
 """
 
 from __future__ import annotations
