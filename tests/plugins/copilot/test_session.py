@@ -228,3 +228,15 @@ def test_newer_subagent_events_nest_through_their_agent_id() -> None:
     entries = session_entries(create_stdout_parser, lines)
     parents = {e["text"]: e.get("parentToolUseId") for e in entries if e["kind"] == "assistant"}
     assert parents == {"by agent 7": "call_a", "by call b": "call_b", "unknown agent": None}
+
+
+def test_a_fake_home_laid_out_like_copilot_clis(tmp_path: Path) -> None:
+    state = tmp_path / ".copilot" / "session-state"
+    for ident in ("0a1b", "9f8e"):
+        (state / ident).mkdir(parents=True)
+        (state / ident / "events.jsonl").write_text("{}\n", encoding="utf-8")
+        (state / ident / "workspace.yaml").write_text("id: x\n", encoding="utf-8")
+    (tmp_path / ".copilot" / "session-store.db").write_text("", encoding="utf-8")
+    [store] = session_stores({}, tmp_path)
+    found = sorted(path for pattern in store.patterns for path in store.root.glob(pattern))
+    assert found == [state / "0a1b" / "events.jsonl", state / "9f8e" / "events.jsonl"]

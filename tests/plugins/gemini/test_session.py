@@ -287,3 +287,17 @@ def test_the_summary_of_a_written_chat(tmp_path: Path) -> None:
     assert summary.errors == ("Quota exceeded.",)
     assert summary.complete is True
     assert summary.outcome is None
+
+
+def test_a_fake_home_laid_out_like_gemini_clis(tmp_path: Path) -> None:
+    chats = tmp_path / ".gemini" / "tmp" / ("ab" * 32) / "chats"
+    chats.mkdir(parents=True)
+    for name in ("session-2026-03-01T10-00-aaaa.json", "session-2026-04-01T10-00-bbbb.jsonl"):
+        (chats / name).write_text("{}", encoding="utf-8")
+    (chats.parent / "logs.json").write_text("[]", encoding="utf-8")  # Gemini's own log: not a chat
+    (chats / "checkpoint-mytag.json").write_text(
+        "[]", encoding="utf-8"
+    )  # /chat save: not a session
+    [store] = session_stores({}, tmp_path)
+    found = sorted(path.name for pattern in store.patterns for path in store.root.glob(pattern))
+    assert found == ["session-2026-03-01T10-00-aaaa.json", "session-2026-04-01T10-00-bbbb.jsonl"]
