@@ -67,12 +67,24 @@ def _is_database(path: Path) -> bool:
         return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    uri = path.resolve().as_uri()
+def _read_only(uri: str) -> sqlite3.Connection | None:
+    """The database opened ``mode=ro`` (its log read too), or None when SQLite refuses."""
     try:
         connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=2)
+    except sqlite3.OperationalError:
+        return None
+    try:
         connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
     except sqlite3.OperationalError:
+        connection.close()
+        return None
+    return connection
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    uri = path.resolve().as_uri()
+    connection = _read_only(uri)
+    if connection is None:  # the main file only, as it is
         connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=2)
     return connection
 
@@ -87,7 +99,7 @@ def session_keys(path: Path) -> list[str]:
         return [] if info.get("parentID") else [path.stem]
     if not _is_database(path):
         records = _export_records(path)
-        first = parse_session_line(next(records, ""))
+        first = _session_id(next(records, ""))
         return [first] if first else []
     with closing(_connect(path)) as connection:
         rows = connection.execute(
@@ -96,7 +108,7 @@ def session_keys(path: Path) -> list[str]:
     return [row[0] for row in rows if type(row[0]) is str]
 
 
-def parse_session_line(line: str) -> str:
+def _session_id(line: str) -> str:
     """The session id of a synthesised session line ("" when ``line`` is not one)."""
     try:
         record = json.loads(line)
@@ -116,11 +128,11 @@ def _data(text: object) -> dict[str, Any]:
 
 
 def _session_row(connection: sqlite3.Connection, key: str) -> dict[str, Any] | None:
-    connection.row_factory = sqlite3.Row
-    row = connection.execute("SELECT * FROM session WHERE id = ?", (key,)).fetchone()
+    cursor = connection.execute("SELECT * FROM session WHERE id = ?", (key,))
+    row = cursor.fetchone()
     if row is None:
         return None
-    fields = dict(row)
+    fields = dict(zip([column[0] for column in cursor.description], row, strict=True))
     model = fields.get("model")
     return {
         "id": fields.get("id"),
