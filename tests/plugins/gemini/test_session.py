@@ -301,3 +301,17 @@ def test_a_fake_home_laid_out_like_gemini_clis(tmp_path: Path) -> None:
     [store] = session_stores({}, tmp_path)
     found = sorted(path.name for pattern in store.patterns for path in store.root.glob(pattern))
     assert found == ["session-2026-03-01T10-00-aaaa.json", "session-2026-04-01T10-00-bbbb.jsonl"]
+
+
+def test_an_attached_image_is_named_not_dumped() -> None:
+    record = {
+        "id": "u",
+        "timestamp": "2026-03-01T10:00:00Z",
+        "type": "user",
+        "content": [
+            {"text": "what is this?"},
+            {"inlineData": {"mimeType": "image/png", "data": "iVBOR" * 1000}},
+        ],
+    }
+    [entry] = create_stdout_parser().parse_line(json.dumps(record), HOST_TS)
+    assert entry["text"] == "what is this?\n[image/png attached]"

@@ -217,3 +217,16 @@ def test_the_summary_of_the_written_chat() -> None:
         [*_lines(SAMPLE), _record("user", message={"parts": [{"text": "and?"}]})]
     )
     assert unanswered.complete is False
+
+
+def test_an_attached_image_is_named_not_dumped() -> None:
+    parts = [
+        {"text": "what is this?"},
+        {"inlineData": {"mimeType": "image/png", "data": "iVBOR" * 1000}},
+    ]
+    entries = create_stdout_parser().parse_line(_record("user", message={"parts": parts}), HOST_TS)
+    assert entries[1] == {
+        "kind": "user",
+        "ts": "2026-05-01T09:00:00.000Z",
+        "text": "what is this?\n[image/png attached]",
+    }

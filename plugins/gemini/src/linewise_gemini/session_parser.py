@@ -62,9 +62,26 @@ def _init(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return [entry]
 
 
+def _part_text(part: object) -> str:
+    """A content part as text: its ``text``, an attachment named by its type, else as JSON."""
+    if type(part) is not dict:
+        return content_text(part)
+    if type(part.get("text")) is str:
+        return as_string(part.get("text"))
+    for key in ("inlineData", "fileData"):
+        data = part.get(key)
+        if type(data) is dict:  # an image or file: its bytes are not text to show
+            kind = as_string(data.get("mimeType")) or "file"
+            where = as_string(data.get("fileUri"))
+            return f"[{kind} attached{': ' + where if where else ''}]"
+    return content_text(part)
+
+
 def _user_text(content: object) -> str:
     if type(content) is str:
         return content.strip()
+    if type(content) is list:
+        return "\n".join(piece for part in content if (piece := _part_text(part).strip()))
     return content_text(content).strip()
 
 
@@ -140,7 +157,7 @@ def _reply(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     content = record.get("content")
     if content is None and "parts" in record:
         content = record.get("parts")
-    text = content.strip() if type(content) is str else content_text(content).strip()
+    text = _user_text(content)
     if text:
         entries.append({"kind": "assistant", "ts": ts, "text": text})
     for call in as_list(record.get("toolCalls")):

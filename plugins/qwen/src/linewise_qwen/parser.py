@@ -70,8 +70,19 @@ def _init(record: dict[str, Any], ts: str) -> TranscriptEntry:
     return entry
 
 
+def _part_text(part: object) -> str:
+    """A prompt part as text: its ``text``, an attachment named by its type, else as JSON."""
+    if type(part) is dict and type(part.get("text")) is str:
+        return as_string(part.get("text"))
+    for key in ("inlineData", "fileData"):
+        data = dig(part, key)
+        if type(data) is dict:  # an image or file: its bytes are not text to show
+            return f"[{as_string(data.get('mimeType')) or 'file'} attached]"
+    return content_text(part)
+
+
 def _user(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-    texts = [as_string(dig(part, "text")) for part in as_list(dig(record, "message", "parts"))]
+    texts = [_part_text(part) for part in as_list(dig(record, "message", "parts"))]
     text = "\n".join(piece for piece in texts if piece.strip()).strip()
     return [{"kind": "user", "ts": ts, "text": text}] if text else []
 
