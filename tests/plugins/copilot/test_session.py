@@ -240,3 +240,21 @@ def test_a_fake_home_laid_out_like_copilot_clis(tmp_path: Path) -> None:
     [store] = session_stores({}, tmp_path)
     found = sorted(path for pattern in store.patterns for path in store.root.glob(pattern))
     assert found == [state / "0a1b" / "events.jsonl", state / "9f8e" / "events.jsonl"]
+
+
+def test_attachments_of_a_prompt_are_named() -> None:
+    line = json.dumps(
+        {
+            "type": "user.message",
+            "data": {
+                "content": "Review this",
+                "attachments": [
+                    {"type": "file", "path": "/w/a.py", "displayName": "a.py"},
+                    {"type": "selection"},
+                ],
+            },
+            "timestamp": "2026-06-02T14:00:00Z",
+        }
+    )
+    [entry] = create_stdout_parser().parse_line(line, HOST_TS)
+    assert entry["text"] == "Review this\n[file attached: a.py]\n[selection attached]"

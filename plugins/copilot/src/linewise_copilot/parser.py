@@ -9,8 +9,9 @@ Each line is one event ``{type, data, id, timestamp, parentId}``:
   ``system``; ``session.error``: ``stderr`` (type, message, HTTP status);
   ``session.truncation`` / ``session.compaction_*``: ``system``; ``abort``:
   ``system`` "aborted: ...";
-- ``user.message``: ``user`` (``content``, as typed; not the
-  ``transformedContent`` the CLI wrapped around it for the model);
+- ``user.message``: ``user`` (``content``, as typed, not the
+  ``transformedContent`` the CLI wrapped around it for the model; each of
+  ``attachments`` named on a line of its own);
 - ``assistant.message``: ``reasoningText`` as ``thinking``, ``content`` as
   ``assistant``, each of ``toolRequests`` as ``tool_call`` (``toolCallId``);
   ``assistant.reasoning``: ``thinking``;
@@ -221,7 +222,12 @@ def _session(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] 
 
 def _other(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:
     if kind == "user.message":
-        text = as_string(data.get("content")).strip()
+        pieces = [as_string(data.get("content")).strip()]
+        for attachment in as_list(data.get("attachments")):
+            name = as_string(dig(attachment, "displayName")) or as_string(dig(attachment, "path"))
+            kind_text = as_string(dig(attachment, "type"), "file")
+            pieces.append(f"[{kind_text} attached: {name}]" if name else f"[{kind_text} attached]")
+        text = "\n".join(piece for piece in pieces if piece)
         return [{"kind": "user", "ts": ts, "text": text}] if text else []
     if kind == "system.notification":
         return _system(ts, as_string(data.get("content")) or "notification")
