@@ -50,6 +50,12 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "acp": ("acp",),
     "claude_session": ("sessions/claude",),
     "codex_session": ("sessions/codex",),
+    "gemini_session": ("sessions/gemini",),
+    "opencode_session": ("sessions/opencode",),
+    "qwen_session": ("sessions/qwen",),
+    "copilot_session": ("sessions/copilot",),
+    # No real Copilot stdout in the corpus: everyone's mutated lines.
+    "copilot_local": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every
