@@ -161,7 +161,6 @@ def test_every_real_chat_is_detected_by_the_host() -> None:
         assert "detected gemini_session" in stderr, stderr
 
 
-@pytest.mark.skip(reason="needs host session_records support (sessionhost branch)")
 def test_every_real_chat_renders_whole_through_the_host() -> None:
     for path in _real_chats():
         _, entries = render(path)

@@ -273,7 +273,6 @@ def test_the_export_is_detected_by_the_host() -> None:
     assert "detected opencode_session" in stderr, stderr
 
 
-@pytest.mark.skip(reason="needs host session_records support (sessionhost branch)")
 def test_the_database_renders_through_the_host() -> None:
     stderr, entries = render(_real_database())
     assert "detected opencode_session" in stderr, stderr
