@@ -7,6 +7,8 @@ reports medians and the median ratio, because shared machines drift:
 - `import linewise` over a bare interpreter (`python -c pass`);
 - `linewise render` of a one-line Claude log against a trivial Node script
   that reads the same line, parses it and prints it again (skipped without node);
+- `linewise render` of several logs with one process (`--jobs 1`) and with
+  one per core (the default);
 - `linewise list` with 1,000 extra installed distributions (written to a
   temporary folder put on PYTHONPATH) against a bare
   `importlib.metadata.entry_points(group="linewise.parsers")`, with a cold
@@ -73,7 +75,7 @@ def show(title: str, medians: dict[str, float], base: str) -> None:
     print(title)
     for name, seconds in medians.items():
         ratio = seconds / medians[base]
-        print(f"  {name:34s} {seconds * 1000:7.1f} ms  {ratio:5.2f}x {base}")
+        print(f"  {name:42s} {seconds * 1000:7.1f} ms  {ratio:5.2f}x {base}")
 
 
 def fake_distributions(root: Path, count: int) -> None:
@@ -131,6 +133,32 @@ def one_line(work: Path, rounds: int, env: Mapping[str, str]) -> None:
     show("one-line render", medians, "node (read, parse, print a line)")
 
 
+def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
+    """Several generated Claude logs of about 4 MB each, with one process and one per core."""
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "the file test function error " * 8}],
+            },
+            "session_id": "s",
+        }
+    )
+    logs = []
+    for index in range(count):
+        log = work / f"several-{index}.jsonl"
+        log.write_text((line + "\n") * (4_000_000 // (len(line) + 1)))
+        logs.append(str(log))
+    render = [*_linewise(), "render", *logs, "-a", "claude_local", "-f", "jsonl", "-q"]
+    medians = compare(
+        {"render --jobs 1": [*render, "--jobs", "1"], "render (one process per core)": render},
+        max(3, rounds // 3),
+        env,
+    )
+    show(f"render of {count} logs of 4 MB ({os.cpu_count()} cores)", medians, "render --jobs 1")
+
+
 def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
     fakes = work / "fakes"
     fakes.mkdir()
@@ -167,6 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--distributions", type=int, default=1000)
+    parser.add_argument("--logs", type=int, default=4, help="logs rendered together")
     args = parser.parse_args()
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="linewise-startup-") as folder:
@@ -174,6 +203,7 @@ def main() -> None:
         env["LINEWISE_CACHE_DIR"] = str(work / "own-cache")
         import_time(args.rounds, env)
         one_line(work, args.rounds, env)
+        several(work, args.rounds, env, args.logs)
         listing(work, args.rounds, env, args.distributions)
 
 

@@ -108,14 +108,16 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     of a name on ``sys.path`` wins), except that a distribution whose
     ``entry_points.txt`` or ``METADATA`` cannot be read (malformed lines,
     invalid UTF-8) is skipped with a reason instead of failing every command.
-    Only distributions with entry points in ``group`` have their METADATA read.
+    Only distributions whose ``entry_points.txt`` mentions ``group`` are read
+    further (see :mod:`linewise._site_scan`), and only those with entry points
+    in it have their METADATA read.
     """
-    from importlib.metadata import distributions
+    from linewise._site_scan import candidate_distributions
 
     points: list[EntryPoint] = []
     skipped: list[str] = []
     seen: set[str] = set()
-    for dist in distributions():
+    for dist in candidate_distributions(group):
         mine, error = guarded(_points_of, dist, group)
         if error is not None:
             skipped.append(f"{_where(dist)}: unreadable entry_points.txt ({describe(error)})")

@@ -31,6 +31,7 @@ from importlib import import_module
 from typing import Any, Final
 
 from linewise._discovery import Candidate, Scan
+from linewise._site_scan import only_path_finders
 from linewise._version import __version__
 
 __all__ = ["CachedEntryPoint", "cache_folder", "cached_scan"]
@@ -112,16 +113,6 @@ def _file_state(candidates: list[Candidate]) -> list[list[Any]] | None:
     return files
 
 
-def _only_path_finders() -> bool:
-    """True when sys.path alone says where distributions are (no custom finder lists any)."""
-    from importlib.machinery import PathFinder
-
-    return all(
-        finder is PathFinder or getattr(finder, "find_distributions", None) is None
-        for finder in sys.meta_path
-    )
-
-
 def _cache_file(folder: str, paths: list[list[Any]]) -> str:
     identity = json.dumps([sys.executable, [entry for entry, _, _ in paths]])
     digest = zlib.crc32(identity.encode("utf-8", "surrogatepass"))
@@ -131,7 +122,7 @@ def _cache_file(folder: str, paths: list[list[Any]]) -> str:
 def cached_scan(fresh: Callable[[], Scan]) -> Scan:
     """The cached scan when still valid, else ``fresh()`` (and the cache rewritten)."""
     folder = cache_folder()
-    if folder is None or not _only_path_finders():
+    if folder is None or not only_path_finders():
         return fresh()
     paths = _path_state()
     file = _cache_file(folder, paths)

@@ -15,7 +15,6 @@ import contextlib
 import io
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -49,6 +48,8 @@ def render_paths(args: argparse.Namespace, registry: Registry) -> int:
         args.path = args.paths[0]
         return rendering.run(args, registry)
     _check_several(args)
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="linewise-render-") as folder:
         return _render_several(args, registry, folder)
 
