@@ -39,6 +39,8 @@ def test_render_jsonl_imports_neither_the_text_renderers_nor_other_subcommands()
     assert "linewise.renderers.jsonl" in loaded
     assert not loaded & {"linewise.renderers.text", "linewise.renderers.compact"}
     assert not loaded & {"linewise.cli.listing", "linewise.cli.exporting", "linewise.cli.running"}
+    # A named adapter type needs no detection, nor pluggy, which serves the sniffers.
+    assert not loaded & {"linewise._detect", "pluggy", "packaging"}
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
