@@ -47,10 +47,18 @@ def _linewise() -> Command:
     return [str(found)] if found.exists() else [sys.executable, "-m", "linewise"]
 
 
-def _run(command: Command, env: Mapping[str, str]) -> float:
+def _run(command: Command, env: Mapping[str, str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the process and its children) of a run."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    return time.perf_counter() - start
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(env)
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed: {errors[-400:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def compare(
@@ -58,16 +66,24 @@ def compare(
     rounds: int,
     env: Mapping[str, str],
     before_each: Callable[[str], None] | None = None,
+    cpu: dict[str, float] | None = None,
 ) -> dict[str, float]:
-    """Median seconds of each command, run interleaved ``rounds`` times after one warm-up."""
+    """Median seconds of each command, run interleaved ``rounds`` times after one warm-up.
+
+    ``cpu``, when given, receives each command's median CPU seconds.
+    """
     times: dict[str, list[float]] = {name: [] for name in rows}
+    cpu_times: dict[str, list[float]] = {name: [] for name in rows}
     for round_ in range(rounds + 1):
         for name, command in rows.items():
             if before_each is not None:
                 before_each(name)
-            seconds = _run(command, env)
+            seconds, cpu_seconds = _run(command, env)
             if round_:
                 times[name].append(seconds)
+                cpu_times[name].append(cpu_seconds)
+    if cpu is not None:
+        cpu.update({name: statistics.median(values) for name, values in cpu_times.items()})
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -151,12 +167,22 @@ def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None
         log.write_text((line + "\n") * (4_000_000 // (len(line) + 1)))
         logs.append(str(log))
     render = [*_linewise(), "render", *logs, "-a", "claude_local", "-f", "jsonl", "-q"]
-    medians = compare(
-        {"render --jobs 1": [*render, "--jobs", "1"], "render (one process per core)": render},
-        max(3, rounds // 3),
-        env,
-    )
+    cpu: dict[str, float] = {}
+    try:
+        medians = compare(
+            {"render --jobs 1": [*render, "--jobs", "1"], "render (one process per core)": render},
+            max(3, rounds // 3),
+            env,
+            cpu=cpu,
+        )
+    except RuntimeError as error:
+        print(f"render of several logs: skipped, this linewise cannot ({error})")
+        return
     show(f"render of {count} logs of 4 MB ({os.cpu_count()} cores)", medians, "render --jobs 1")
+    for name, seconds in medians.items():
+        print(
+            f"  {name:42s} CPU {cpu[name]:.2f} s over {seconds:.2f} s: {cpu[name] / seconds:.2f} cores busy"
+        )
 
 
 def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
