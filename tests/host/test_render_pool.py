@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from linewise.cli.render_pool import WORK_PER_PROCESS, planned_jobs
 from support import REPO, FakeSite
 
 LINEWISE = str(Path(sys.executable).with_name("linewise"))
@@ -124,3 +125,35 @@ def test_the_logs_are_parsed_by_several_processes_and_plugin_output_stays_out(
     assert [text.split()[0] for text in texts] == ["line-0", "line-1"]
     assert len({text.split("pid=")[1] for text in texts}) == 2
     assert "plugin noise" in done.stderr
+
+
+def test_small_logs_are_rendered_by_one_process_unless_asked(
+    fake_site: FakeSite, tmp_path: Path
+) -> None:
+    fake_site.add("slow", entry_points={"slow": "slow_mod"}, modules={"slow_mod": SLOW_PARSER})
+    logs = []
+    for index in range(2):
+        log = tmp_path / f"{index}.log"
+        log.write_text(f"line-{index}\n")
+        logs.append(log)
+    done = _render(*logs, "-a", "slow", "-f", "jsonl", env={"PYTHONPATH": str(fake_site.root)})
+    assert done.returncode == 0, done.stderr
+    texts = [json.loads(line)["text"] for line in done.stdout.splitlines()]
+    pids = {text.split("pid=")[1] for text in texts if "pid=" in text}
+    assert len(pids) == 1
+
+
+def test_the_planned_processes(tmp_path: Path) -> None:
+    small, big = tmp_path / "small.log", tmp_path / "big.log"
+    small.write_bytes(b"x\n" * 10)
+    with big.open("wb") as handle:
+        handle.truncate(WORK_PER_PROCESS * 3)
+    few, many = [str(small)] * 3, [str(big)] * 3
+    assert planned_jobs(few, None, cores=8) == 1  # not worth a second process
+    assert planned_jobs(many, None, cores=8) == 3  # no more processes than logs
+    assert planned_jobs(many, None, cores=2) == 2  # no more than the cores
+    assert planned_jobs(few, 2, cores=8) == 2  # --jobs is obeyed
+    assert planned_jobs(few, 16, cores=8) == 3
+    # A log that cannot be read weighs nothing (it fails on its own).
+    assert planned_jobs([str(tmp_path / "missing.log"), str(big)], None, cores=8) == 2
+    assert planned_jobs([str(tmp_path / "missing.log")] * 4, None, cores=8) == 1

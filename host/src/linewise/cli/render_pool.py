@@ -16,7 +16,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from linewise._defaults import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, READ_SIZE
 from linewise.cli.common import configure_logging, fail, logger
@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 
     from linewise._registry import Registry
 
-__all__ = ["default_jobs", "render_paths"]
+__all__ = ["WORK_PER_PROCESS", "default_jobs", "planned_jobs", "render_paths"]
 
 #: One log's result: its exit code and what it wrote to stderr.
 Outcome = tuple[int, str]
+#: Bytes of logs worth one more process (about what starting one costs) when --jobs is not given.
+WORK_PER_PROCESS: Final = 2_000_000
 
 
 def default_jobs() -> int:
@@ -38,6 +40,17 @@ def default_jobs() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+def planned_jobs(paths: list[str], requested: int | None, cores: int) -> int:
+    """How many processes render ``paths``: as asked, else one per core and per 2 MB of logs."""
+    if requested is not None:
+        return max(1, min(requested, len(paths)))
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+    return max(1, min(cores, len(paths), total // WORK_PER_PROCESS))
 
 
 def render_paths(args: argparse.Namespace, registry: Registry) -> int:
@@ -85,7 +98,7 @@ def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -
         settings = dict(vars(args))
         settings["color"] = "always" if use_color(out, args.color) else "never"
         settings.pop("handler", None)
-        jobs = min(args.jobs or default_jobs(), len(args.paths))
+        jobs = planned_jobs(args.paths, args.jobs, default_jobs())
         tasks = [
             (settings, path, os.path.join(folder, f"{index}.out"))
             for index, path in enumerate(args.paths)

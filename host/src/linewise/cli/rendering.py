@@ -148,7 +148,8 @@ def register(commands: Any) -> None:
         "--jobs",
         type=positive_int,
         metavar="N",
-        help="render several logs with N processes (default: one per core)",
+        help="render several logs with N processes (default: one per core, "
+        "and fewer for less than 2 MB of logs per process)",
     )
     render.set_defaults(handler=render_paths)
 
