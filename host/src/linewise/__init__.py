@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from linewise._version import __version__
 
+# Not `from typing import TYPE_CHECKING`: importing typing is most of what
+# `import linewise` would cost. Type checkers treat this name as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from linewise._detect import Detection, detect_adapter
     from linewise._doctor import EnvironmentReport, check_environments
     from linewise._generic import GENERIC_ADAPTER_TYPE

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from linewise_contracts.exports import exports_problem, parser_problem
@@ -19,7 +18,12 @@ from linewise_contracts.protocols import (
 )
 from linewise_contracts.sessions import SESSION_KEYS, SESSION_RECORDS, SESSION_STORES
 
-from linewise._discovery import Candidate, adapter_type_problem, entry_point_value_problem
+from linewise._discovery import (
+    Candidate,
+    Loadable,
+    adapter_type_problem,
+    entry_point_value_problem,
+)
 from linewise._gate import GateDecision, check_contract, contract_hint
 from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
 from linewise._guard import (
@@ -375,7 +379,7 @@ def _static_factory(
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
 
 
-def _import(point: EntryPoint) -> tuple[object, BaseException | None]:
+def _import(point: Loadable) -> tuple[object, BaseException | None]:
     """The entry point's target, or what its import raised.
 
     At import even a KeyboardInterrupt is the plugin's failure: see

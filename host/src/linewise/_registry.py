@@ -7,8 +7,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from importlib.metadata import EntryPoint
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linewise_contracts._version import CONTRACT_VERSION
 
@@ -26,6 +25,9 @@ from linewise._loading import (
     static_problem,
     unknown_adapter,
 )
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "FailedLoad",

@@ -27,6 +27,7 @@ from linewise.cli.common import (
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
 from linewise.cli.inputs import refusing_binary
+from linewise.cli.render_pool import render_paths
 from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
@@ -67,7 +68,13 @@ def register(commands: Any) -> None:
         description="Render an agent's stdout log as a readable transcript, JSON lines or HTML. "
         "Entries go to stdout (or -o), warnings and the diagnostics summary to stderr.",
     )
-    render.add_argument("path", metavar="PATH", help="log file to read, or - for stdin")
+    render.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="log file to read, or - for stdin; several logs are rendered in parallel "
+        "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
+    )
     render.add_argument(
         "-a",
         "--adapter",
@@ -137,7 +144,15 @@ def register(commands: Any) -> None:
         action="store_true",
         help="no diagnostics summary and no progress bar on stderr",
     )
-    render.set_defaults(handler=run)
+    render.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="render several logs with N processes (default: one per core, "
+        "and fewer for less than 2 MB of logs per process)",
+    )
+    render.set_defaults(handler=render_paths)
 
 
 # -- reading -------------------------------------------------------------------
