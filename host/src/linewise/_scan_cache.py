@@ -69,16 +69,10 @@ class CachedEntryPoint:
 
 def cache_folder() -> str | None:
     """Where linewise keeps its caches; None when ``LINEWISE_CACHE_DIR`` is set empty."""
-    chosen = os.environ.get("LINEWISE_CACHE_DIR")
-    if chosen is not None:
-        return chosen if chosen.strip() else None
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~/AppData/Local")
-        return os.path.join(base, "linewise", "Cache")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/linewise")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "linewise")
+    from linewise._cachedir import cache_folder as folder
+
+    chosen = folder()
+    return None if chosen is None else str(chosen)
 
 
 def _stamp(path: str) -> list[int] | None:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import sys
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Final
 
+from linewise._cachedir import cache_folder
 from linewise.sessions._facts import SessionInfo
 
 __all__ = ["FactsCache", "cache_dir"]
@@ -49,18 +49,9 @@ _COLUMNS: Final = len(_FIELDS) + 6
 Key = tuple[str, str]
 
 
-def cache_dir(environ: Mapping[str, str], home: Path) -> Path:
-    """``LINEWISE_CACHE_DIR``, else the platform's user cache directory + ``linewise``."""
-    configured = environ.get("LINEWISE_CACHE_DIR", "").strip()
-    if configured:
-        return Path(configured).expanduser()
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "linewise"
-    if sys.platform == "win32":
-        local = environ.get("LOCALAPPDATA", "").strip()
-        return (Path(local) if local else home / "AppData" / "Local") / "linewise" / "Cache"
-    xdg = environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache") / "linewise"
+def cache_dir(environ: Mapping[str, str], home: Path) -> Path | None:
+    """Where the facts cache lives (see :func:`linewise._cachedir.cache_folder`); None: off."""
+    return cache_folder(environ, home)
 
 
 def _private_file(path: Path) -> None:

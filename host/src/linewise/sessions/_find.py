@@ -72,7 +72,8 @@ def _facts(
     progress: Progress | None,
 ) -> tuple[list[SessionInfo], FactsCache | None]:
     files = _all_files(registry, environ, home, cli)
-    cache = FactsCache(cache_dir(environ, home)) if use_cache else None
+    folder = cache_dir(environ, home) if use_cache else None
+    cache = FactsCache(folder) if folder is not None else None
     cached = cache.rows() if cache is not None else {}
     infos: list[SessionInfo] = []
     todo: list[tuple[SessionFile, LoadedParser, str]] = []
