@@ -8,20 +8,27 @@ from typing import Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.validation import MAX_JSON_DEPTH, entry_problem
 
-__all__ = ["copy_container", "output_budget", "snapshot", "validated_copies"]
+__all__ = [
+    "OUTPUT_FACTOR",
+    "OUTPUT_FLOOR",
+    "copy_container",
+    "output_budget",
+    "snapshot",
+    "validated_copies",
+]
 
 #: Called with why entries were dropped and how many.
 Drop = Callable[[str, int], None]
 
-# Text one line may produce: this many characters per input character, plus a floor.
-_OUTPUT_FACTOR: Final = 16
-_OUTPUT_FLOOR: Final = 1024 * 1024
+#: Text one line may produce: this many characters per input character, plus a floor.
+OUTPUT_FACTOR: Final = 16
+OUTPUT_FLOOR: Final = 1024 * 1024
 _SCALAR_SIZE: Final = 8
 
 
 def output_budget(line: str) -> int:
     """How many characters the entries of ``line`` may hold in all."""
-    return _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
+    return OUTPUT_FACTOR * len(line) + OUTPUT_FLOOR
 
 
 def copy_container(value: Any, depth: int) -> tuple[Any, int]:

@@ -9,7 +9,13 @@ from typing import Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.validation import entry_problem
 
-from linewise._copies import copy_container, output_budget, validated_copies
+from linewise._copies import (
+    OUTPUT_FACTOR,
+    OUTPUT_FLOOR,
+    copy_container,
+    output_budget,
+    validated_copies,
+)
 from linewise._diagnostics import Diagnostics
 from linewise._generic import parse_generic_line
 from linewise._guard import is_plugin_failure
@@ -145,7 +151,7 @@ class SafetyNet:
             return
         # The fast path, inline: copies of valid entries within the budget, straight to out.
         if len(result) <= self._max_entries:
-            budget = output_budget(line)
+            budget = OUTPUT_FACTOR * len(line) + OUTPUT_FLOOR  # output_budget(), inline
             mark = len(out)
             append = out.append
             problem = entry_problem
