@@ -1,9 +1,9 @@
 """Fuzz every first-party parser through the host's real pipeline with mutated real log lines.
 
 Run with `python3 -m uv run python benchmarks/fuzz_host.py --lines 1000000`.
-Lines come from ``../shared/corpus/real-logs`` (each adapter type gets the
-lines of its own agent when the corpus has them, mixed with every other
-agent's lines); each one is mutated (fields removed, retyped or cut, deep
+Lines come from ``../shared/corpus/real-logs`` and ``real-sessions`` (each
+adapter type gets the lines of its own agent when the corpus has them, mixed
+with every other agent's lines); each one is mutated (fields removed, retyped or cut, deep
 nesting, huge numbers, lone surrogates, NUL, ANSI/OSC sequences, byte flips,
 cut and concatenated lines) and fed to ``linewise.open_session(adapter)``
 in random chunks. For every line the fuzzer asserts that no exception
@@ -48,6 +48,14 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "model_stream_sentinel": (),
     "tally_local": (),
     "acp": ("acp",),
+    "claude_session": ("sessions/claude",),
+    "codex_session": ("sessions/codex",),
+    "gemini_session": ("sessions/gemini",),
+    "opencode_session": ("sessions/opencode",),
+    "qwen_session": ("sessions/qwen",),
+    "copilot_session": ("sessions/copilot",),
+    # No real Copilot stdout in the corpus: everyone's mutated lines.
+    "copilot_local": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every
@@ -104,16 +112,24 @@ _RETYPES: Final[tuple[Any, ...]] = (
 
 
 def corpus_lines(root: Path = CORPUS) -> dict[str, list[str]]:
-    """The non-blank lines of each corpus folder (invalid UTF-8 replaced)."""
+    """The non-blank lines of each corpus folder (invalid UTF-8 replaced).
+
+    The session stores beside the logs (``real-sessions``), when there, count
+    as folders ``sessions/<cli>``.
+    """
     found: dict[str, list[str]] = {}
-    for folder in sorted(path for path in root.iterdir() if path.is_dir()):
+    sessions = root.parent / "real-sessions"
+    folders = [(path.name, path) for path in root.iterdir() if path.is_dir()]
+    if sessions.is_dir():
+        folders += [(f"sessions/{path.name}", path) for path in sessions.iterdir() if path.is_dir()]
+    for name, folder in sorted(folders):
         lines: list[str] = []
         for file in sorted(folder.rglob("*")):
             if file.is_file():
                 text = file.read_bytes().decode("utf-8", "replace")
                 lines.extend(line for line in text.splitlines() if line.strip())
         if lines:
-            found[folder.name] = lines
+            found[name] = lines
     return found
 
 

@@ -10,7 +10,9 @@ of each entry, output written in 1 MiB blocks) against `linewise render
 median ratio per workload (above 1: linewise is faster), start-up on a one-line
 file, `linewise list`, and the peak memory of both on the largest workload.
 
-Run with `python3 -m uv run --locked python benchmarks/reference_bench.py`.
+Run with `python3 -m uv run --locked python benchmarks/reference_bench.py`
+(`--rounds 3 --megabytes 5` for a quick look). The real-log workloads read
+../shared/corpus/real-logs, or $LINEWISE_CORPUS/real-logs when that is set.
 Skips with a message when node or npm is missing or the registry is out of reach.
 """
 
@@ -29,7 +31,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parent.parent / "shared" / "corpus" / "real-logs"
+# LINEWISE_CORPUS points elsewhere (a git worktree has no ../shared beside it).
+CORPUS = (
+    Path(os.environ.get("LINEWISE_CORPUS") or HERE.parent.parent / "shared" / "corpus")
+    / "real-logs"
+)
 PACKAGES = ("@paperclipai/adapter-claude-local", "@paperclipai/adapter-codex-local")
 
 _DRIVER = """
@@ -259,7 +265,9 @@ def _time(command: list[str]) -> tuple[float, int]:
 
 def _linewise() -> list[str]:
     found = shutil.which("linewise")
-    return [found] if found else [sys.executable, "-m", "linewise"]
+    if found:
+        return [found]
+    return [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]
 
 
 def compare(name: str, path: Path, cli: str, bundle: Path, rounds: int) -> dict[str, float]:

@@ -20,9 +20,20 @@ settings.register_profile(
 settings.load_profile("default")
 
 
+@pytest.fixture(scope="session")
+def _scan_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("linewise-cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No test sees the developer's LINEWISE_* settings or a registry another test built."""
+def _isolated_environment(
+    monkeypatch: pytest.MonkeyPatch, _scan_cache_folder: Path
+) -> Iterator[None]:
+    """No test sees the developer's LINEWISE_* settings or a registry another test built.
+
+    The entry-point scan cache lives in a folder of the test session (used by
+    the tests' own `linewise` processes too), never in the developer's.
+    """
     for name in (
         "LINEWISE_DISABLE",
         "LINEWISE_ONLY",
@@ -33,6 +44,7 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "NO_COLOR",
     ):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LINEWISE_CACHE_DIR", str(_scan_cache_folder))
     from linewise import reset_registry
 
     reset_registry()

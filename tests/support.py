@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -65,7 +66,8 @@ VALID_ENTRIES: list[dict[str, Any]] = [
 ]
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+# LINEWISE_CORPUS points elsewhere (a git worktree has no ../shared beside it).
+CORPUS = Path(os.environ.get("LINEWISE_CORPUS") or REPO.parent / "shared" / "corpus")
 
 
 def fake_executable(folder: Path, name: str) -> Path:

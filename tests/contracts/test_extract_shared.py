@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import pytest
 from hypothesis import given
@@ -158,3 +159,33 @@ def test_number_helpers_turn_ints_beyond_float_range_into_the_fallback(huge: int
     assert as_int(huge, 7) == 7
     assert as_number(MAX_INT) == MAX_INT
     assert as_int(-MAX_INT) == -MAX_INT
+
+
+@given(st.datetimes(timezones=st.none()))
+def test_a_timestamp_already_in_the_contract_form_comes_back_as_it_is(moment: datetime) -> None:
+    from linewise_contracts.extract import _normalised_timestamp
+
+    text = (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:"
+        f"{moment.minute:02d}:{moment.second:02d}.{moment.microsecond // 1000:03d}Z"
+    )
+    assert iso_timestamp(text) == _normalised_timestamp(text) == text
+
+
+@given(
+    st.text(alphabet="0123456789-:TZ.+ ٣x", min_size=24, max_size=24)
+    | st.sampled_from(
+        [
+            "2026-02-30T10:00:00.000Z",
+            "2026-11-22T24:00:00.000Z",
+            "0000-01-01T00:00:00.000Z",
+            "2026-11-22T10:00:60.000Z",
+            "2026-11-22T10:00:00.00٣Z",
+            "2026-11-22T10:00:00.000z",
+        ]
+    )
+)
+def test_the_shortcut_for_contract_form_timestamps_agrees_with_the_long_way(text: str) -> None:
+    from linewise_contracts.extract import _normalised_timestamp
+
+    assert iso_timestamp(text) == _normalised_timestamp(text)

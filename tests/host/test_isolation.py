@@ -209,7 +209,9 @@ def test_a_plugin_that_fails_to_import_in_its_worker_is_a_failed_load(fake_site:
     assert "boom at import" in failure.reason
 
 
-def test_the_policy_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_policy_reads_the_environment(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     from linewise._isolation import IsolationPolicy
 
     monkeypatch.setenv("LINEWISE_ISOLATE", "Zoo, linewise-other")
@@ -221,8 +223,10 @@ def test_the_policy_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     assert not policy.covers("claude_local", "linewise-claude")
     assert (policy.line_timeout, policy.worker_memory) == (2.5, 256)
     monkeypatch.setenv("LINEWISE_LINE_TIMEOUT", "soon")
-    with pytest.raises(ValueError, match="LINEWISE_LINE_TIMEOUT must be a positive number"):
-        IsolationPolicy.build()
+    assert IsolationPolicy.build().line_timeout == 5.0  # warned about, the default used
+    assert "LINEWISE_LINE_TIMEOUT must be a positive number, not 'soon'" in caplog.text
+    with pytest.raises(ValueError, match="line_timeout must be a positive number"):
+        IsolationPolicy.build(line_timeout=-1)
     assert json.dumps(sorted(IsolationPolicy.build(True, line_timeout=1).names)) == '["all"]'
 
 

@@ -113,6 +113,7 @@ def test_plugin_is_imported_on_first_use_only_and_once(fake_site: FakeSite) -> N
 def test_the_process_registry_scans_entry_points_once(monkeypatch: pytest.MonkeyPatch) -> None:
     import linewise._discovery as discovery
 
+    monkeypatch.setenv("LINEWISE_CACHE_DIR", "")  # no cache: the scan itself is counted
     calls: list[str] = []
     real = discovery.installed_entry_points
 

@@ -672,6 +672,25 @@ def test_run_and_render_both_detect_a_claude_stream_after_a_45_line_banner(
     assert ("init", "") in kinds(ran.stdout)
 
 
+def test_run_and_render_draw_the_same_compact_lines_after_a_45_line_banner(
+    tmp_path: Path,
+) -> None:
+    command = agent("banner", str(RECORDED), "--lines", "45", "--pause", "1.0")
+    saved = tmp_path / "banner.log"
+    style = ("--style", "compact", "--color", "never")
+    ran = linewise("run", *style, "--save-log", str(saved), "--", *command)
+    assert ran.returncode == 0, ran.stderr
+    assert b"detected claude_local: recognised lines 41-" in ran.stderr
+    rendered = linewise("render", str(saved), *style)
+    assert rendered.returncode == 0, rendered.stderr
+    assert b"detected claude_local: recognised lines 41-" in rendered.stderr
+    assert ran.stdout == rendered.stdout
+    lines = ran.stdout.decode().splitlines()
+    # The banner as printed, then Claude's own compact style from the raw lines.
+    assert lines[44] == "[wrapper] starting step 45 of the agent environment"
+    assert lines[45] == "[session 9d4c1e2a · claude-sonnet-4-6]"
+
+
 def test_run_gives_the_claude_compact_style_render_gives(tmp_path: Path) -> None:
     ran = linewise(
         "run", "--style", "compact", "--color", "never", "--", *agent("replay", str(RECORDED))

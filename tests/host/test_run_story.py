@@ -132,3 +132,22 @@ def test_a_pipe_is_kept_only_up_to_its_limit() -> None:
     small = KeptChunks([b"a\n", b"b\n"], limit=15)
     list(small)
     assert small.data is not None and small.data.read() == b"a\nb\n"
+
+
+@pytest.mark.parametrize("censor", [False, True])
+def test_jsonl_does_not_read_the_log_again_for_a_summary_it_never_draws(
+    max_turns_log: Path, monkeypatch: pytest.MonkeyPatch, censor: bool
+) -> None:
+    from linewise.cli import rendering
+
+    summarised: list[str] = []
+
+    def spy(*args: object, **options: object) -> None:
+        summarised.append(str(args[1]))
+
+    monkeypatch.setattr(rendering, "run_summary", spy)
+    extra = ["--censor-usernames"] if censor else []
+    assert main(["render", "-q", str(max_turns_log), "-f", "jsonl", *extra]) == 0
+    assert summarised == []
+    assert main(["render", "-q", str(max_turns_log), *extra]) == 0
+    assert summarised == ["claude_local"]

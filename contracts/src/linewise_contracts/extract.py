@@ -424,6 +424,35 @@ def iso_timestamp(value: object) -> str | None:
     seconds or milliseconds as numbers. Returns None for anything else, so a
     parser keeps the host's ``ts``. Deterministic: no clock is read.
     """
+    if type(value) is str and _is_canonical(value):
+        return value  # already the contract's form (most CLIs write it): nothing to redo
+    return _normalised_timestamp(value)
+
+
+def _is_canonical(value: str) -> bool:
+    """True when ``value`` is a real moment written exactly as :func:`iso_timestamp` writes it."""
+    if (
+        len(value) != 24
+        or value[23] != "Z"
+        or value[19] != "."
+        or value[10] != "T"
+        or value[4] != "-"
+        or value[7] != "-"
+        or value[13] != ":"
+        or value[16] != ":"
+        or not value.isascii()
+    ):
+        return False
+    try:
+        # Digits where the shape has them, and a real date and time (no 31 November).
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _normalised_timestamp(value: object) -> str | None:
+    """:func:`iso_timestamp` the long way: parse, convert to UTC, format."""
     moment: datetime | None = None
     if type(value) is str:
         if len(value) > 40:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from linewise._version import __version__
 
+# Not `from typing import TYPE_CHECKING`: importing typing is most of what
+# `import linewise` would cost. Type checkers treat this name as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from linewise._detect import Detection, detect_adapter
     from linewise._doctor import EnvironmentReport, check_environments
     from linewise._generic import GENERIC_ADAPTER_TYPE
@@ -32,11 +36,14 @@ if TYPE_CHECKING:
     from linewise._transcript import Transcript, build_transcript, open_session
     from linewise.errors import (
         AgentStartError,
+        AmbiguousSessionError,
         LinewiseError,
         ParserLineError,
         PluginLoadError,
+        SessionNotFoundError,
         UnknownAdapterError,
     )
+    from linewise.sessions import SessionInfo, find_sessions, transcribe_session
 
 # Public names and the private module each lives in, imported on first access
 # so that `import linewise` (and `linewise list`) stays cheap.
@@ -70,11 +77,17 @@ _EXPORTS = {
     "ParserLineError": "linewise.errors",
     "PluginLoadError": "linewise.errors",
     "UnknownAdapterError": "linewise.errors",
+    "AmbiguousSessionError": "linewise.errors",
+    "SessionNotFoundError": "linewise.errors",
+    "SessionInfo": "linewise.sessions",
+    "find_sessions": "linewise.sessions",
+    "transcribe_session": "linewise.sessions",
 }
 
 __all__ = [
     "GENERIC_ADAPTER_TYPE",
     "AgentStartError",
+    "AmbiguousSessionError",
     "Detection",
     "Diagnostics",
     "EnvironmentReport",
@@ -89,6 +102,8 @@ __all__ = [
     "Registry",
     "RunReport",
     "RunResult",
+    "SessionInfo",
+    "SessionNotFoundError",
     "Transcript",
     "TranscriptSession",
     "UnknownAdapterError",
@@ -96,6 +111,7 @@ __all__ = [
     "build_transcript",
     "check_environments",
     "detect_adapter",
+    "find_sessions",
     "get_registry",
     "list_parsers",
     "merge_deltas",
@@ -103,6 +119,7 @@ __all__ = [
     "reset_registry",
     "run_agent",
     "summarize_log",
+    "transcribe_session",
     "utc_now",
 ]
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["Diagnostics", "LineError", "preview"]
+
+_KEPT_ERRORS: Final = 5
+_KEPT_REASONS: Final = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,22 @@ class Diagnostics:
             or self.truncated_lines
         )
 
+    def drop(self, reason: str, count: int = 1) -> None:
+        """Count ``count`` dropped entries and why (past 50 reasons, as "other reasons")."""
+        self.dropped_entries += count
+        reasons = self.drop_reasons
+        if reason not in reasons and len(reasons) >= _KEPT_REASONS:
+            reason = "other reasons"
+        reasons[reason] = reasons.get(reason, 0) + count
+
+    def parser_error(self, line_number: int, line: str, error: BaseException) -> None:
+        """Count a parser exception; the first five are kept, with a preview of their line."""
+        self.parser_errors += 1
+        if len(self.first_errors) < _KEPT_ERRORS:
+            self.first_errors.append(
+                LineError(line_number, type(error).__name__, _message(error), preview(line))
+            )
+
     def summary(self) -> str:
         """One human line: lines, entries, fallbacks, dropped, and what else happened."""
         parts = [
@@ -115,6 +134,13 @@ class Diagnostics:
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def _message(error: BaseException) -> str:
+    try:
+        return str(error)[:500]
+    except Exception as problem:
+        return f"(message unavailable: {type(problem).__name__})"
 
 
 def preview(line: str, limit: int = 200) -> str:

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.metadata import Distribution, EntryPoint, distributions
+from typing import TYPE_CHECKING, Any, Protocol
 
 from linewise_contracts.protocols import (
     ENTRY_POINT_GROUP,
@@ -17,8 +17,12 @@ from linewise_contracts.protocols import (
 
 from linewise._guard import describe, guarded
 
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution, EntryPoint
+
 __all__ = [
     "Candidate",
+    "Loadable",
     "Scan",
     "adapter_type_problem",
     "entry_point_value_problem",
@@ -27,6 +31,18 @@ __all__ = [
 ]
 
 logger = logging.getLogger("linewise")
+
+
+class Loadable(Protocol):
+    """What the registry needs of an entry point: an importlib one, or one read from the cache."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+    def load(self) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +57,11 @@ class Candidate:
     requires: tuple[str, ...] | None
     # Where the distribution sits on sys.path: the first place wins a duplicate claim.
     path_rank: int
-    entry_point: EntryPoint
+    entry_point: Loadable
+    #: "python" for an entry point, "javascript" for a `linewise js add` registration.
+    kind: str = "python"
+    #: Where a JavaScript parser was registered from (None for Python plugins).
+    source: str | None = None
 
     @property
     def module(self) -> str:
@@ -92,12 +112,16 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     of a name on ``sys.path`` wins), except that a distribution whose
     ``entry_points.txt`` or ``METADATA`` cannot be read (malformed lines,
     invalid UTF-8) is skipped with a reason instead of failing every command.
-    Only distributions with entry points in ``group`` have their METADATA read.
+    Only distributions whose ``entry_points.txt`` mentions ``group`` are read
+    further (see :mod:`linewise._site_scan`), and only those with entry points
+    in it have their METADATA read.
     """
+    from linewise._site_scan import candidate_distributions
+
     points: list[EntryPoint] = []
     skipped: list[str] = []
     seen: set[str] = set()
-    for dist in distributions():
+    for dist in candidate_distributions(group):
         mine, error = guarded(_points_of, dist, group)
         if error is not None:
             skipped.append(f"{_where(dist)}: unreadable entry_points.txt ({describe(error)})")
@@ -155,10 +179,31 @@ def scan(points: Iterable[EntryPoint] | None = None) -> Scan:
     ``points`` replaces the environment's entry points (for host apps that
     assemble their own set, and for tests). A distribution whose metadata
     cannot be read is skipped, logged and named in :attr:`Scan.skipped`.
+    The environment's scan is cached between processes (see
+    :mod:`linewise._scan_cache`).
     """
-    skipped: list[str] = []
     if points is None:
-        points, skipped = installed_entry_points()
+        from linewise._scan_cache import cached_scan
+
+        found = cached_scan(_scan_installed)
+        # JavaScript registrations change apart from sys.path: never cached.
+        problems: list[str] = []
+        javascript = _javascript_candidates(problems)
+        if javascript or problems:
+            found = Scan([*found.candidates, *javascript], [*found.skipped, *problems])
+    else:
+        found = _scan_points(points, [])
+    for reason in found.skipped:
+        logger.warning("skipped an installed distribution: %s", reason)
+    return found
+
+
+def _scan_installed() -> Scan:
+    points, skipped = installed_entry_points()
+    return _scan_points(points, skipped)
+
+
+def _scan_points(points: Iterable[EntryPoint], skipped: list[str]) -> Scan:
     ranks = _path_ranks()
     candidates: list[Candidate] = []
     for point in points:
@@ -168,6 +213,21 @@ def scan(points: Iterable[EntryPoint] | None = None) -> Scan:
             skipped.append(f"entry point {point.name!r}: unreadable metadata ({describe(error)})")
             continue
         candidates.append(candidate)
-    for reason in skipped:
-        logger.warning("skipped an installed distribution: %s", reason)
     return Scan(candidates, skipped)
+
+
+def _javascript_candidates(skipped: list[str]) -> list[Candidate]:
+    """Registered JavaScript parsers; their support is imported only when there are some."""
+    from linewise._datadir import data_dir
+
+    try:
+        with os.scandir(data_dir() / "javascript") as entries:
+            if not any(entry.is_dir() and not entry.name.startswith(".") for entry in entries):
+                return []
+    except OSError:
+        return []
+    from linewise.javascript._discovery import javascript_candidates
+
+    found, problems = javascript_candidates()
+    skipped.extend(problems)
+    return found

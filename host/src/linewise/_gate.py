@@ -1,18 +1,20 @@
 """The contract gate the host applies, and what it tells a user when it refuses a plugin.
 
-The rules themselves live in linewise_contracts.versioning; this module adds
-the hint: whether the fix is a newer linewise (the plugin needs a later minor
-of the contract than this host has) or another release of the plugin.
+The rules themselves live in linewise_contracts.versioning (simple ranges are
+decided by linewise._ranges, word for word alike, without importing
+``packaging``); this module adds the hint: whether the fix is a newer
+linewise (the plugin needs a later minor of the contract than this host has)
+or another release of the plugin.
 """
 
 from __future__ import annotations
 
-from linewise_contracts.versioning import (
-    CONTRACTS_DISTRIBUTION,
-    GateDecision,
-    Verdict,
-    check_contract,
-)
+from collections.abc import Iterable
+
+from linewise_contracts import versioning
+from linewise_contracts.versioning import CONTRACTS_DISTRIBUTION, GateDecision, Verdict
+
+from linewise._ranges import decide_simple
 
 __all__ = [
     "CONTRACTS_DISTRIBUTION",
@@ -24,6 +26,16 @@ __all__ = [
 ]
 
 _LOWER_BOUNDS = (">=", ">", "~=", "==", "===")
+
+
+def check_contract(requires: Iterable[str] | None, host_contract: str) -> GateDecision:
+    """The contract's :func:`~linewise_contracts.versioning.check_contract`.
+
+    Simple ranges are decided without importing ``packaging``.
+    """
+    requires = None if requires is None else list(requires)
+    decision = decide_simple(requires, host_contract)
+    return decision if decision is not None else versioning.check_contract(requires, host_contract)
 
 
 def needs_newer_contract(decision: GateDecision, host_contract: str) -> bool:

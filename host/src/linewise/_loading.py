@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from linewise_contracts.exports import exports_problem, parser_problem
@@ -17,8 +16,14 @@ from linewise_contracts.protocols import (
     SNIFF,
     SUMMARIZE_RUN,
 )
+from linewise_contracts.sessions import SESSION_KEYS, SESSION_RECORDS, SESSION_STORES
 
-from linewise._discovery import Candidate, adapter_type_problem, entry_point_value_problem
+from linewise._discovery import (
+    Candidate,
+    Loadable,
+    adapter_type_problem,
+    entry_point_value_problem,
+)
 from linewise._gate import GateDecision, check_contract, contract_hint
 from linewise._generic import GENERIC_ADAPTER_TYPE, GenericParser
 from linewise._guard import (
@@ -34,12 +39,15 @@ from linewise._guard import (
     lookup,
     safe_repr,
 )
-from linewise.errors import PluginLoadError, UnknownAdapterError
+from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.environment import EnvironmentCheck
     from linewise_contracts.protocols import CompactLine, StdoutParser
+    from linewise_contracts.sessions import SessionStore
     from linewise_contracts.summary import RunSummary
 
     from linewise._registry import Registry
@@ -94,6 +102,9 @@ class PluginExports:
     summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
     check_environment: Callable[..., list[EnvironmentCheck]] | None = None
     format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    session_stores: Callable[..., list[SessionStore]] | None = None
+    session_records: Callable[..., Iterable[str]] | None = None
+    session_keys: Callable[[Path], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +133,11 @@ class LoadedParser:
     sniff: Callable[[Sequence[str]], float | None] | None = None
     check_environment: Callable[..., list[EnvironmentCheck]] | None = None
     format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    #: Session stores (contract 1.2), guarded like ``summarize_run``: they raise only
+    #: exceptions; what they return is checked by :mod:`linewise.sessions`.
+    session_stores: Callable[..., list[SessionStore]] | None = None
+    session_records: Callable[..., Iterable[str]] | None = None
+    session_keys: Callable[[Path], list[str]] | None = None
     #: The plugin runs in worker processes (isolation mode), never imported by the host.
     isolated: bool = False
 
@@ -235,6 +251,8 @@ class PluginLoader:
         return result
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
+        if isinstance(error, JavaScriptLoadError):
+            return self._fail(winner, error.stage, error.reason, error.hint, error)
         if isinstance(error, SystemExit):
             reason = f"called sys.exit({safe_repr(error.code)}) at import"
             return self._fail(winner, "import", reason, _IMPORT_HINT, error)
@@ -317,6 +335,9 @@ class PluginLoader:
             summarize_run=_optional(export, SUMMARIZE_RUN, who, record, GuardedCall),
             check_environment=_optional(export, CHECK_ENVIRONMENT, who, record, GuardedCall),
             format_stdout_line=_optional(export, FORMAT_STDOUT_LINE, who, record, GuardedFormatter),
+            session_stores=_optional(export, SESSION_STORES, who, record, GuardedCall),
+            session_records=_optional(export, SESSION_RECORDS, who, record, GuardedCall),
+            session_keys=_optional(export, SESSION_KEYS, who, record, GuardedCall),
         )
         loaded = LoadedParser(
             adapter_type=candidate.adapter_type,
@@ -330,6 +351,9 @@ class PluginLoader:
             sniff=exports.sniff,
             check_environment=exports.check_environment,
             format_stdout_line=exports.format_stdout_line,
+            session_stores=exports.session_stores,
+            session_records=exports.session_records,
+            session_keys=exports.session_keys,
         )
         self._registry._loaded[candidate.adapter_type] = loaded
         self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
@@ -377,7 +401,7 @@ def _static_factory(
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
 
 
-def _import(point: EntryPoint) -> tuple[object, BaseException | None]:
+def _import(point: Loadable) -> tuple[object, BaseException | None]:
     """The entry point's target, or what its import raised.
 
     At import even a KeyboardInterrupt is the plugin's failure: see

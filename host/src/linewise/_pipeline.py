@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linewise_contracts.entries import TranscriptEntry
 
 from linewise._defaults import MAX_LINE_CHARS
-from linewise._detect import Detection
 from linewise._registry import Registry, get_registry
 from linewise._session import TranscriptSession
 from linewise._summary import TranscriptStats
+
+if TYPE_CHECKING:
+    # Detection (and pluggy, which serves the sniffers) is imported only to detect.
+    from linewise._detect import Detection
 
 __all__ = ["EntryCallback", "LineCallback", "Pipeline", "new_session"]
 

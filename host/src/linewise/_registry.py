@@ -7,8 +7,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from importlib.metadata import EntryPoint
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linewise_contracts._version import CONTRACT_VERSION
 
@@ -27,6 +26,9 @@ from linewise._loading import (
     static_problem,
     unknown_adapter,
 )
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "FailedLoad",
@@ -68,6 +70,10 @@ class ParserInfo:
     hint: str | None = None
     shadowed_by: str | None = None
     builtin: bool = False
+    #: "python" (an installed plugin) or "javascript" (a `linewise js add` registration).
+    kind: str = "python"
+    #: Where a JavaScript parser was registered from (None for Python plugins).
+    source: str | None = None
     #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
     #: sniffer, a factory...), one line each, oldest first.
     problems: tuple[str, ...] = ()
@@ -87,6 +93,8 @@ class ParserInfo:
             "hint": self.hint,
             "shadowedBy": self.shadowed_by,
             "builtin": self.builtin,
+            "kind": self.kind,
+            "source": self.source,
             "problems": list(self.problems),
         }
 
@@ -161,21 +169,9 @@ class Registry:
         if self._claims is None:
             with self._lock:
                 if self._claims is None:
-                    claims: dict[str, list[Candidate]] = {}
                     found = scan(self._points)
                     self._skipped = found.skipped
-                    for candidate in found.candidates:
-                        claims.setdefault(candidate.adapter_type, []).append(candidate)
-                    for group in claims.values():
-                        # Deterministic winner: first on sys.path, then by name, then version.
-                        group.sort(
-                            key=lambda c: (
-                                c.path_rank,
-                                _normal(c.distribution or ""),
-                                c.version or "",
-                            )
-                        )
-                    self._claims = claims
+                    self._claims = _claims_by_type(found.candidates)
         return self._claims
 
     def _is_disabled(self, candidate: Candidate) -> str | None:
@@ -253,6 +249,8 @@ class Registry:
             contract=decision.declared,
             contract_verdict=decision.verdict,
             reason=decision.reason if decision.verdict == "undeclared" else None,
+            kind=candidate.kind,
+            source=candidate.source,
         )
         disabled = self._is_disabled(candidate)
         if disabled is not None:
@@ -366,6 +364,16 @@ class Registry:
             self.isolation = policy
             self._loaded = {}
             self._failed = {}
+
+
+def _claims_by_type(candidates: Iterable[Candidate]) -> dict[str, list[Candidate]]:
+    """Each adapter type's claims, the winner first: first on sys.path, then name, version."""
+    claims: dict[str, list[Candidate]] = {}
+    for candidate in candidates:
+        claims.setdefault(candidate.adapter_type, []).append(candidate)
+    for group in claims.values():
+        group.sort(key=lambda c: (c.path_rank, _normal(c.distribution or ""), c.version or ""))
+    return claims
 
 
 _default: Registry | None = None

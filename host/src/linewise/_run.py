@@ -9,7 +9,7 @@ import signal
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Final
 
@@ -21,7 +21,7 @@ from linewise._child import exit_code
 from linewise._detect import Detection
 from linewise._lines import LineReader, read_lines
 from linewise._pipeline import Pipeline
-from linewise._process import Child, forwarding_signals, spawn
+from linewise._process import Child, SignalInbox, forwarding_signals, spawn
 from linewise._redact import (
     MASK,
     SECRET_NAME,
@@ -68,6 +68,8 @@ _STDERR_MAX: Final = 64 * 1024  # a stderr line is shown in pieces beyond this s
 
 logger = logging.getLogger("linewise")
 
+_Path = str | os.PathLike[str]
+
 
 # -- results -------------------------------------------------------------------
 
@@ -112,6 +114,31 @@ class RunResult:
 # -- the wiring: child → redaction → log → pipeline ------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Files:
+    """The files of a run: the saved log and transcript, if asked for, and the spool."""
+
+    log: IO[bytes] | None
+    transcript: IO[bytes] | None
+    #: Where stdout goes for the plugin's summarize_run when the log is not a file to reread.
+    spool: IO[bytes] | None
+
+    @staticmethod
+    @contextlib.contextmanager
+    def opened(save_log: _Path | None, save_transcript: _Path | None) -> Iterator[_Files]:
+        """The files of a run, open while it lasts."""
+        with contextlib.ExitStack() as stack:
+            # Opened for reading too: summarize_run reads the saved log back at the end.
+            log = stack.enter_context(open(save_log, "w+b")) if save_log is not None else None
+            transcript = (
+                stack.enter_context(open(save_transcript, "wb"))
+                if save_transcript is not None
+                else None
+            )
+            spool = None if _rereadable(log) else stack.enter_context(tempfile.TemporaryFile())
+            yield _Files(log, transcript, spool)
+
+
 class _Output:
     """A child's output on its way in: secrets masked, stdout saved, everything parsed.
 
@@ -129,13 +156,14 @@ class _Output:
         on_entry: Callable[[TranscriptEntry], None] | None,
         on_line: Callable[[str, Sequence[TranscriptEntry]], None] | None,
         on_batch: Callable[[], None] | None,
-        log: IO[bytes] | None,
-        transcript: IO[bytes] | None,
         detect_wait: float,
+        files: _Files,
     ) -> None:
+        self.log = files.log
+        # Where stdout goes for the plugin's summarize_run once the run is over.
+        self.spool = files.spool
         self.on_entry, self.on_line, self.on_batch = on_entry, on_line, on_batch
         self.batch_open = False
-        self.log = log
         self.detect_wait = detect_wait
         self.detect_by: float | None = None
         self.last_output = 0.0
@@ -143,10 +171,10 @@ class _Output:
         self.err_redactor = Redactor.for_environment(env)
         self.stderr_lines = LineReader(_STDERR_MAX)
         self.transcript_writer: JsonlRenderer | None = None
-        if transcript is not None:
+        if files.transcript is not None:
             from linewise.renderers import JsonlRenderer
 
-            self.transcript_writer = JsonlRenderer(transcript)
+            self.transcript_writer = JsonlRenderer(files.transcript)
         # bytes → lines → sniffer (output waits while detecting) → session → these callbacks.
         self.pipeline = Pipeline(
             adapter_type,
@@ -157,10 +185,12 @@ class _Output:
             eager=True,
             max_line_chars=max_line_chars,
         )
-        # Where stdout goes for the plugin's summarize_run once the run is over.
-        self.spool: IO[bytes] | None = None
-        if not _rereadable(log):
-            self.spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by run_agent()
+        if adapter_type == "auto":
+            # Import the plugins' detectors now, not while the agent's first output waits:
+            # a slow first read would lose the order of stdout and stderr.
+            from linewise._detect import register_sniffers
+
+            register_sniffers(registry)
 
     # -- entries out -----------------------------------------------------------
 
@@ -373,61 +403,72 @@ def run_agent(
     raises, the child's process group is terminated before the error
     propagates.
     """
-    argv, directory = _checked(command, timeout, grace, cwd)
-    registry = registry or get_registry()
-    if adapter_type != "auto" and adapter_type not in registry.adapter_types:
-        raise UnknownAdapterError(adapter_type, registry.adapter_types)
-    environment = dict(os.environ if env is None else env)
-    shown = redact_command(argv, Redactor.for_environment(environment))
+    launch = _launch(command, env, cwd, timeout, grace)
+    registry = _registry_for(adapter_type, registry)
     with contextlib.ExitStack() as stack:
-        # Opened for reading too: summarize_run reads the saved log back at the end.
-        log = stack.enter_context(open(save_log, "w+b")) if save_log is not None else None
-        transcript = (
-            stack.enter_context(open(save_transcript, "wb"))
-            if save_transcript is not None
-            else None
-        )
         output = _Output(
             adapter_type,
             registry=registry,
             on_detect=on_detect,
             max_line_chars=max_line_chars,
-            env=environment,
+            env=launch.env,
             on_entry=on_entry,
             on_line=on_line,
             on_batch=on_batch,
-            log=log,
-            transcript=transcript,
             detect_wait=detect_wait,
+            files=stack.enter_context(_Files.opened(save_log, save_transcript)),
         )
-        if output.spool is not None:
-            stack.callback(output.spool.close)
-        if adapter_type == "auto":
-            # Import the plugins' detectors now, not while the agent's first output waits:
-            # a slow first read would lose the order of stdout and stderr.
-            from linewise._detect import register_sniffers
-
-            register_sniffers(registry)
         inbox = stack.enter_context(forwarding_signals(forward_signals))
-        process = spawn(argv, env=environment, cwd=directory, shown=shown[0])
-        child = Child(process, output, timeout=timeout or None, grace=grace, inbox=inbox)
-        logger.info(
-            "running %s (pid %d); values of %s masked in output",
-            " ".join(shown),
-            process.pid,
-            ", ".join(sorted(secret_variables(environment))) or "no variables",
-        )
+        child = _started(launch, output, timeout, grace, inbox)
         child.run()
-        return _result(child, output, registry, shown, max_line_chars)
+        return _result(child, output, registry, launch.shown, max_line_chars)
 
 
-def _checked(
-    command: Sequence[str | os.PathLike[str]],
+@dataclass(frozen=True, slots=True)
+class _Launch:
+    """What a run starts: the argv, as run and as shown (secrets masked), where and with what."""
+
+    argv: list[str]
+    shown: list[str]
+    env: dict[str, str]
+    cwd: str | None
+
+
+def _started(
+    launch: _Launch,
+    output: _Output,
     timeout: float | None,
     grace: float,
-    cwd: str | os.PathLike[str] | None,
-) -> tuple[list[str], str | None]:
-    """The argv and working directory of a run, or the error for a bad argument."""
+    inbox: SignalInbox | None,
+) -> Child:
+    """The agent's process, started in its own group, with its output going to ``output``."""
+    process = spawn(launch.argv, env=launch.env, cwd=launch.cwd, shown=launch.shown[0])
+    child = Child(process, output, timeout=timeout or None, grace=grace, inbox=inbox)
+    logger.info(
+        "running %s (pid %d); values of %s masked in output",
+        " ".join(launch.shown),
+        process.pid,
+        ", ".join(sorted(secret_variables(launch.env))) or "no variables",
+    )
+    return child
+
+
+def _registry_for(adapter_type: str, registry: Registry | None) -> Registry:
+    """The registry of a run (the process's own by default); it must know ``adapter_type``."""
+    registry = registry or get_registry()
+    if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        raise UnknownAdapterError(adapter_type, registry.adapter_types)
+    return registry
+
+
+def _launch(
+    command: Sequence[_Path],
+    env: Mapping[str, str] | None,
+    cwd: _Path | None,
+    timeout: float | None,
+    grace: float,
+) -> _Launch:
+    """What a run starts (``env`` defaults to this process's), or the error for a bad argument."""
     if os.name != "posix":
         raise LinewiseError("live runs need a POSIX system (process groups and signals)")
     argv = [os.fspath(part) for part in command]
@@ -438,4 +479,6 @@ def _checked(
     directory = os.fspath(cwd) if cwd is not None else None
     if directory is not None and not os.path.isdir(directory):
         raise LinewiseError(f"working directory does not exist: {directory}")
-    return argv, directory
+    environment = dict(os.environ if env is None else env)
+    shown = redact_command(argv, Redactor.for_environment(environment))
+    return _Launch(argv, shown, environment, directory)

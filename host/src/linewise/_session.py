@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal, TypeAlias, cast
+from functools import partial
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from linewise_contracts.entries import TranscriptEntry
 
-from linewise._defaults import MAX_ENTRIES_PER_LINE, MAX_LINE_CHARS, PEEK_LIMIT
+from linewise._defaults import MAX_ENTRIES_PER_LINE, MAX_LINE_CHARS
 from linewise._diagnostics import Diagnostics, LineError
+from linewise._hold import Hold, Message
 from linewise._hooks import HookRelay
-from linewise._lines import LineReader, stripped
+from linewise._lines import LineReader
 from linewise._registry import LoadedParser
 from linewise._safety import SafetyNet
 
@@ -38,7 +40,6 @@ DEFAULT_MAX_ENTRIES_PER_LINE = MAX_ENTRIES_PER_LINE
 #: with its entries, or None with entries that come from no whole line (stderr, host
 #: messages, a line cut for length, what the parser held at the end).
 EntrySink: TypeAlias = Callable[[str | None, list[TranscriptEntry]], None]
-_Held: TypeAlias = tuple[Literal["line", "last", "stderr", "system"], str, str]
 
 
 def utc_now() -> str:
@@ -82,7 +83,13 @@ class TranscriptSession:
             raise ValueError("max_line_chars must be at least 1")
         if max_entries_per_line < 1:
             raise ValueError("max_entries_per_line must be at least 1")
-        self._options = (strict, hooks, max_line_chars, max_entries_per_line)
+        self._new_net = partial(
+            SafetyNet,
+            strict=strict,
+            hooks=hooks,
+            max_line_chars=max_line_chars,
+            max_entries=max_entries_per_line,
+        )
         self._clock = clock
         self._sink = sink
         self._on_detect = on_detect
@@ -90,19 +97,21 @@ class TranscriptSession:
         self._stderr = LineReader(max_line_chars)
         self._closed = False
         self._last_ts: str | None = None
-        self._undelivered: list[TranscriptEntry] = []
-        self._unparsed: list[str] = []
-        self._held: list[_Held] = []
-        self._held_chars = 0
         self.detection: Detection | None = None
-        self._sniffer: Sniffer | None = None
+        self._hold: Hold | None = None
         self._net: SafetyNet | None = None
         if isinstance(parser, LoadedParser):
             self.diagnostics = Diagnostics(parser.adapter_type, parser.fallback_reason)
             self._start(parser)
         else:
             self.diagnostics = Diagnostics("auto")
-            self._sniffer = parser
+            self._hold = Hold(
+                parser,
+                self._detected,
+                stdout=self._stdout,
+                last_line=self._last_line,
+                message=self._message,
+            )
 
     @property
     def adapter_type(self) -> str:
@@ -117,7 +126,7 @@ class TranscriptSession:
     @property
     def sniffed_lines(self) -> int:
         """How many non-blank lines detection has seen so far (0 with a fixed adapter type)."""
-        return self._sniffer.lines if self._sniffer is not None else 0
+        return self._hold.sniffer.lines if self._hold is not None else 0
 
     @property
     def detecting(self) -> bool:
@@ -144,14 +153,7 @@ class TranscriptSession:
         if "\n" in line:
             raise ValueError("feed_line() takes one line; use feed() for text with newlines")
         net = self._net
-        if (
-            net is None
-            or self._sink is not None
-            or self._closed
-            or self._unparsed
-            or self._undelivered
-            or not self._reader.idle
-        ):
+        if net is None or net.leftover or self._closed or self._sink or not self._reader.idle:
             return self.feed(line + "\n", ts)
         # Nothing is held anywhere: the reader would hand this very line on.
         out: list[TranscriptEntry] = []
@@ -173,8 +175,8 @@ class TranscriptSession:
         """While detecting: settle the format on what came so far (a caller stopped waiting)."""
         self._check_open()
         out: list[TranscriptEntry] = []
-        if self._sniffer is not None and self._net is None:
-            self._decided(self._sniffer.finish(), self._last_ts or self._clock(), out)
+        if self._hold is not None and self._net is None:
+            self._hold.settle(out)
         return out
 
     def discard_partial(self) -> str:
@@ -192,13 +194,12 @@ class TranscriptSession:
         self._stdout(pieces, stamp, out)
         if partial:
             self._last_line(partial, stamp, out)
-        if self._net is None:
-            assert self._sniffer is not None
-            self._decided(self._sniffer.finish(), stamp, out)
+        if self._hold is not None and self._net is None:
+            self._hold.settle(out)
         assert self._net is not None
         self._emit(None, self._net.finish(stamp), out)
         # A stderr chunk that ended inside a UTF-8 sequence leaves a replacement char.
-        self._emit(None, self._stderr_entry("stderr", self._stderr.flush_block(True), stamp), out)
+        self._message("stderr", self._stderr.flush_block(True), stamp, out)
         self._closed = True
         return out
 
@@ -214,18 +215,17 @@ class TranscriptSession:
         return stamp
 
     def _start(self, parser: LoadedParser) -> None:
-        strict, hooks, max_line, max_entries = self._options
-        diagnostics = self.diagnostics
-        diagnostics.adapter_type = parser.adapter_type
-        diagnostics.fallback_reason = parser.fallback_reason
-        self._net = SafetyNet(
-            parser,
-            diagnostics,
-            strict=strict,
-            hooks=hooks,
-            max_line_chars=max_line,
-            max_entries=max_entries,
-        )
+        self.diagnostics.adapter_type = parser.adapter_type
+        self.diagnostics.fallback_reason = parser.fallback_reason
+        self._net = self._new_net(parser, self.diagnostics)
+
+    def _detected(self, detection: Detection) -> None:
+        """Detection settled: fix the parser (the hold then replays what it held)."""
+        assert self._hold is not None
+        self.detection = detection
+        self._start(self._hold.sniffer.registry.load(detection.adapter_type))
+        if self._on_detect is not None:
+            self._on_detect(detection)
 
     def _take_skipped(self) -> None:
         if self._reader.skipped_chars:
@@ -235,123 +235,67 @@ class TranscriptSession:
     def _stdout(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
         net = self._net
         if net is None:
-            self._hold(pieces, ts, out)
+            assert self._hold is not None
+            self._hold.stdout(pieces, ts, out)
             return
-        try:
-            if self._sink is None:
-                net.lines(pieces, ts, out)
-            else:
-                net.lines_to(pieces, ts, lambda line, entries: self._emit(line, entries, out))
-        except KeyboardInterrupt:
-            # A real Ctrl-C inside the parser: keep what was parsed, and the lines not yet
-            # parsed (the interrupted one included), for the next call or close().
-            self._unparsed = net.take_unparsed()
-            self._undelivered = out
-            raise
+        # A real Ctrl-C inside the parser leaves net.leftover: what was parsed, and the
+        # lines not parsed yet (the interrupted one first), for the next call or close().
+        if self._sink is None:
+            net.lines(pieces, ts, out)
+        else:
+            net.lines_to(pieces, ts, lambda line, entries: self._emit(line, entries, out))
 
     def _last_line(self, text: str, ts: str, out: list[TranscriptEntry]) -> None:
         """The line the stream ended in, without a newline (raw-line parsers see it so)."""
         net = self._net
         if net is None:
-            assert self._sniffer is not None
-            self._held.append(("last", text, ts))
-            line = stripped(text)
-            detection = self._sniffer.add(line) if line else None
-            if detection is not None:
-                self._decided(detection, ts, out)
+            assert self._hold is not None
+            self._hold.last_line(text, ts, out)
             return
         if self._sink is None:
             net.line(text, ts, out)
-            return
-        entries: list[TranscriptEntry] = []
-        net.line(text, ts, entries)
-        line = text if net.raw else stripped(text)
-        if line or entries:
-            self._emit(line, entries, out)
+        else:
+            net.last_line_to(text, ts, lambda line, entries: self._emit(line, entries, out))
 
     def _resume(self, ts: str) -> list[TranscriptEntry]:
         """What a Ctrl-C left: the entries not yet handed out, the lines not yet parsed."""
-        if not (self._undelivered or self._unparsed):
+        left = self._net.take_leftover() if self._net is not None else None
+        if left is None:
             return []
-        out, self._undelivered = self._undelivered, []
-        pieces, self._unparsed = self._unparsed, []
-        self._stdout(pieces, ts, out)
-        return out
+        self._stdout(left.lines, ts, left.entries)
+        return left.entries
 
-    def _other(
-        self, stream: Literal["stderr", "system"], text: str, ts: str
-    ) -> list[TranscriptEntry]:
+    def _other(self, stream: Message, text: str, ts: str) -> list[TranscriptEntry]:
         out: list[TranscriptEntry] = []
-        if self._held:
+        if self._hold is not None and self._hold.holding:
             # Stdout waits for detection: what came after it waits too, in order.
-            self._held.append((stream, text, ts))
-            self._held_chars += len(text)
-            self._check_held(ts, out)
+            self._hold.message(stream, text, ts, out)
         else:
-            self._emit(None, self._stderr_entry(stream, text, ts), out)
+            self._message(stream, text, ts, out)
         return out
 
-    def _stderr_entry(self, stream: str, text: str, ts: str) -> list[TranscriptEntry]:
-        if not text.strip():
-            return []
-        if stream == "stderr":
-            self.diagnostics.stderr_chunks += 1
-        else:
-            self.diagnostics.system_messages += 1
-        self.diagnostics.entries += 1
-        return [cast("TranscriptEntry", {"kind": stream, "ts": ts, "text": text})]
+    def _message(self, stream: Message, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+        """Stderr or a host message: one entry, as the reference host makes it (none if blank)."""
+        if text.strip():
+            self._emit(None, [message_entry(self.diagnostics, stream, text, ts)], out)
 
     def _emit(
         self, line: str | None, entries: list[TranscriptEntry], out: list[TranscriptEntry]
     ) -> None:
-        if self._sink is not None:
-            if entries or line is not None:
-                self._sink(line, entries)
-        else:
+        if self._sink is None:
             out.extend(entries)
+        elif entries or line is not None:
+            self._sink(line, entries)
 
-    # -- detection -------------------------------------------------------------
 
-    def _hold(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
-        sniffer = self._sniffer
-        assert sniffer is not None
-        for index, piece in enumerate(pieces):
-            self._held.append(("line", piece, ts))
-            self._held_chars += len(piece)
-            line = stripped(piece)
-            detection = sniffer.add(line) if line else None
-            if detection is not None:
-                self._decided(detection, ts, out)
-                self._stdout(pieces[index + 1 :], ts, out)
-                return
-        if sniffer.eager and pieces:
-            detection = sniffer.try_partial()
-            if detection is not None:
-                self._decided(detection, ts, out)
-                return
-        self._check_held(ts, out)
-
-    def _check_held(self, ts: str, out: list[TranscriptEntry]) -> None:
-        if self._net is None and self._held_chars >= PEEK_LIMIT:
-            assert self._sniffer is not None
-            self._decided(self._sniffer.finish(), ts, out)
-
-    def _decided(self, detection: Detection, ts: str, out: list[TranscriptEntry]) -> None:
-        """Fix the parser; replay what was held back, in order."""
-        assert self._sniffer is not None
-        self.detection = detection
-        self._start(self._sniffer.registry.load(detection.adapter_type))
-        if self._on_detect is not None:
-            self._on_detect(detection)
-        held, self._held = self._held, []
-        self._held_chars = 0
-        for stream, text, stamp in held:
-            if stream == "line":
-                self._stdout([text], stamp, out)
-            elif stream == "last":
-                self._last_line(text, stamp, out)
-            else:
-                self._emit(None, self._stderr_entry(stream, text, stamp), out)
+def message_entry(diagnostics: Diagnostics, stream: Message, text: str, ts: str) -> TranscriptEntry:
+    """The entry of a stderr chunk or a host message, counted in ``diagnostics``."""
+    if stream == "stderr":
+        diagnostics.stderr_chunks += 1
+    else:
+        diagnostics.system_messages += 1
+    diagnostics.entries += 1
+    return cast("TranscriptEntry", {"kind": stream, "ts": ts, "text": text})
 
 
 def merge_deltas(entries: Iterable[TranscriptEntry]) -> list[TranscriptEntry]:

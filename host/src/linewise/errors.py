@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from linewise._registry import FailedLoad
 
 __all__ = [
     "AgentStartError",
+    "AmbiguousSessionError",
+    "JavaScriptLoadError",
     "LinewiseError",
     "ParserLineError",
     "PluginLoadError",
+    "SessionNotFoundError",
     "UnknownAdapterError",
 ]
 
@@ -61,6 +64,19 @@ class ParserLineError(LinewiseError):
         )
 
 
+class JavaScriptLoadError(LinewiseError):
+    """A registered JavaScript parser cannot load (its copies changed, it imports, it throws...).
+
+    The registry records it as a failed load at ``stage`` with ``reason`` and ``hint``.
+    """
+
+    def __init__(self, stage: Literal["import", "exports"], reason: str, hint: str) -> None:
+        self.stage: Literal["import", "exports"] = stage
+        self.reason = reason
+        self.hint = hint
+        super().__init__(f"{reason}. {hint}")
+
+
 class AgentStartError(LinewiseError):
     """The agent CLI could not be started; ``exit_code`` is what a shell would return."""
 
@@ -69,3 +85,34 @@ class AgentStartError(LinewiseError):
         self.reason = reason
         self.exit_code = exit_code
         super().__init__(f"{reason}: {command}")
+
+
+class SessionNotFoundError(LinewiseError, LookupError):
+    """No session on this machine has this id (or id prefix), and no file has this path."""
+
+    def __init__(self, reference: str, searched: int) -> None:
+        self.reference = reference
+        self.searched = searched
+        where = f"among the {searched} sessions found" if searched else "(no sessions found)"
+        super().__init__(
+            f"no file and no session {reference!r} {where}; "
+            "`linewise sessions` lists them, with their ids"
+        )
+
+
+class AmbiguousSessionError(LinewiseError, LookupError):
+    """An id prefix matches several sessions; ``candidates`` lists them (session ids and paths)."""
+
+    #: How many candidates the message names.
+    SHOWN = 10
+
+    def __init__(self, reference: str, candidates: list[tuple[str, str]]) -> None:
+        self.reference = reference
+        self.candidates = candidates
+        shown = "; ".join(f"{sid} ({path})" for sid, path in candidates[: self.SHOWN])
+        more = len(candidates) - self.SHOWN
+        tail = f"; and {more} more" if more > 0 else ""
+        super().__init__(
+            f"{reference!r} matches {len(candidates)} sessions: {shown}{tail}; "
+            "give more of the id, or the file's path"
+        )

@@ -88,6 +88,7 @@ class IsolatedParser:
         self._broken: str | None = None
         #: How many times a worker was replaced (its parser's state lost).
         self.restarts = 0
+        self._reported = 0
 
     def parse_batch(self, lines: Sequence[str], ts: str) -> Iterator[Any]:
         """One result per line, as the worker delivers them (see the class docstring)."""
@@ -146,6 +147,11 @@ class IsolatedParser:
         if isinstance(result, BaseException):
             raise result
         return result
+
+    def take_restarts(self) -> int:
+        """Worker replacements since the last call (the safety net counts them)."""
+        count, self._reported = self.restarts - self._reported, self.restarts
+        return count
 
     @property
     def worker(self) -> WorkerProcess:

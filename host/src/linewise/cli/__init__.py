@@ -1,4 +1,4 @@
-"""The ``linewise`` command: one module per subcommand, registered here."""
+"""The ``linewise`` command: one module per subcommand, imported only when it runs."""
 
 from __future__ import annotations
 
@@ -7,37 +7,38 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import Final
 
-from linewise._registry import get_registry
 from linewise._version import __version__
-from linewise.cli.common import (
-    EXIT_FAILURE,
-    EXIT_OK,
-    apply_isolation,
-    configure_logging,
-    fail,
-)
-from linewise.errors import LinewiseError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
-# Each module defines register(commands) adding its subparser, with a
-# `handler(args, registry) -> int` default. Imported lazily by main().
-COMMANDS = (
-    "listing",
-    "rendering",
-    "checking",
-    "scaffold",
-    "running",
-    "summarizing",
-    "doctor",
-    "exporting",
-    "querying",
-)
+#: Subcommand name -> its module in ``linewise.cli``. A module defines
+#: ``register(commands)``, adding its subparser with a ``handler(args, registry) -> int``
+#: default. Adding a subcommand is one line here (and its module): ``linewise X``
+#: imports only X's module, so start-up does not grow with the number of commands;
+#: ``linewise --help`` (or no command, or an unknown one) imports them all to list them.
+COMMANDS: Final[dict[str, str]] = {
+    "list": "listing",
+    "render": "rendering",
+    "check": "checking",
+    "new": "scaffold",
+    "run": "running",
+    "summarize": "summarizing",
+    "doctor": "doctor",
+    "export": "exporting",
+    "query": "querying",
+    "sessions": "sessions",
+    "js": "js",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``linewise`` command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``linewise`` command.
+
+    With ``command`` (a key of :data:`COMMANDS`), only that subcommand is
+    registered, which is all that parsing its arguments needs.
+    """
     parser = argparse.ArgumentParser(
         prog="linewise",
         description="Structured transcripts from AI coding-agent CLI output.",
@@ -47,14 +48,41 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="also log informational messages"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        import_module(f"linewise.cli.{name}").register(commands)
+    modules = COMMANDS.values() if command is None else (COMMANDS[command],)
+    for module in modules:
+        import_module(f"linewise.cli.{module}").register(commands)
     return parser
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, when it is a known one and nothing else is asked first.
+
+    The top-level options take no value, so the first word that is not an
+    option is the subcommand. ``-h`` before it asks for the full help.
+    """
+    for word in argv:
+        if word in ("-h", "--help") or word == "--":
+            return None
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``linewise`` command; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(chosen_command(words)).parse_args(words)
+
+    from linewise._registry import get_registry
+    from linewise.cli.common import (
+        EXIT_FAILURE,
+        EXIT_OK,
+        apply_isolation,
+        configure_logging,
+        fail,
+    )
+    from linewise.errors import LinewiseError
+
     configure_logging(args.verbose)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")

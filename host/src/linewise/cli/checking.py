@@ -26,7 +26,8 @@ def register(commands: Any) -> None:
     check.add_argument(
         "target",
         metavar="TARGET",
-        help="an adapter type, an installed distribution, or a project path",
+        help="an adapter type (a registered JavaScript one too), an installed distribution, "
+        "a project path, or a JavaScript ui-parser package (folder or .tgz)",
     )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument(
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
     examples = DEFAULT_EXAMPLES if args.examples is None else max(args.examples, 0)
     try:
-        report = run_checks(
+        report = _javascript_report(args, examples, registry) or run_checks(
             args.target, examples=examples, timeout=args.timeout, line_timeout=args.line_timeout
         )
     except TargetError as error:
@@ -68,6 +69,39 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
         _print(report, use_color(sys.stdout, args.color))
     return EXIT_OK if report.ok else EXIT_FAILURE
+
+
+def _javascript_report(
+    args: argparse.Namespace, examples: int, registry: Registry
+) -> Report | None:
+    """The report for a JavaScript package path or registered adapter type, else None."""
+    from linewise.javascript._check import is_package_path
+
+    target, exports = args.target, None
+    if not is_package_path(target):
+        from linewise_contracts.protocols import adapter_type_problem
+
+        from linewise.javascript._store import StoreError, javascript_dir, read_registration
+
+        # Only a bare adapter type can name a registration (a path joined to the
+        # data folder would be the path itself).
+        if adapter_type_problem(target) is not None or not (javascript_dir() / target).is_dir():
+            return None
+        try:
+            registration = read_registration(target)
+        except StoreError as error:
+            fail(str(error), EXIT_USAGE)
+        # The copies that run, checked for the one export registered.
+        target, exports = str(registration.folder / "package"), [registration.export]
+    from linewise.javascript._check import check_package
+
+    return check_package(
+        target,
+        examples=examples,
+        line_timeout=args.line_timeout,
+        host_contract=registry.host_contract,
+        exports=exports,
+    )
 
 
 def _print(report: Report, color: bool) -> None:

@@ -55,26 +55,31 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     from linewise.renderers import STATUS_ROLES, paint, use_color
 
     color = use_color(out, args.color)
-    rows = [("ADAPTER TYPE", "STATUS", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]
+    rows = [("ADAPTER TYPE", "STATUS", "KIND", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]
     for info in infos:
         dist = f"{info.distribution} {info.version}" if info.distribution else "-"
         note = info.label or ""
         if info.status not in (ParserStatus.AVAILABLE, ParserStatus.LOADED) or not note:
             note = info.reason or note
-        rows.append((info.adapter_type, info.status.value, dist, _contract_cell(info), note))
-    widths = [max(len(neutralize(row[i])) for row in rows) for i in range(4)]
+        kind = "built in" if info.builtin else info.kind
+        rows.append((info.adapter_type, info.status.value, kind, dist, _contract_cell(info), note))
+    columns = len(rows[0]) - 1
+    widths = [max(len(neutralize(row[i])) for row in rows) for i in range(columns)]
     out.write(f"linewise {__version__} · contract {CONTRACT_VERSION}\n")
     for index, row in enumerate(rows):
         cells = [neutralize(cell) for cell in row]
-        padded = [cells[i].ljust(widths[i]) for i in range(4)]
+        padded = [cells[i].ljust(widths[i]) for i in range(columns)]
         if index:
             padded[1] = paint(padded[1], STATUS_ROLES.get(row[1]), color)
-        out.write("  ".join([*padded, cells[4]]).rstrip() + "\n")
+        out.write("  ".join([*padded, cells[columns]]).rstrip() + "\n")
         shown = infos[index - 1] if index else None
+        indent = " " * (sum(widths) + 2 * columns)
+        if shown is not None and shown.source:
+            out.write(indent + f"source: {neutralize(shown.source)}\n")
         if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
-            out.write(" " * (sum(widths) + 8) + f"hint: {neutralize(shown.hint)}\n")
+            out.write(indent + f"hint: {neutralize(shown.hint)}\n")
         for problem in shown.problems if shown is not None else ():
-            out.write(" " * (sum(widths) + 8) + f"problem: {neutralize(problem)}\n")
+            out.write(indent + f"problem: {neutralize(problem)}\n")
     for reason in registry.skipped_distributions:
         out.write(f"skipped (unreadable metadata): {neutralize(reason)}\n")
     return EXIT_OK

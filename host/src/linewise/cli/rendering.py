@@ -7,12 +7,12 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
-from linewise._defaults import EXIT_INTERRUPTED, MAX_LINE_CHARS, READ_SIZE
-from linewise._registry import Registry, get_registry
+from linewise._defaults import EXIT_INTERRUPTED, READ_SIZE
+from linewise._registry import Registry
 from linewise.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -22,33 +22,30 @@ from linewise.cli.common import (
     file_ts,
     iso_timestamp,
     logger,
-    positive_int,
     read_chunks,
 )
+from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
 from linewise.cli.inputs import refusing_binary
+from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
+from linewise.cli.render_pool import add_jobs, render_paths
+from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.summary import RunSummary
 
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
     from linewise._session import TranscriptSession
-    from linewise.renderers import Renderer
 
 __all__ = [
     "FORMATS",
     "STYLES",
-    "Drawing",
-    "build_renderer",
-    "drawing_for",
     "follow_chunks",
-    "note_detection",
     "register",
     "report",
 ]
@@ -67,7 +64,13 @@ def register(commands: Any) -> None:
         description="Render an agent's stdout log as a readable transcript, JSON lines or HTML. "
         "Entries go to stdout (or -o), warnings and the diagnostics summary to stderr.",
     )
-    render.add_argument("path", metavar="PATH", help="log file to read, or - for stdin")
+    render.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="log file to read, or - for stdin; several logs are rendered in parallel "
+        "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
+    )
     render.add_argument(
         "-a",
         "--adapter",
@@ -92,9 +95,7 @@ def register(commands: Any) -> None:
         help="text style: default (tool calls grouped with their results, thinking folded) "
         "or compact (one line per event)",
     )
-    render.add_argument(
-        "-o", "--output", metavar="PATH", help="write the transcript to PATH instead of stdout"
-    )
+    add_output(render)
     render.add_argument(
         "--censor-usernames",
         action="store_true",
@@ -113,10 +114,8 @@ def register(commands: Any) -> None:
         help="keep reading the file as it grows, like tail -f; Ctrl-C stops "
         "(stdin and pipes are read to their end anyway)",
     )
-    render.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    render.add_argument(
-        "--full", action="store_true", help="do not shorten tool inputs and results"
-    )
+    add_color(render)
+    add_full(render)
     render.add_argument(
         "--ts",
         type=iso_timestamp,
@@ -124,21 +123,16 @@ def register(commands: Any) -> None:
         help="ISO 8601 timestamp for every entry, such as 2026-01-31T09:30:00Z "
         "(default: the file's modification time; now for stdin and --follow)",
     )
-    render.add_argument(
-        "--max-line-chars",
-        type=positive_int,
-        default=MAX_LINE_CHARS,
-        metavar="N",
-        help=f"cut lines longer than N characters (default {MAX_LINE_CHARS})",
-    )
+    add_max_line_chars(render)
     render.add_argument(
         "-q",
         "--quiet",
         action="store_true",
         help="no diagnostics summary and no progress bar on stderr",
     )
+    add_jobs(render)
     add_isolation_options(render)
-    render.set_defaults(handler=run)
+    render.set_defaults(handler=render_paths)
 
 
 # -- reading -------------------------------------------------------------------
@@ -197,43 +191,7 @@ def _regular_size(source: IO[bytes]) -> int | None:
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
-# -- drawing -------------------------------------------------------------------
-
-
-def build_renderer(
-    output: TextIO,
-    *,
-    format: str = "text",
-    style: str = "default",
-    adapter_type: str = "process",
-    color: bool = False,
-    full: bool = False,
-    thinking: bool = False,
-    title: str = "transcript",
-) -> Renderer:
-    """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
-
-    The compact style draws with the plugin's own CLI formatter
-    (``format_stdout_line``) when the adapter's plugin exports one, so the
-    pipeline hands it each raw stdout line; otherwise it applies the
-    entry-based compact rules. One table for ``render`` and ``run``:
-    :func:`linewise.renderers.create_renderer`.
-    """
-    from linewise.renderers import create_renderer
-
-    formatter = None
-    if format == "text" and style == "compact":
-        formatter = get_registry().load(adapter_type).format_stdout_line
-    return create_renderer(
-        output,
-        format=format,
-        style=style,
-        color=color,
-        full=full,
-        thinking=thinking,
-        title=title,
-        formatter=formatter,
-    )
+# -- writing -------------------------------------------------------------------
 
 
 def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
@@ -282,109 +240,13 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
             )
 
 
-class Drawing:
-    """The renderer of a stream, chosen once its adapter type is known.
-
-    A renderer that depends on the adapter (the compact style draws from a
-    CLI's raw lines) is built when detection settles; entries that come first
-    (a live run's early stderr) wait for it. Every other renderer is built at once.
-    """
-
-    def __init__(self, make: Callable[[str], Renderer], adapter_type: str) -> None:
-        self._make = make
-        self._early: list[TranscriptEntry] = []
-        self.renderer: Renderer | None = None
-        if adapter_type != "auto":
-            self.detected(adapter_type)
-
-    def detected(self, adapter_type: str) -> None:
-        """The adapter type is known: build the renderer, draw what waited."""
-        if self.renderer is not None:
-            return
-        self.renderer = self._make(adapter_type)
-        early, self._early = self._early, []
-        for entry in early:
-            self.renderer.write(entry)
-
-    def write(self, entry: TranscriptEntry) -> None:
-        """Draw one entry (or keep it until the renderer exists)."""
-        if self.renderer is None:
-            self._early.append(entry)
-        else:
-            self.renderer.write(entry)
-
-    def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
-        """Draw one stdout line: from the line itself when the renderer wants lines."""
-        renderer = self.renderer
-        if renderer is None:
-            self._early.extend(entries)
-        elif getattr(renderer, "wants_lines", False):
-            renderer.write_line(line, entries)  # type: ignore[attr-defined]
-        else:
-            for entry in entries:
-                renderer.write(entry)
-
-    def close(self, summary: RunSummary | None = None) -> None:
-        """Draw what is left and end the output, with the run's summary when known."""
-        self.detected("process")
-        assert self.renderer is not None
-        if summary is None:
-            self.renderer.close()
-        else:
-            self.renderer.close(summary=summary)
-
-
-def drawing_for(
-    args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
-) -> Drawing:
-    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
-    from linewise.renderers import use_color
-
-    color = args.format == "text" and use_color(output, args.color)
-
-    def make(adapter: str) -> Renderer:
-        renderer = build_renderer(
-            output,
-            format=args.format,
-            style=args.style,
-            adapter_type=adapter,
-            color=color,
-            full=args.full,
-            thinking=args.thinking,
-            title=title,
-        )
-        if getattr(args, "censor_usernames", False):
-            from linewise.renderers.privacy import CensoringRenderer
-
-            return CensoringRenderer(renderer)
-        return renderer
-
-    # Only the compact style depends on the adapter; the others draw from the start.
-    return Drawing(make, adapter_type if args.style == "compact" else "process")
-
-
-def note_detection(detection: Detection, *, quiet: bool, source: str = "log") -> None:
-    """Say on stderr what auto-detection chose, or warn that it chose nothing."""
-    if detection.detected:
-        if not quiet:
-            sys.stderr.write(
-                f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
-            )
-    else:
-        logger.warning(
-            "could not detect the %s's format, using the generic parser: %s",
-            source,
-            detection.reason,
-        )
-
-
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Render one log."""
     from linewise._pipeline import Pipeline
 
     _check_options(args, registry)
     with ExitStack() as stack:
-        source, fixed_ts = _open_source(args)
+        source, fixed_ts = session_source(args, registry) or _open_source(args)
         if source is not sys.stdin.buffer:
             stack.callback(source.close)
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
@@ -397,33 +259,25 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             note_detection(detection, quiet=args.quiet)
             drawing.detected(detection.adapter_type)
 
+        # A renderer known from the start that draws entries (jsonl, text, html) gets them
+        # straight from the pipeline: one call less per entry.
+        direct = drawing.renderer
+        if direct is not None and getattr(direct, "wants_lines", False):
+            direct = None
         pipeline = Pipeline(
             args.adapter,
             registry=registry,
-            on_entry=drawing.write,
-            on_line=drawing.write_line,
+            on_entry=drawing.write if direct is None else direct.write,
+            on_line=drawing.write_line if direct is None else None,
             on_detect=detected,
             max_line_chars=args.max_line_chars,
         )
-        chunks: Iterable[bytes] = read_chunks(source)
-        # The run summary reads the log again: a regular file from disk, a pipe from memory.
-        kept = None if _regular_size(source) is not None else KeptChunks(chunks)
-        if kept is not None:
-            chunks = kept
-        if follow:
-            # Caught up with the writer: detect from the lines there are, if any, and show them.
-            def caught_up() -> None:
-                if pipeline.session.sniffed_lines:
-                    pipeline.decide()
-                    output.flush()
-
-            chunks = follow_chunks(source, on_idle=caught_up)
-        chunks = refusing_binary(chunks, "stdin" if args.path == "-" else args.path)
+        chunks, kept = _chunks(source, args.path, pipeline, output, follow=follow)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
         size = None if follow or args.path == "-" else _regular_size(source)
         interrupted = _pump(
             pipeline,
-            iter(chunks),
+            chunks,
             output,
             fixed_ts,
             size=None if args.quiet else size,
@@ -436,32 +290,76 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 len(unfinished.encode("utf-8", "surrogatepass")),
             )
         pipeline.close(fixed_ts)
-        summary = None
-        if not interrupted:
-            log = source if kept is None else kept.data
-            summary = run_summary(
-                registry,
-                pipeline.session.adapter_type,
-                log,
-                pipeline.stats,
-                max_line_chars=args.max_line_chars,
-            )
-            if args.adapter != "auto":
-                warn_if_unrecognised(
-                    args.adapter,
-                    pipeline.session.diagnostics,
-                    pipeline.stats,
-                    log,
-                    registry,
-                    max_line_chars=args.max_line_chars,
-                )
-        drawing.close(summary)
+        read_again = source if kept is None else kept
+        draws = getattr(drawing.renderer, "draws_summary", True) is not False
+        drawing.close(
+            None if interrupted else _summary(args, registry, pipeline, read_again, draws=draws)
+        )
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)
     if interrupted and not follow:
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _chunks(
+    source: IO[bytes], path: str, pipeline: Pipeline, output: TextIO, *, follow: bool
+) -> tuple[Iterator[bytes], KeptChunks | None]:
+    """The log's bytes as render reads them, and what is kept of them to read again.
+
+    A followed file is read as it grows; binary input is refused. The run
+    summary reads the log again: a regular file from disk, a pipe from memory.
+    """
+    chunks: Iterable[bytes] = read_chunks(source)
+    kept = None if _regular_size(source) is not None else KeptChunks(chunks)
+    if kept is not None:
+        chunks = kept
+    if follow:
+        # Caught up with the writer: detect from the lines there are, if any, and show them.
+        def caught_up() -> None:
+            if pipeline.session.sniffed_lines:
+                pipeline.decide()
+                output.flush()
+
+        chunks = follow_chunks(source, on_idle=caught_up)
+    return refusing_binary(chunks, "stdin" if path == "-" else path), kept
+
+
+def _summary(
+    args: argparse.Namespace,
+    registry: Registry,
+    pipeline: Pipeline,
+    read: IO[bytes] | KeptChunks,
+    *,
+    draws: bool,
+) -> RunSummary | None:
+    """The run summary of the log read to its end, and a hint when the adapter read little.
+
+    ``read``: the log file, read again from disk, or what was kept of a pipe.
+    Reading the whole log again for a summary the renderer does not draw
+    (``draws`` False: jsonl) would only cost time.
+    """
+    log = read.data if isinstance(read, KeptChunks) else read
+    summary = None
+    if draws:
+        summary = run_summary(
+            registry,
+            pipeline.session.adapter_type,
+            log,
+            pipeline.stats,
+            max_line_chars=args.max_line_chars,
+        )
+    if args.adapter != "auto":
+        warn_if_unrecognised(
+            args.adapter,
+            pipeline.session.diagnostics,
+            pipeline.stats,
+            log,
+            registry,
+            max_line_chars=args.max_line_chars,
+        )
+    return summary
 
 
 def _warn_fallback(session: TranscriptSession) -> None:

@@ -8,11 +8,12 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TextIO
 
-from linewise._defaults import EXIT_HOST_FAILURE, GRACE, MAX_LINE_CHARS
+from linewise._defaults import EXIT_HOST_FAILURE, GRACE
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger, positive_int
+from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger
+from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
-from linewise.cli.rendering import drawing_for, note_detection
+from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
 from linewise.errors import LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
@@ -82,23 +83,13 @@ def register(commands: Any) -> None:
         default="default",
         help="text style: compact is one line per event (as `linewise render --style compact`)",
     )
-    run_parser.add_argument(
-        "-o", "--output", metavar="PATH", help="write the transcript to PATH instead of stdout"
-    )
-    run_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    run_parser.add_argument(
-        "--full", action="store_true", help="do not shorten tool inputs and results"
-    )
+    add_output(run_parser)
+    add_color(run_parser)
+    add_full(run_parser)
     run_parser.add_argument(
         "--thinking", action="store_true", help="show thinking (folded by default)"
     )
-    run_parser.add_argument(
-        "--max-line-chars",
-        type=positive_int,
-        default=MAX_LINE_CHARS,
-        metavar="N",
-        help=f"cut lines longer than N characters (default {MAX_LINE_CHARS})",
-    )
+    add_max_line_chars(run_parser)
     run_parser.add_argument(
         "-q",
         "--quiet",

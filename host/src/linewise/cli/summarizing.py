@@ -245,7 +245,10 @@ def _logs(paths: list[str]) -> Iterator[str]:
 def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
     """One log's report; stdin is copied to a temporary file first (it is read twice)."""
     from linewise._summary import summarize_log, summarize_stream
+    from linewise.cli.session_inputs import session_report
 
+    if (report := session_report(path, adapter_type, registry)) is not None:
+        return report
     if path != "-":
         return summarize_log(path, adapter_type, registry=registry)
     with tempfile.TemporaryFile() as copy:

@@ -77,6 +77,30 @@ def _kept(previous: Any, keep: set[str]) -> Iterator[Any]:
         yield batch.filter(pc.is_in(batch.column("run_id"), value_set=wanted))
 
 
+def _todo(
+    inputs: list[str], known: dict[str, str], result: ExportResult
+) -> tuple[list[str], set[str]]:
+    """The inputs to export, and the earlier runs to keep: those of logs not exported again.
+
+    An input already exported (same path, same content) is skipped, counted in ``result``;
+    the earlier runs of a log whose content changed are replaced, counted too.
+    """
+    todo: list[str] = []
+    for path in inputs:
+        if known:
+            try:
+                if run_id(path, content_hash(path)) in known:
+                    result.skipped += 1
+                    continue
+            except OSError:
+                pass  # the worker reports it
+        todo.append(path)
+    renewed = set(todo)
+    keep = {rid for rid, source in known.items() if source not in renewed}
+    result.replaced = len(known) - len(keep)
+    return todo, keep
+
+
 def export_logs(
     paths: Iterable[str],
     directory: str,
@@ -108,19 +132,7 @@ def export_logs(
     os.makedirs(directory, exist_ok=True)
     result = ExportResult(directory=directory, inputs=len(inputs), missing=missing)
     known, old_runs, old_entries = _previous(directory) if append else ({}, None, None)
-    todo: list[str] = []
-    for path in inputs:
-        if known:
-            try:
-                if run_id(path, content_hash(path)) in known:
-                    result.skipped += 1
-                    continue
-            except OSError:
-                pass  # the worker reports it
-        todo.append(path)
-    renewed = set(todo)
-    keep = {rid for rid, source in known.items() if source not in renewed}
-    result.replaced = len(known) - len(keep)
+    todo, keep = _todo(inputs, known, result)
     sizes = {path: _size(path) for path in todo}
     total = sum(sizes.values())
     results: Iterator[Result]

@@ -7,16 +7,18 @@ renderer, used by ``linewise render`` and ``linewise run`` alike.
 
 from __future__ import annotations
 
-from typing import TextIO
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, TextIO
 
-from linewise_contracts.protocols import FormatStdoutLine
+if TYPE_CHECKING:
+    from linewise_contracts.protocols import FormatStdoutLine
 
-from linewise.renderers.colours import COLOURS, STATUS_ROLES, paint, use_color
-from linewise.renderers.compact import CompactRenderer, FormatterRenderer
-from linewise.renderers.jsonl import JsonlRenderer, entry_json
-from linewise.renderers.protocols import LineRenderer, Renderer
-from linewise.renderers.sanitising import neutralize
-from linewise.renderers.text import TextRenderer
+    from linewise.renderers.colours import COLOURS, STATUS_ROLES, paint, use_color
+    from linewise.renderers.compact import CompactRenderer, FormatterRenderer
+    from linewise.renderers.jsonl import JsonlRenderer, entry_json
+    from linewise.renderers.protocols import LineRenderer, Renderer
+    from linewise.renderers.sanitising import neutralize
+    from linewise.renderers.text import TextRenderer
 
 __all__ = [
     "COLOURS",
@@ -35,6 +37,37 @@ __all__ = [
     "paint",
     "use_color",
 ]
+
+# Each renderer module is imported on first use: `linewise render -f jsonl`
+# does not pay for the text and compact renderers, nor `linewise list` for any.
+_EXPORTS = {
+    "COLOURS": "colours",
+    "STATUS_ROLES": "colours",
+    "paint": "colours",
+    "use_color": "colours",
+    "CompactRenderer": "compact",
+    "FormatterRenderer": "compact",
+    "JsonlRenderer": "jsonl",
+    "entry_json": "jsonl",
+    "LineRenderer": "protocols",
+    "Renderer": "protocols",
+    "neutralize": "sanitising",
+    "TextRenderer": "text",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linewise.renderers' has no attribute {name!r}")
+    value = getattr(import_module(f"linewise.renderers.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 #: The output formats and, for text, its styles.
 FORMATS = ("text", "jsonl", "html")
@@ -65,13 +98,19 @@ def create_renderer(
     if style not in STYLES:
         raise ValueError(f"unknown style {style!r}: choose one of {', '.join(STYLES)}")
     if format == "jsonl":
+        from linewise.renderers.jsonl import JsonlRenderer
+
         return JsonlRenderer(output.buffer)
     if format == "html":
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
         return HtmlRenderer(output, title=title)
     if style == "compact":
+        from linewise.renderers.compact import CompactRenderer, FormatterRenderer
+
         if formatter is not None:
             return FormatterRenderer(output, formatter, color=color)
         return CompactRenderer(output, color=color)
+    from linewise.renderers.text import TextRenderer
+
     return TextRenderer(output, color=color, full=full, thinking=thinking)

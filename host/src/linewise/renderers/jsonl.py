@@ -24,11 +24,18 @@ def entry_json(entry: Mapping[str, Any]) -> bytes:
 class JsonlRenderer:
     """Each entry as one line of JSON (deltas unmerged); the output is data, not a display."""
 
+    #: The run's summary is not drawn (it is not an entry), so callers need not compute it.
+    draws_summary = False
+
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
 
     def write(self, entry: TranscriptEntry) -> None:
-        self._stream.write(entry_json(entry) + b"\n")
+        try:
+            line = orjson.dumps(entry, option=orjson.OPT_APPEND_NEWLINE)
+        except (TypeError, orjson.JSONEncodeError):
+            line = entry_json(entry) + b"\n"
+        self._stream.write(line)
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         # The summary is not an entry: the entry stream stays exactly the parser's.

@@ -79,6 +79,7 @@ class CensoringRenderer:
         self._inner = inner
         # A renderer of raw lines (the Claude compact style) gets masked lines too.
         self.wants_lines = getattr(inner, "wants_lines", False)
+        self.draws_summary = getattr(inner, "draws_summary", True)
 
     def write(self, entry: TranscriptEntry) -> None:
         self._inner.write(censor_usernames(entry))

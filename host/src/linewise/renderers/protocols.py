@@ -17,7 +17,9 @@ class Renderer(Protocol):
 
     :meth:`close` ends the output. When the caller knows the run's summary (a
     plugin's ``summarize_run``), it passes it: outcome, tokens and cost then come
-    from it, and what it does not know is shown as unknown.
+    from it, and what it does not know is shown as unknown. A renderer that never
+    draws the summary (jsonl) sets ``draws_summary = False``: callers then skip
+    computing it.
     """
 
     def write(self, entry: TranscriptEntry) -> None: ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import orjson
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
@@ -48,6 +49,15 @@ def _line_ts(event: dict[str, Any], ts: str) -> str:
     return (iso_timestamp(own) or ts) if own is not None else ts
 
 
+def _event(line: str) -> dict[str, Any] | None:
+    """The JSON object on ``line`` (:func:`parse_json_object`, its common case inline)."""
+    try:
+        event = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return parse_json_object(line)
+    return event if type(event) is dict else None
+
+
 def _parent(event: dict[str, Any]) -> str | None:
     parent = event.get("parent_tool_use_id")
     return parent if type(parent) is str and parent else None
@@ -72,13 +82,10 @@ def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
 # -- messages --------------------------------------------------------------------------
 
 
-def _content(event: dict[str, Any]) -> object:
-    message = event.get("message")
-    return message.get("content") if type(message) is dict else None
-
-
 def _tool_call(block: dict[str, Any], ts: str, names: BoundedMap[str, str] | None) -> ToolCallEntry:
-    name = as_string(block.get("name"), "tool")
+    name = block.get("name")
+    if type(name) is not str:
+        name = "tool"
     call: ToolCallEntry = {
         "kind": "tool_call",
         "ts": ts,
@@ -93,19 +100,10 @@ def _tool_call(block: dict[str, Any], ts: str, names: BoundedMap[str, str] | Non
     return call
 
 
-def _assistant_text_kind(event: dict[str, Any]) -> str:
-    """``stderr`` when the message reports an API error (``error`` set), else ``assistant``."""
-    return "stderr" if event.get("error") or _failed_local_command(event) else "assistant"
-
-
 def _said(kind: str, ts: str, text: str) -> TranscriptEntry:
     if kind == "stderr":
         return {"kind": "stderr", "ts": ts, "text": text}
     return {"kind": "assistant", "ts": ts, "text": text}
-
-
-def _failed_local_command(event: dict[str, Any]) -> bool:
-    return as_string(dig(event, "local_command_outcome", "kind")) == "failed"
 
 
 def _assistant_entries(
@@ -113,29 +111,38 @@ def _assistant_entries(
 ) -> list[TranscriptEntry]:
     entries: list[TranscriptEntry] = []
     error = event.get("error")
-    command = as_object(event.get("local_command_run"))
+    command = event.get("local_command_run")
     if error:
         entries.append({"kind": "stderr", "ts": ts, "text": f"API error: {error_text(error)}"})
-    if command:
+    if command and type(command) is dict:
         outcome = as_string(dig(event, "local_command_outcome", "kind"))
         run = f"/{as_string(command.get('command'))} {as_string(command.get('args'))}".rstrip()
         entries.append(
             {"kind": "system", "ts": ts, "text": f"local command {run}" + f" {outcome}".rstrip()}
         )
-    text_kind = _assistant_text_kind(event)
-    content = _content(event)
+    # Text is stderr when the message reports an API error or a failed local command.
+    ended = event.get("local_command_outcome")
+    failed = ended is not None and type(ended) is dict and ended.get("kind") == "failed"
+    text_kind = "stderr" if error or failed else "assistant"
+    message = event.get("message")
+    content = message.get("content") if type(message) is dict else None
     if type(content) is str:
         if content:
             entries.append(_said(text_kind, ts, content))
         return entries
-    for block in as_list(content):
+    if type(content) is not list:
+        content = ()
+    for block in content:
         if type(block) is not dict:
             continue
         kind = block.get("type")
         if kind == "text":
             text = block.get("text")
             if type(text) is str and text and "text" not in skip:
-                entries.append(_said(text_kind, ts, text))
+                if text_kind == "assistant":
+                    entries.append({"kind": "assistant", "ts": ts, "text": text})
+                else:
+                    entries.append({"kind": "stderr", "ts": ts, "text": text})
         elif kind in _TOOL_USE_BLOCKS:
             entries.append(_tool_call(block, ts, names))
         elif kind == "thinking":
@@ -162,7 +169,9 @@ def _assistant_entries(
 def _tool_result(
     block: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
 ) -> ToolResultEntry:
-    ident = as_string(block.get("tool_use_id"))
+    ident = block.get("tool_use_id")
+    if type(ident) is not str:
+        ident = ""
     content = block.get("content")
     result: ToolResultEntry = {
         "kind": "tool_result",
@@ -213,12 +222,15 @@ def _user_entries(
 ) -> list[TranscriptEntry]:
     # Harness-written user turns (hook feedback, a compaction summary) are not the person's.
     text_kind = "system" if event.get("isSynthetic") is True else "user"
-    content = _content(event)
+    message = event.get("message")
+    content = message.get("content") if type(message) is dict else None
     if type(content) is str:
         return [_user_text(text_kind, ts, content)] if content.strip() else []
     entries: list[TranscriptEntry] = []
     details = event.get("tool_use_result")
-    for block in as_list(content):
+    if type(content) is not list:
+        content = ()
+    for block in content:
         if type(block) is str:
             if block.strip():
                 entries.append(_user_text(text_kind, ts, block))
@@ -229,7 +241,8 @@ def _user_entries(
         if kind == "tool_result":
             result = _tool_result(block, ts, names)
             entries.append(result)
-            entries.extend(_result_details(result, details, ts))
+            if details is not None and type(details) is dict:
+                entries.extend(_result_details(result, details, ts))
         elif kind == "text":
             text = as_string(block.get("text"))
             if text.strip():
@@ -388,32 +401,43 @@ class ClaudeStdoutParser:
     remembers tool names by id, so tool results carry ``toolName``.
     """
 
-    __slots__ = ("_current", "_names", "_streamed")
+    __slots__ = ("_current", "_names", "_streamed", "_streaming")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
         # message id -> block kinds ("text", "thinking") already streamed as deltas
         self._streamed: BoundedMap[str, frozenset[str]] = BoundedMap(_REMEMBERED)
         self._current: str | None = None  # id of the message being streamed
+        self._streaming = False  # whether any deltas were seen (most runs have none)
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
-        event = parse_json_object(line)
+        event = _event(line)
         if event is None:
             return stdout_entries(line, ts)
-        ts = _line_ts(event, ts)
+        own = event.get("timestamp")
+        if own is not None:
+            ts = iso_timestamp(own) or ts
         kind = event.get("type")
         if kind == "assistant":
             skip = _NOTHING
-            if len(self._streamed):
+            if self._streaming:
                 ident = dig(event, "message", "id")
                 if type(ident) is str:
                     skip = self._streamed.get(ident) or skip
             entries = _assistant_entries(event, ts, skip, self._names)
+        elif kind == "user":
+            entries = _user_entries(event, ts, self._names)
         elif kind == "stream_event":
             entries = self._stream_event(event, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
-        return _with_context(event, entries, self._names)
+        # _with_context, its common case inline: a main-thread message.
+        parent = event.get("parent_tool_use_id")
+        if parent is not None and type(parent) is str and parent:
+            return with_parent(entries, parent)
+        if kind == "system":
+            return with_parent(entries, _task_parent(event, self._names))
+        return entries
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))
@@ -427,12 +451,14 @@ class ClaudeStdoutParser:
             seen = self._streamed.get(self._current) or frozenset()
             if block not in seen:
                 self._streamed[self._current] = seen | {block}
+                self._streaming = True
         return entries
 
     def reset(self) -> None:
         self._names.clear()
         self._streamed.clear()
         self._current = None
+        self._streaming = False
 
 
 def create_stdout_parser() -> ClaudeStdoutParser:

@@ -101,6 +101,9 @@ def sniff(lines: Sequence[str]) -> float:
         if event is None:
             other += 1
             continue
+        if "parentUuid" in event:
+            # A session file's record (``claude_session``): stream-json has no parentUuid.
+            return 0.0
         kind = event.get("type")
         # A frozenset lookup of an unhashable "type" (a list, say) would raise.
         if type(kind) is not str or kind not in _CLAUDE_TYPES:

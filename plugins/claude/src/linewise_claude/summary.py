@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, Final
 
+import orjson
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import (
     as_int,
@@ -153,8 +154,11 @@ class _Run:
         self.turns = 0
 
     def feed(self, line: str) -> None:
-        event = parse_json_object(line)
-        if event is None:
+        try:
+            event = orjson.loads(line)  # the common case of parse_json_object, inline
+        except orjson.JSONDecodeError:
+            event = parse_json_object(line)
+        if type(event) is not dict:
             if line.strip():
                 self.other_text.append(line)
             return
@@ -162,7 +166,9 @@ class _Run:
         ident = event.get("session_id")
         if type(ident) is str and ident:
             self.session_id = ident
-        self.last_time = iso_timestamp(event.get("timestamp")) or self.last_time
+        stamp = event.get("timestamp")
+        if stamp is not None:
+            self.last_time = iso_timestamp(stamp) or self.last_time
         parent = event.get("parent_tool_use_id")
         if type(parent) is str and parent:
             self.subagents.line(parent, event)
@@ -198,16 +204,23 @@ class _Run:
                 f"{error_text(event.get('error'))}: " + " ".join(t for t in texts if t)
             )
         for block in as_list(message.get("content")):
-            kind = dig(block, "type")
-            if kind == "text" and main and as_string(block.get("text")).strip():
-                self.last_text = block["text"]
+            if type(block) is not dict:
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                if main and as_string(block.get("text")).strip():
+                    self.last_text = block["text"]
             elif kind == "tool_use" and block.get("name") in _DELEGATE_TOOLS:
                 self.subagents.started(block)
 
     def _user(self, event: dict[str, Any]) -> None:
         details = event.get("tool_use_result")
-        for block in as_list(dig(event, "message", "content")):
-            kind = dig(block, "type")
+        message = event.get("message")
+        content = message.get("content") if type(message) is dict else None
+        for block in as_list(content):
+            if type(block) is not dict:
+                continue
+            kind = block.get("type")
             if kind == "text" and as_string(block.get("text")).startswith(
                 "[Request interrupted by user"
             ):

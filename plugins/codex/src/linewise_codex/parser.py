@@ -6,6 +6,7 @@ import math
 import re
 from typing import Any, Final
 
+import orjson
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.entries import (
     JsonValue,
@@ -105,7 +106,13 @@ def read_event_at(line: str) -> tuple[dict[str, Any] | None, str | None]:
     only when its JSON is a Codex (or ``acpx.*``) event, so a wrapper's own
     log lines stay text.
     """
-    event = parse_json_object(line)
+    try:
+        event = orjson.loads(line)  # the common case of parse_json_object, inline
+    except orjson.JSONDecodeError:
+        event = parse_json_object(line)
+    else:
+        if type(event) is not dict:
+            event = None
     if event is not None or not line.startswith("["):
         return event, None
     match = _LOG_PREFIX.match(line)
@@ -155,7 +162,10 @@ def _first_present(*values: object) -> object:
 def _tool_use_id(item: dict[str, Any]) -> str:
     kind = item.get("type")
     if kind == "command_execution":
-        return as_string(item.get("id")) or as_string(item.get("command")) or "command_execution"
+        ident = item.get("id")
+        if type(ident) is str and ident:
+            return ident
+        return as_string(item.get("command")) or "command_execution"
     if kind == "tool_use":
         return as_string(item.get("id"), as_string(item.get("name"), "unknown") or "tool_use")
     return as_string(item.get("id")) or as_string(kind, "tool")
@@ -192,13 +202,19 @@ def _tool_input(item: dict[str, Any]) -> JsonValue:
     return {} if tool_input is None else tool_input
 
 
-def _tool_call(item: dict[str, Any], ts: str) -> ToolCallEntry:
-    tool_input = json_or_placeholder(_tool_input(item))
+def _tool_call(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolCallEntry:
+    if item.get("type") == "command_execution":
+        # The most common call; its input is made here of two strs, plain JSON already.
+        tool_input: JsonValue = _tool_input(item)
+        name = "command_execution"
+    else:
+        tool_input = json_or_placeholder(_tool_input(item))
+        name = _tool_name(item)
     return {
         "kind": "tool_call",
         "ts": ts,
-        "name": _tool_name(item),
-        "toolUseId": _tool_use_id(item),
+        "name": name,
+        "toolUseId": _tool_use_id(item) if ident is None else ident,
         "input": tool_input,
     }
 
@@ -213,7 +229,9 @@ def _exit_code(value: object) -> float | None:
 def _command_output(item: dict[str, Any]) -> tuple[str, bool]:
     command = as_string(item.get("command"))
     status = as_string(item.get("status"))
-    exit_code = _exit_code(item.get("exit_code"))
+    code = item.get("exit_code")
+    # An int exit code (the usual) is itself; anything else goes through _exit_code.
+    exit_code = code if type(code) is int and -(2**53) <= code <= 2**53 else _exit_code(code)
     output = as_string(item.get("aggregated_output")).rstrip()
     lines = [f"command: {command}"] if command else []
     if status:
@@ -298,7 +316,7 @@ def _tool_use_output(item: dict[str, Any]) -> tuple[str, bool]:
     )
 
 
-def _tool_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
+def _tool_result(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolResultEntry:
     kind = item.get("type")
     if kind == "command_execution":
         content, failed = _command_output(item)
@@ -313,7 +331,7 @@ def _tool_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
     return {
         "kind": "tool_result",
         "ts": ts,
-        "toolUseId": _tool_use_id(item),
+        "toolUseId": _tool_use_id(item) if ident is None else ident,
         "content": content,
         "isError": failed,
     }
@@ -553,20 +571,22 @@ class CodexStdoutParser:
     def _parse_event(self, event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
         kind = event.get("type")
         item = event.get("item")
-        if type(kind) is str and kind in _PHASES and type(item) is dict:
-            phase = _PHASES[kind]
-            if item.get("type") in _TOOL_ITEMS:
+        phase = _PHASES.get(kind) if type(kind) is str else None
+        if phase is not None and type(item) is dict:
+            item_kind = item.get("type")
+            if item_kind in _TOOL_ITEMS:
                 return self._tool_item(item, ts, phase)
-            plan_done = item.get("type") == "plan" and phase == "completed"
+            plan_done = item_kind == "plan" and phase == "completed"
             if plan_done and self._streamed.pop(as_string(item.get("id")), False):
                 return []
-            if item.get("type") == "tool_result" and phase == "completed":
+            if item_kind == "tool_result" and phase == "completed":
                 result = _explicit_result(item, ts)
                 name = self._names.get(result["toolUseId"])
                 if name is not None:
                     result["toolName"] = name
                 return [result]
-        elif kind == "item.plan.delta":
+            return _item_entries(item, ts, phase)  # what _entries does with an item event
+        if kind == "item.plan.delta":
             ident = as_string(event.get("item_id"))
             if ident:
                 self._streamed[ident] = True
@@ -582,13 +602,13 @@ class CodexStdoutParser:
         entries: list[TranscriptEntry] = []
         name = self._open.get(ident)
         if name is None:
-            call = _tool_call(item, ts)
+            call = _tool_call(item, ts, ident)
             name = call["name"]
             self._names[ident] = name
             entries.append(call)
         if phase == "completed":
             self._open.pop(ident, None)
-            result = _tool_result(item, ts)
+            result = _tool_result(item, ts, ident)
             result["toolName"] = name
             entries.append(result)
         else:

@@ -331,7 +331,7 @@ class _Run:
                 self.plan_text = text
             elif item.get("type") == "error":
                 self.warning(_error_message(item))
-        elif is_legacy_event(event):
+        elif "type" not in event and is_legacy_event(event):  # a typed event is never legacy
             self.legacy(event["msg"])
 
     def legacy(self, msg: dict[str, Any]) -> None:

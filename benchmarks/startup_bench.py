@@ -1,0 +1,237 @@
+"""Benchmark: linewise start-up as whole processes, against Node and a bare entry-point scan.
+
+Run with `python3 -m uv run --locked python benchmarks/startup_bench.py`. Each
+comparison runs its commands interleaved, round after round, in one run, and
+reports medians and the median ratio, because shared machines drift:
+
+- `import linewise` over a bare interpreter (`python -c pass`);
+- `linewise render` of a one-line Claude log against a trivial Node script
+  that reads the same line, parses it and prints it again (skipped without node);
+- `linewise render` of several logs with one process (`--jobs 1`) and with
+  one per core (the default);
+- `linewise list` with 1,000 extra installed distributions (written to a
+  temporary folder put on PYTHONPATH) against a bare
+  `importlib.metadata.entry_points(group="linewise.parsers")`, with a cold
+  entry-point cache (emptied before each run) and a warm one.
+
+Bytecode is cached as on a user's machine (PYTHONDONTWRITEBYTECODE is unset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+GROUP = "linewise.parsers"
+NODE_SCRIPT = (
+    "const fs = require('fs');"
+    "const line = fs.readFileSync(process.argv[1], 'utf8').split('\\n')[0];"
+    "process.stdout.write(JSON.stringify(JSON.parse(line)) + '\\n');"
+)
+BARE_SCAN = f"import importlib.metadata as m; m.entry_points(group={GROUP!r})"
+
+Command = list[str]
+
+
+def _linewise() -> Command:
+    found = Path(sys.executable).with_name("linewise")
+    return [str(found)] if found.exists() else [sys.executable, "-m", "linewise"]
+
+
+def _run(command: Command, env: Mapping[str, str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the process and its children) of a run."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(env)
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed: {errors[-400:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
+
+
+def compare(
+    rows: dict[str, Command],
+    rounds: int,
+    env: Mapping[str, str],
+    before_each: Callable[[str], None] | None = None,
+    cpu: dict[str, float] | None = None,
+) -> dict[str, float]:
+    """Median seconds of each command, run interleaved ``rounds`` times after one warm-up.
+
+    ``cpu``, when given, receives each command's median CPU seconds.
+    """
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    cpu_times: dict[str, list[float]] = {name: [] for name in rows}
+    for round_ in range(rounds + 1):
+        for name, command in rows.items():
+            if before_each is not None:
+                before_each(name)
+            seconds, cpu_seconds = _run(command, env)
+            if round_:
+                times[name].append(seconds)
+                cpu_times[name].append(cpu_seconds)
+    if cpu is not None:
+        cpu.update({name: statistics.median(values) for name, values in cpu_times.items()})
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def show(title: str, medians: dict[str, float], base: str) -> None:
+    print(title)
+    for name, seconds in medians.items():
+        ratio = seconds / medians[base]
+        print(f"  {name:42s} {seconds * 1000:7.1f} ms  {ratio:5.2f}x {base}")
+
+
+def fake_distributions(root: Path, count: int) -> None:
+    """``count`` installed-looking distributions; every other one has console scripts."""
+    for index in range(count):
+        info = root / f"fake_dist_{index}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: fake-dist-{index}\nVersion: 1.0\n"
+            "Summary: a distribution that only takes space\n"
+        )
+        if index % 2 == 0:
+            (info / "entry_points.txt").write_text(
+                f"[console_scripts]\nfake-{index} = fake_dist_{index}.cli:main\n"
+            )
+
+
+def import_time(rounds: int, env: Mapping[str, str]) -> None:
+    medians = compare(
+        {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "python -c 'import linewise'": [sys.executable, "-c", "import linewise"],
+        },
+        rounds,
+        env,
+    )
+    show("import linewise", medians, "python -c pass")
+    extra = medians["python -c 'import linewise'"] - medians["python -c pass"]
+    print(f"  import linewise costs {extra * 1000:.1f} ms over a bare interpreter")
+
+
+def one_line(work: Path, rounds: int, env: Mapping[str, str]) -> None:
+    if shutil.which("node") is None:
+        print("one-line render: skipped, node is not installed")
+        return
+    one = work / "one.jsonl"
+    event = {"type": "system", "subtype": "init", "model": "m", "session_id": "s"}
+    one.write_text(json.dumps(event) + "\n")
+    render = [*_linewise(), "render", str(one)]
+    medians = compare(
+        {
+            "node (read, parse, print a line)": ["node", "-e", NODE_SCRIPT, str(one)],
+            "linewise render (auto, text)": render,
+            "linewise render -a claude_local -f jsonl": [
+                *render,
+                "-a",
+                "claude_local",
+                "-f",
+                "jsonl",
+            ],
+        },
+        rounds,
+        env,
+    )
+    show("one-line render", medians, "node (read, parse, print a line)")
+
+
+def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
+    """Several generated Claude logs of about 4 MB each, with one process and one per core."""
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "the file test function error " * 8}],
+            },
+            "session_id": "s",
+        }
+    )
+    logs = []
+    for index in range(count):
+        log = work / f"several-{index}.jsonl"
+        log.write_text((line + "\n") * (4_000_000 // (len(line) + 1)))
+        logs.append(str(log))
+    render = [*_linewise(), "render", *logs, "-a", "claude_local", "-f", "jsonl", "-q"]
+    cpu: dict[str, float] = {}
+    try:
+        medians = compare(
+            {"render --jobs 1": [*render, "--jobs", "1"], "render (one process per core)": render},
+            max(3, rounds // 3),
+            env,
+            cpu=cpu,
+        )
+    except RuntimeError as error:
+        print(f"render of several logs: skipped, this linewise cannot ({error})")
+        return
+    show(f"render of {count} logs of 4 MB ({os.cpu_count()} cores)", medians, "render --jobs 1")
+    for name, seconds in medians.items():
+        print(
+            f"  {name:42s} CPU {cpu[name]:.2f} s over {seconds:.2f} s: {cpu[name] / seconds:.2f} cores busy"
+        )
+
+
+def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
+    fakes = work / "fakes"
+    fakes.mkdir()
+    fake_distributions(fakes, count)
+    cache = work / "cache"
+    with_fakes = {
+        **env,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(fakes), env.get("PYTHONPATH")])),
+        "LINEWISE_CACHE_DIR": str(cache),
+    }
+    listing = [*_linewise(), "list"]
+
+    def empty_cache(name: str) -> None:
+        if name.startswith("linewise list (cold"):
+            shutil.rmtree(cache, ignore_errors=True)
+
+    medians = compare(
+        {
+            "bare entry_points(group=...)": [sys.executable, "-c", BARE_SCAN],
+            "linewise list (cold cache)": listing,
+            "linewise list (warm cache)": listing,
+        },
+        rounds,
+        with_fakes,
+        before_each=empty_cache,
+    )
+    # The warm run follows the cold one, which wrote the cache it reads.
+    show(
+        f"linewise list with {count:,} extra distributions", medians, "bare entry_points(group=...)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--distributions", type=int, default=1000)
+    parser.add_argument("--logs", type=int, default=4, help="logs rendered together")
+    args = parser.parse_args()
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="linewise-startup-") as folder:
+        work = Path(folder)
+        env["LINEWISE_CACHE_DIR"] = str(work / "own-cache")
+        import_time(args.rounds, env)
+        one_line(work, args.rounds, env)
+        several(work, args.rounds, env, args.logs)
+        listing(work, args.rounds, env, args.distributions)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The drawing of ``render`` and ``run``: the renderer for their options, built once the
+adapter is known, and the note on what detection chose."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from linewise._registry import get_registry
+from linewise.cli.common import logger
+from linewise.renderers.sanitising import neutralize
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import TranscriptEntry
+    from linewise_contracts.summary import RunSummary
+
+    from linewise._detect import Detection
+    from linewise.renderers import Renderer
+
+__all__ = ["Drawing", "build_renderer", "drawing_for", "note_detection"]
+
+
+def build_renderer(
+    output: TextIO,
+    *,
+    format: str = "text",
+    style: str = "default",
+    adapter_type: str = "process",
+    color: bool = False,
+    full: bool = False,
+    thinking: bool = False,
+    title: str = "transcript",
+) -> Renderer:
+    """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
+
+    The compact style draws with the plugin's own CLI formatter
+    (``format_stdout_line``) when the adapter's plugin exports one, so the
+    pipeline hands it each raw stdout line; otherwise it applies the
+    entry-based compact rules. One table for ``render`` and ``run``:
+    :func:`linewise.renderers.create_renderer`.
+    """
+    from linewise.renderers import create_renderer
+
+    formatter = None
+    if format == "text" and style == "compact":
+        formatter = get_registry().load(adapter_type).format_stdout_line
+    return create_renderer(
+        output,
+        format=format,
+        style=style,
+        color=color,
+        full=full,
+        thinking=thinking,
+        title=title,
+        formatter=formatter,
+    )
+
+
+class Drawing:
+    """The renderer of a stream, chosen once its adapter type is known.
+
+    A renderer that depends on the adapter (the compact style draws from a
+    CLI's raw lines) is built when detection settles; entries that come first
+    (a live run's early stderr) wait for it. Every other renderer is built at once.
+    """
+
+    def __init__(self, make: Callable[[str], Renderer], adapter_type: str) -> None:
+        self._make = make
+        self._early: list[TranscriptEntry] = []
+        self.renderer: Renderer | None = None
+        if adapter_type != "auto":
+            self.detected(adapter_type)
+
+    def detected(self, adapter_type: str) -> None:
+        """The adapter type is known: build the renderer, draw what waited."""
+        if self.renderer is not None:
+            return
+        self.renderer = self._make(adapter_type)
+        early, self._early = self._early, []
+        for entry in early:
+            self.renderer.write(entry)
+
+    def write(self, entry: TranscriptEntry) -> None:
+        """Draw one entry (or keep it until the renderer exists)."""
+        if self.renderer is None:
+            self._early.append(entry)
+        else:
+            self.renderer.write(entry)
+
+    def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
+        """Draw one stdout line: from the line itself when the renderer wants lines."""
+        renderer = self.renderer
+        if renderer is None:
+            self._early.extend(entries)
+        elif getattr(renderer, "wants_lines", False):
+            renderer.write_line(line, entries)  # type: ignore[attr-defined]
+        else:
+            for entry in entries:
+                renderer.write(entry)
+
+    def close(self, summary: RunSummary | None = None) -> None:
+        """Draw what is left and end the output, with the run's summary when known."""
+        self.detected("process")
+        assert self.renderer is not None
+        if summary is None:
+            self.renderer.close()
+        else:
+            self.renderer.close(summary=summary)
+
+
+def drawing_for(
+    args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
+) -> Drawing:
+    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
+    from linewise.renderers import use_color
+
+    color = args.format == "text" and use_color(output, args.color)
+
+    def make(adapter: str) -> Renderer:
+        renderer = build_renderer(
+            output,
+            format=args.format,
+            style=args.style,
+            adapter_type=adapter,
+            color=color,
+            full=args.full,
+            thinking=args.thinking,
+            title=title,
+        )
+        if getattr(args, "censor_usernames", False):
+            from linewise.renderers.privacy import CensoringRenderer
+
+            return CensoringRenderer(renderer)
+        return renderer
+
+    # Only the compact style depends on the adapter; the others draw from the start.
+    return Drawing(make, adapter_type if args.style == "compact" else "process")
+
+
+def note_detection(detection: Detection, *, quiet: bool, source: str = "log") -> None:
+    """Say on stderr what auto-detection chose, or warn that it chose nothing."""
+    if detection.detected:
+        if not quiet:
+            sys.stderr.write(
+                f"linewise: detected {detection.adapter_type}: {neutralize(detection.reason)}\n"
+            )
+    else:
+        logger.warning(
+            "could not detect the %s's format, using the generic parser: %s",
+            source,
+            detection.reason,
+        )

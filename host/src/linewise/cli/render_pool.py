@@ -1,0 +1,240 @@
+"""``linewise render a.log b.log ...``: several logs rendered by a pool of processes, in order.
+
+Each log is rendered by :func:`linewise.cli.rendering.run` in a worker process
+into a temporary file, with its warnings and diagnostics captured; the parent
+copies each transcript to the output in the order the logs were given, as soon
+as it and those before it are done, and each log's messages to stderr, named
+after the log. A log that cannot be read is an error for that log only: the
+others are still rendered, and the exit code is the worst of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from linewise._defaults import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, READ_SIZE
+from linewise.cli.common import configure_logging, fail, logger, positive_int
+from linewise.renderers.sanitising import neutralize
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from linewise._registry import Registry
+
+__all__ = ["WORK_PER_PROCESS", "default_jobs", "planned_jobs", "render_paths"]
+
+#: One log's result: its exit code and what it wrote to stderr.
+Outcome = tuple[int, str]
+#: Bytes of logs worth one more process (about what starting one costs) when --jobs is not given.
+WORK_PER_PROCESS: Final = 2_000_000
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def planned_jobs(paths: list[str], requested: int | None, cores: int) -> int:
+    """How many processes render ``paths``: as asked, else one per core and per 2 MB of logs."""
+    if requested is not None:
+        return max(1, min(requested, len(paths)))
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+    return max(1, min(cores, len(paths), total // WORK_PER_PROCESS))
+
+
+def render_paths(args: argparse.Namespace, registry: Registry) -> int:
+    """``linewise render``: one log as before, or several through the pool."""
+    from linewise.cli import rendering
+
+    if len(args.paths) == 1:
+        args.path = args.paths[0]
+        return rendering.run(args, registry)
+    _check_several(args)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="linewise-render-") as folder:
+        return _render_several(args, registry, folder)
+
+
+def _check_several(args: argparse.Namespace) -> None:
+    if "-" in args.paths:
+        fail("- (stdin) can only be rendered alone", EXIT_USAGE)
+    if args.follow:
+        fail("--follow follows one log: give one PATH", EXIT_USAGE)
+    if args.format == "html":
+        fail("--format html draws one log per page: render each log with its own -o", EXIT_USAGE)
+    if args.output not in (None, "-") and os.path.exists(args.output):
+        for path in args.paths:
+            with contextlib.suppress(OSError):
+                if os.path.samefile(path, args.output):
+                    fail(f"the output {args.output} is the input log {path}", EXIT_USAGE)
+
+
+def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -> int:
+    from linewise.cli.entry_stream import entry_stream
+    from linewise.renderers import use_color
+
+    with contextlib.ExitStack() as stack:
+        if args.output in (None, "-"):
+            out = stack.enter_context(entry_stream())
+        else:
+            try:
+                out = stack.enter_context(
+                    open(args.output, "w", encoding="utf-8", errors="replace", newline="")
+                )
+            except OSError as error:
+                fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_FAILURE)
+        settings = dict(vars(args))
+        settings["color"] = "always" if use_color(out, args.color) else "never"
+        settings.pop("handler", None)
+        jobs = planned_jobs(args.paths, args.jobs, default_jobs())
+        tasks = [
+            (settings, path, os.path.join(folder, f"{index}.out"))
+            for index, path in enumerate(args.paths)
+        ]
+        worst = EXIT_OK
+        try:
+            for (_, path, rendered), outcome in zip(
+                tasks, _outcomes(tasks, jobs, registry), strict=True
+            ):
+                worst = max(worst, _deliver(path, rendered, outcome, out, args))
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+    return worst
+
+
+def _outcomes(
+    tasks: list[tuple[dict[str, Any], str, str]], jobs: int, registry: Registry
+) -> Iterator[Outcome]:
+    """Each log's outcome, in the order given; ``jobs`` processes render them."""
+    if jobs == 1:
+        for task in tasks:
+            yield _render_one(*task, registry)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork starts a worker with the registry already scanned; elsewhere the default.
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_stdout) as pool:
+        futures: list[Future[Outcome]] = [pool.submit(_render_one, *task) for task in tasks]
+        try:
+            for future in futures:
+                yield _result(future)
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _result(future: Future[Outcome]) -> Outcome:
+    try:
+        return future.result()
+    except Exception as error:  # a worker that died or a bug: this log fails, others go on
+        return (
+            EXIT_FAILURE,
+            f"linewise: error: rendering stopped: {type(error).__name__}: {error}\n",
+        )
+
+
+def _quiet_stdout() -> None:
+    """In a worker, whatever plugin code prints goes to stderr, never into the transcript."""
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+
+def _render_one(
+    settings: dict[str, Any], path: str, rendered: str, registry: Registry | None = None
+) -> Outcome:
+    """Render one log to the file ``rendered``; its exit code and its stderr text."""
+    from linewise.cli import rendering
+    from linewise.errors import LinewiseError
+
+    args = argparse.Namespace(**{**settings, "path": path, "output": rendered})
+    captured = io.StringIO()
+    handlers = logger.handlers[:]
+    with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
+        configure_logging(args.verbose)  # warnings land in `captured` too
+        try:
+            code = rendering.run(args, registry or _own_registry(args))
+        except SystemExit as stop:  # fail(): the message is on the captured stderr
+            code = stop.code if isinstance(stop.code, int) else EXIT_FAILURE
+        except LinewiseError as error:
+            captured.write(f"linewise: error: {neutralize(str(error))}\n")
+            code = EXIT_FAILURE
+        finally:
+            logger.handlers[:] = handlers
+    return code, captured.getvalue()
+
+
+def _own_registry(args: argparse.Namespace) -> Registry:
+    """A pool worker's registry, with the command's isolation options.
+
+    Forked, it is the parent's: its isolated parsers' workers belong to the
+    parent, so they are dropped here and this process starts its own.
+    """
+    from linewise._registry import get_registry
+    from linewise.cli.common import apply_isolation
+
+    registry = get_registry()
+    apply_isolation(args, registry)
+    if registry.isolation.active:
+        policy = registry.isolation
+        registry.isolate(
+            policy.names, line_timeout=policy.line_timeout, worker_memory=policy.worker_memory
+        )
+    return registry
+
+
+def _deliver(
+    path: str, rendered: str, outcome: Outcome, out: TextIO, args: argparse.Namespace
+) -> int:
+    """Copy one log's transcript to ``out`` and its messages to stderr; its exit code."""
+    code, messages = outcome
+    if os.path.exists(rendered):
+        if args.format == "text":
+            out.write(f"==> {neutralize(path)} <==\n")
+        _copy(rendered, out, binary=args.format == "jsonl")
+        os.unlink(rendered)
+    named = f"linewise: {neutralize(path)}: "
+    for line in messages.splitlines():
+        sys.stderr.write(named + line.removeprefix("linewise: ") + "\n")
+    sys.stderr.flush()
+    return code
+
+
+def _copy(rendered: str, out: TextIO, *, binary: bool) -> None:
+    """The rendered file onto ``out``: bytes for JSON lines, text (out's encoding) otherwise."""
+    if binary:
+        out.flush()
+        with open(rendered, "rb") as source:
+            while data := source.read(READ_SIZE):
+                out.buffer.write(data)
+        out.buffer.flush()
+        return
+    with open(rendered, encoding="utf-8", errors="replace", newline="") as text:
+        while chunk := text.read(READ_SIZE):
+            out.write(chunk)
+
+
+def add_jobs(render: argparse.ArgumentParser) -> None:
+    """``-j/--jobs N``: how many processes render several logs."""
+    render.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="render several logs with N processes (default: one per core, "
+        "and fewer for less than 2 MB of logs per process)",
+    )

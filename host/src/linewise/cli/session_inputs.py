@@ -1,0 +1,192 @@
+"""``render`` and ``summarize`` of a stored session: given by id, or a file its plugin reads.
+
+An input is a session when it names no file but a session's id (or an
+unambiguous prefix of one), or when it is a file whose adapter type (given
+with ``-a``, or detected) exports ``session_records`` or whose store's layout
+holds it. The session's record lines, with secret values masked, then stand
+in for the file: everything after that is the ordinary ``render`` or
+``summarize``. Any other input is left alone, and ``render FILE -a TYPE`` of a
+type without ``session_records`` imports nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from linewise._guard import PluginCallError
+from linewise._registry import Registry
+from linewise.cli.common import EXIT_FAILURE, EXIT_USAGE, fail, file_ts, logger
+from linewise.errors import SessionNotFoundError
+
+if TYPE_CHECKING:
+    from linewise._detect import Detection
+    from linewise._summary import RunReport
+    from linewise.renderers.progress import ProgressBar
+
+__all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInput:
+    """A session's record lines as a seekable byte stream, and the adapter type that reads them."""
+
+    stream: IO[bytes]
+    adapter_type: str
+    path: Path
+    detection: Detection | None = None
+    #: Which session an id named, said on stderr by ``render``.
+    about: str | None = None
+
+
+def _looks_like_id(reference: str) -> bool:
+    return bool(reference) and reference != "-" and "/" not in reference and os.sep not in reference
+
+
+def terminal_progress() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress bar on stderr while sessions are read, when stderr is a terminal (shown only
+    when reading is slow), and what erases it."""
+    from linewise.renderers.progress import ProgressBar
+
+    if not ProgressBar.wanted(sys.stderr):
+        return None, lambda: None
+    bars: list[ProgressBar] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(ProgressBar(sys.stderr, total))
+        bars[0].update(done)
+
+    return update, lambda: bars[0].close() if bars else None
+
+
+def session_input(reference: str, adapter_type: str, registry: Registry) -> SessionInput | None:
+    """The session ``reference`` names, or None when it is an ordinary input.
+
+    Raises :class:`~linewise.errors.SessionNotFoundError` and
+    :class:`~linewise.errors.AmbiguousSessionError` for an id that matches no
+    session or several, :class:`OSError` and
+    :class:`~linewise._guard.PluginCallError` when the session cannot be read.
+    """
+    if reference == "-":
+        return None
+    path = Path(reference)
+    if path.is_file():
+        return _file_input(path, adapter_type, registry)
+    if path.exists() or not _looks_like_id(reference):
+        return None
+    from linewise.sessions import resolve_session
+
+    progress, done = terminal_progress()
+    try:
+        source = resolve_session(reference, registry=registry, progress=progress)
+    finally:
+        done()
+    if adapter_type not in ("auto", source.adapter_type):
+        logger.warning(
+            "session %s is read by %s, its store's adapter type, not %s",
+            reference,
+            source.adapter_type,
+            adapter_type,
+        )
+    found = _read(registry, source.adapter_type, source.path, source.key)
+    return replace(found, about=f"{source.reason}: {source.path}")
+
+
+def _file_input(path: Path, adapter_type: str, registry: Registry) -> SessionInput | None:
+    from linewise._records import sniffed_type
+
+    if adapter_type != "auto":
+        if registry.load(adapter_type).session_records is None:
+            return None  # lines the ordinary way
+        return _read(registry, adapter_type, path, None)
+    detection = sniffed_type(path, registry)
+    if detection.detected:
+        if registry.load(detection.adapter_type).session_records is None:
+            return None  # lines the ordinary way (detected again there)
+        return _read(registry, detection.adapter_type, path, None, detection)
+    # No sniffer is sure (a database, say): the store whose layout holds the file, if any.
+    from linewise._detect import Detection
+    from linewise.sessions import store_type
+
+    found = store_type(path, registry=registry)
+    if found is None:
+        return None
+    detection = Detection(found, True, "the file is in its session store")
+    return _read(registry, found, path, None, detection)
+
+
+def _read(
+    registry: Registry,
+    adapter_type: str,
+    path: Path,
+    key: str | None,
+    detection: Detection | None = None,
+) -> SessionInput:
+    from linewise._records import records_stream, session_lines
+    from linewise._redact import Redactor
+
+    parser = registry.load(adapter_type)
+    mask = Redactor.for_environment(os.environ)
+    stream = records_stream(session_lines(parser, path, key), mask.text if mask.active else None)
+    return SessionInput(stream, adapter_type, path, detection)
+
+
+def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[bytes], str] | None:
+    """For ``render``: the session ``args.path`` names as (records stream, ts), or None.
+
+    ``args.adapter`` becomes the session's adapter type (what detection chose
+    is said on stderr, as for any log). Exits with a clear message when the
+    session cannot be found or read, or ``--follow`` is asked of one.
+    """
+    try:
+        found = session_input(args.path, args.adapter, registry)
+    except SessionNotFoundError as error:
+        fail(str(error), EXIT_FAILURE)
+    except PluginCallError as error:
+        fail(f"cannot read the session {args.path}: {error.failure.describe()}", EXIT_FAILURE)
+    except OSError as error:
+        fail(f"cannot read {args.path}: {error.strerror or error}", EXIT_FAILURE)
+    if found is None:
+        return None
+    if args.follow:
+        found.stream.close()
+        fail("--follow reads a growing log; a stored session is rendered as it is", EXIT_USAGE)
+    if found.detection is not None:
+        from linewise.cli.drawing import note_detection
+
+        note_detection(found.detection, quiet=args.quiet)
+    if found.about is not None and not args.quiet:
+        from linewise.renderers.privacy import censor_text
+        from linewise.renderers.sanitising import neutralize
+
+        about = censor_text(found.about) if args.censor_usernames else found.about
+        sys.stderr.write(f"linewise: {neutralize(about)}\n")
+    args.adapter = found.adapter_type
+    return found.stream, args.ts or file_ts(str(found.path))
+
+
+def session_report(reference: str, adapter_type: str, registry: Registry) -> RunReport | None:
+    """For ``summarize``: the report of the session ``reference`` names, or None.
+
+    An id that matches no session gives None (the input is then reported as an
+    unreadable file, like any missing path); a session that cannot be read
+    raises :class:`OSError`, so it is reported the same way.
+    """
+    from linewise._summary import summarize_stream
+
+    try:
+        found = session_input(reference, adapter_type, registry)
+    except SessionNotFoundError:
+        return None
+    except PluginCallError as error:
+        raise OSError(f"cannot read the session: {error.failure.describe()}") from error
+    if found is None:
+        return None
+    with found.stream:
+        return summarize_stream(found.stream, reference, found.adapter_type, registry=registry)

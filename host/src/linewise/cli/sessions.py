@@ -1,0 +1,234 @@
+"""``linewise sessions``: the sessions the CLIs keep on this machine, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from linewise._defaults import EXIT_INTERRUPTED
+from linewise._registry import Registry
+from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
+from linewise.cli.session_inputs import terminal_progress
+from linewise.renderers.sanitising import neutralize
+
+if TYPE_CHECKING:
+    from linewise.sessions import SessionInfo
+
+__all__ = ["register"]
+
+_COLUMNS: Final = (
+    "LAST-ACTIVE",
+    "CLI",
+    "ID",
+    "PROJECT",
+    "MODEL",
+    "MSGS",
+    "TOOLS",
+    "TOKENS",
+    "COST",
+    "OUTCOME",
+    "FIRST-PROMPT",
+)
+_NUMERIC: Final = frozenset({"MSGS", "TOOLS", "TOKENS", "COST"})
+#: Fewest characters of an id the table shows (more when needed to tell ids apart).
+ID_CHARS: Final = 8
+PROJECT_CHARS: Final = 32
+PROMPT_CHARS: Final = 60
+_LEGEND: Final = (
+    "render one with `linewise render ID` (an unambiguous prefix is enough); "
+    "tokens: input without cache reads + output; unknown: the CLI recorded none\n"
+)
+
+
+def register(commands: Any) -> None:
+    """Add the ``sessions`` subcommand."""
+    sessions = commands.add_parser(
+        "sessions",
+        help="list the sessions the agent CLIs keep on this machine",
+        description="List the sessions the agent CLIs keep on disk (Claude Code, Codex, ... "
+        "as far as their plugins are installed), newest first. What each came to is "
+        "cached (readable by you only) and read again when a file changes.",
+    )
+    sessions.add_argument(
+        "--cli", metavar="NAME", help="only this CLI's sessions (claude, codex...)"
+    )
+    sessions.add_argument(
+        "--project", metavar="TEXT", help="only sessions whose working directory holds TEXT"
+    )
+    sessions.add_argument(
+        "--since", metavar="DATE", help="only sessions active since DATE (2026-01-31, UTC)"
+    )
+    sessions.add_argument(
+        "--search", metavar="TEXT", help="only sessions whose messages hold TEXT (case ignored)"
+    )
+    sessions.add_argument("--limit", type=positive_int, metavar="N", help="at most N sessions")
+    sessions.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sessions.add_argument(
+        "--censor-usernames",
+        action="store_true",
+        help="mask user names in home-directory paths (/Users/dotta -> /Users/d****)",
+    )
+    sessions.add_argument(
+        "--no-cache", action="store_true", help="read every session again, without the cache"
+    )
+    sessions.set_defaults(handler=run)
+
+
+def _shown(args: argparse.Namespace) -> Callable[[str], str]:
+    """What every printed text goes through: secrets masked, user names censored on demand."""
+    from linewise._redact import Redactor
+
+    mask = Redactor.for_environment(os.environ).text
+    if not args.censor_usernames:
+        return mask
+    from linewise.renderers.privacy import censor_text
+
+    return lambda text: censor_text(mask(text))
+
+
+def run(args: argparse.Namespace, registry: Registry) -> int:
+    """List the sessions found."""
+    from linewise.sessions import find_sessions
+
+    progress, done = terminal_progress()
+    try:
+        found = find_sessions(
+            cli=args.cli,
+            project=args.project,
+            since=args.since,
+            search=args.search,
+            limit=args.limit,
+            registry=registry,
+            use_cache=not args.no_cache,
+            progress=progress,
+        )
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+    except KeyboardInterrupt:
+        done()
+        sys.stderr.write("linewise: interrupted; the sessions read so far are cached\n")
+        return EXIT_INTERRUPTED
+    finally:
+        done()
+    shown = _shown(args)
+    for info in found:
+        if info.problem:
+            sys.stderr.write(
+                f"linewise: warning: {neutralize(shown(info.path))}: {neutralize(info.problem)}\n"
+            )
+    if args.json:
+        rows = [_json(info.to_json(), shown) for info in found]
+        sys.stdout.write(json.dumps({"sessions": rows}, ensure_ascii=False, allow_nan=False))
+        sys.stdout.write("\n")
+        return EXIT_OK
+    if not found:
+        _say_where(args, registry, shown)
+        return EXIT_OK
+    prefixes = unique_prefixes([info.id for info in found])
+    table = [list(_COLUMNS), *(_row(info, shown, prefixes[info.id]) for info in found)]
+    sys.stdout.write(_table(table) + _LEGEND)
+    return EXIT_OK
+
+
+def _say_where(args: argparse.Namespace, registry: Registry, shown: Callable[[str], str]) -> None:
+    """No session found: say where linewise looked, or that no plugin declares a store."""
+    from linewise.sessions import known_stores
+
+    stores = known_stores(registry=registry)
+    if args.cli:
+        stores = [
+            (kind, store) for kind, store in stores if store.cli.casefold() == args.cli.casefold()
+        ]
+    if not stores:
+        which = f" for {args.cli}" if args.cli else ""
+        sys.stderr.write(
+            f"linewise: no sessions found: no installed parser declares a session store{which} "
+            "(see `linewise list`)\n"
+        )
+        return
+    sys.stderr.write("linewise: no sessions found; looked in:\n")
+    for adapter_type, store in stores:
+        patterns = ", ".join(store.patterns)
+        where = neutralize(shown(str(store.root)))
+        sys.stderr.write(f"linewise:   {where} ({neutralize(patterns)}; {adapter_type})\n")
+
+
+def _json(value: Any, shown: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {key: _json(item, shown) for key, item in value.items()}
+    return value
+
+
+def _tokens(info: SessionInfo) -> str:
+    if info.input_tokens is None or info.output_tokens is None:
+        return "unknown"
+    return f"{info.input_tokens + info.output_tokens:,}"
+
+
+def _cut(text: str | None, width: int, *, keep_end: bool = False) -> str:
+    if not text:
+        return "-"
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    return "…" + flat[-(width - 1) :] if keep_end else flat[: width - 1] + "…"
+
+
+def unique_prefixes(ids: list[str], least: int = ID_CHARS) -> dict[str, str]:
+    """Each id's shortest prefix (at least ``least`` characters) that no other id starts with
+    (the whole id when another id is that id plus more, or the same)."""
+    ordered = sorted(set(ids))
+    prefixes = {}
+    for index, ident in enumerate(ordered):
+        shared = 0
+        for neighbour in ordered[max(index - 1, 0) : index + 2]:
+            if neighbour != ident:
+                shared = max(shared, _common(ident, neighbour))
+        prefixes[ident] = ident[: max(least, shared + 1)]
+    return prefixes
+
+
+def _common(one: str, other: str) -> int:
+    """How many leading characters two strings share."""
+    count = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[str]:
+    when = info.newest[:16].replace("T", " ") if info.newest else "-"
+    return [
+        when,
+        info.cli,
+        prefix,
+        _cut(shown(info.project or ""), PROJECT_CHARS, keep_end=True),
+        info.model or "-",
+        str(info.messages),
+        str(info.tool_calls),
+        _tokens(info),
+        "unknown" if info.cost_usd is None else f"${info.cost_usd:.4f}",
+        info.outcome,
+        _cut(shown(info.first_prompt or ""), PROMPT_CHARS),
+    ]
+
+
+def _table(rows: list[list[str]]) -> str:
+    cells = [[neutralize(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
+    lines = []
+    for row in cells:
+        padded = [
+            cell.rjust(width) if name in _NUMERIC else cell.ljust(width)
+            for name, cell, width in zip(_COLUMNS, row, widths, strict=True)
+        ]
+        lines.append("  ".join(padded).rstrip())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,234 @@
+"""The sessions on this machine: the stores the CLIs keep on disk, found through the plugins.
+
+A plugin whose adapter type reads a CLI's session files declares where they
+live (``session_stores``) and, when they are not one JSON line per record, how
+to read one (``session_records``, ``session_keys``): see
+:mod:`linewise_contracts.sessions`. The host finds the files, reads each
+through the ordinary pipeline (the same parser, safety net and validation as
+stdout), keeps what each came to in a private cache, and lists, searches and
+renders them. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from linewise._generic import GENERIC_ADAPTER_TYPE
+from linewise._records import session_lines, sniffed_type
+from linewise._registry import Registry, get_registry
+from linewise.sessions._facts import SessionInfo, utc_iso
+from linewise.sessions._find import (
+    Progress,
+    SessionQuery,
+    list_sessions,
+    lookup_session,
+    parse_since,
+)
+from linewise.sessions._stores import excluded, session_parsers, stores_of
+
+if TYPE_CHECKING:
+    from linewise_contracts.sessions import SessionStore
+
+    from linewise._transcript import Transcript
+
+__all__ = [
+    "SessionInfo",
+    "SessionQuery",
+    "SessionSource",
+    "find_sessions",
+    "known_stores",
+    "resolve_session",
+    "store_type",
+    "transcribe_session",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSource:
+    """Where a session is and which adapter type reads it; ``reason`` says how that was decided."""
+
+    adapter_type: str
+    path: Path
+    key: str | None
+    reason: str
+    info: SessionInfo | None = None
+
+
+def find_sessions(
+    *,
+    cli: str | None = None,
+    project: str | None = None,
+    since: str | date | datetime | None = None,
+    search: str | None = None,
+    limit: int | None = None,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> list[SessionInfo]:
+    """Every session the installed plugins' stores hold, newest first, as :class:`SessionInfo`.
+
+    ``cli`` keeps one CLI's sessions (``"claude"``); ``project`` those whose
+    working directory (or path) holds the text; ``since`` those active since a
+    date or time (a naive time is UTC); ``search`` those whose message text
+    holds the text (case ignored). ``environ`` and ``home`` stand for
+    ``os.environ`` and the user's home (the CLIs' own variables, such as
+    ``CLAUDE_CONFIG_DIR``, are read from ``environ``); ``LINEWISE_CACHE_DIR``
+    there moves the facts cache. ``progress(done, total)`` is told the bytes read.
+    """
+    query = SessionQuery(
+        cli=cli,
+        project=project,
+        since=_since(since),
+        search=search,
+        limit=limit,
+    )
+    return list_sessions(
+        query,
+        registry=registry,
+        environ=environ,
+        home=home,
+        use_cache=use_cache,
+        progress=progress,
+    )
+
+
+def _since(value: str | date | datetime | None) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        normal = utc_iso(moment.isoformat())
+        assert normal is not None
+        return normal
+    if isinstance(value, date):
+        return parse_since(value.isoformat())
+    return parse_since(value)
+
+
+def known_stores(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+) -> list[tuple[str, SessionStore]]:
+    """Every store the installed plugins declare on this machine: (adapter type, store)."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    return [
+        (found.adapter_type, found.store)
+        for parser in session_parsers(registry)
+        for found in stores_of(parser, environ, home, registry)
+    ]
+
+
+def store_type(
+    path: Path,
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+) -> str | None:
+    """The adapter type whose store holds ``path`` (by the store's layout), or None."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    target = path.resolve()
+    for parser in session_parsers(registry):
+        for found in stores_of(parser, environ, home, registry):
+            store = found.store
+            try:
+                relative = target.relative_to(store.root.resolve()).as_posix()
+            except (ValueError, OSError):
+                continue
+            if excluded(relative, store.patterns) and not excluded(relative, store.exclude):
+                return parser.adapter_type
+    return None
+
+
+def resolve_session(
+    reference: str | os.PathLike[str],
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    progress: Progress | None = None,
+) -> SessionSource:
+    """A session by path (its type detected) or by id or unambiguous id prefix.
+
+    A file's type is what the sniffers recognise in its first lines, else the
+    store whose layout holds it. Raises
+    :class:`~linewise.errors.SessionNotFoundError` or
+    :class:`~linewise.errors.AmbiguousSessionError`.
+    """
+    registry = registry or get_registry()
+    path = Path(reference)
+    if path.is_file():
+        detection = sniffed_type(path, registry)
+        if detection.detected:
+            return SessionSource(detection.adapter_type, path, None, detection.reason)
+        adapter_type = store_type(path, registry=registry, environ=environ, home=home)
+        if adapter_type is not None:
+            return SessionSource(adapter_type, path, None, "the file is in its session store")
+        return SessionSource(GENERIC_ADAPTER_TYPE, path, None, detection.reason)
+    info = lookup_session(
+        os.fspath(reference), registry=registry, environ=environ, home=home, progress=progress
+    )
+    return SessionSource(
+        info.adapter_type, Path(info.path), info.key, f"session {info.id} of {info.cli}", info
+    )
+
+
+def transcribe_session(
+    reference: str | os.PathLike[str],
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    censor_usernames: bool = False,
+    redact_secrets: bool = True,
+    merge: bool = True,
+) -> Transcript:
+    """The transcript of a session given by id, id prefix or path.
+
+    The session is read through its plugin (``session_records`` where it has
+    one) and the ordinary pipeline; entries carry the records' own times.
+    ``redact_secrets`` masks the values of ``environ``'s secret-named variables
+    (as ``linewise run`` does); ``censor_usernames`` masks user names in home paths.
+    """
+    from linewise._redact import Redactor
+    from linewise._session import merge_deltas
+    from linewise._transcript import Transcript, open_session
+
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    source = resolve_session(reference, registry=registry, environ=environ, home=home)
+    parser = registry.load(source.adapter_type)
+    mask = Redactor.for_environment(environ).text if redact_secrets else None
+    ts = _file_ts(source.path)
+    session = open_session(source.adapter_type, registry=registry)
+    entries = []
+    for line in session_lines(parser, source.path, source.key):
+        entries.extend(session.feed((mask(line) if mask else line) + "\n", ts))
+    entries.extend(session.close(ts))
+    if censor_usernames:
+        from linewise.renderers.privacy import censor_usernames as censor
+
+        entries = [censor(entry) for entry in entries]
+    return Transcript(
+        adapter_type=session.adapter_type,
+        entries=merge_deltas(entries) if merge else entries,
+        diagnostics=session.diagnostics,
+    )
+
+
+def _file_ts(path: Path) -> str:
+    stamp = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -1,0 +1,171 @@
+"""The facts cache: one SQLite file (mode 0600) under the user's cache directory.
+
+A row is a session's :class:`~linewise.sessions.SessionInfo` and its message
+text (compressed, read only when searching), keyed on the file's path and the
+session's key, and valid while the file's size and modification time and the
+reader (host version, adapter type, plugin version) are the same. The text of
+sessions stays on this machine, readable by its owner only.
+
+Anything wrong with the cache (a read-only directory, a corrupt file, a
+lock held too long) costs speed, never a result: the facts are read again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import zlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Final
+
+from linewise._cachedir import cache_folder
+from linewise.sessions._facts import SessionInfo
+
+__all__ = ["FactsCache", "cache_dir"]
+
+logger = logging.getLogger("linewise")
+
+#: Bumped when what a row holds changes: older rows are then read again.
+SCHEMA: Final = 2
+_FILE: Final = "sessions.sqlite3"
+#: The facts' own columns, one per :class:`SessionInfo` field, in its order.
+_FIELDS: Final = tuple(SessionInfo.__dataclass_fields__)
+_CREATE: Final = f"""
+CREATE TABLE IF NOT EXISTS facts (
+    file TEXT NOT NULL,
+    file_key TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    file_mtime_ns INTEGER NOT NULL,
+    reader TEXT NOT NULL,
+    {", ".join(f"info_{name}" for name in _FIELDS)},
+    text BLOB NOT NULL,
+    PRIMARY KEY (file, file_key)
+)
+"""
+_COLUMNS: Final = len(_FIELDS) + 6
+
+Key = tuple[str, str]
+
+
+def cache_dir(environ: Mapping[str, str], home: Path) -> Path | None:
+    """Where the facts cache lives (see :func:`linewise._cachedir.cache_folder`); None: off."""
+    return cache_folder(environ, home)
+
+
+def _private_file(path: Path) -> None:
+    """Create ``path`` (and its directory) readable by its owner only, or tighten it."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # Not through a link someone else planted: the file is where it says.
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        if os.name == "posix":
+            os.fchmod(descriptor, 0o600)
+    finally:
+        os.close(descriptor)
+
+
+class FactsCache:
+    """The facts cache at ``directory``; every method degrades to "not cached" on trouble."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / _FILE
+        self._db: sqlite3.Connection | None = None
+        try:
+            self._db = self._open()
+        except (OSError, sqlite3.Error) as error:
+            logger.info("sessions cache unavailable (%s): reading every session", error)
+            self._db = None
+
+    def _open(self) -> sqlite3.Connection:
+        _private_file(self.path)
+        db = sqlite3.connect(self.path, timeout=5)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA:
+                db.execute("DROP TABLE IF EXISTS facts")
+                db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute(_CREATE)
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            # Not a database (or a corrupt one): start afresh.
+            self.path.unlink(missing_ok=True)
+            _private_file(self.path)
+            db = sqlite3.connect(self.path, timeout=5)
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute(_CREATE)
+            db.commit()
+        return db
+
+    def rows(self) -> dict[Key, tuple[int, int, str, SessionInfo]]:
+        """Every cached row: (path, key) -> (size, mtime_ns, reader, info)."""
+        if self._db is None:
+            return {}
+        found: dict[Key, tuple[int, int, str, SessionInfo]] = {}
+        columns = ", ".join(f"info_{name}" for name in _FIELDS)
+        try:
+            query = f"SELECT file, file_key, file_size, file_mtime_ns, reader, {columns} FROM facts"
+            for path, key, size, mtime_ns, reader, *values in self._db.execute(query):
+                found[(path, key)] = (size, mtime_ns, reader, SessionInfo(*values))
+        except sqlite3.Error as error:
+            logger.info("sessions cache unreadable (%s)", error)
+        return found
+
+    def text(self, key: Key) -> str | None:
+        """The cached message text of one session, or None."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT text FROM facts WHERE file = ? AND file_key = ?", key
+            ).fetchone()
+            return None if row is None else zlib.decompress(row[0]).decode("utf-8", "replace")
+        except (sqlite3.Error, zlib.error) as error:
+            logger.info("sessions cache unreadable (%s)", error)
+            return None
+
+    def put(self, rows: Iterable[tuple[Key, int, int, str, SessionInfo, str]]) -> None:
+        """Store (key, size, mtime_ns, reader, info, text) rows, in one transaction."""
+        if self._db is None:
+            return
+        values = [
+            (
+                key[0],
+                key[1],
+                size,
+                mtime_ns,
+                reader,
+                *(getattr(info, name) for name in _FIELDS),
+                zlib.compress(text.encode("utf-8", "replace")),
+            )
+            for key, size, mtime_ns, reader, info, text in rows
+        ]
+        marks = ", ".join("?" * _COLUMNS)
+        try:
+            with self._db:
+                self._db.executemany(f"INSERT OR REPLACE INTO facts VALUES ({marks})", values)
+        except sqlite3.Error as error:
+            logger.info("sessions cache not written (%s)", error)
+
+    def forget_except(self, kept: set[Key]) -> None:
+        """Drop the rows of sessions no longer found."""
+        if self._db is None:
+            return
+        try:
+            stale = [
+                key
+                for key in self._db.execute("SELECT file, file_key FROM facts")
+                if tuple(key) not in kept
+            ]
+            with self._db:
+                self._db.executemany("DELETE FROM facts WHERE file = ? AND file_key = ?", stale)
+        except sqlite3.Error as error:
+            logger.info("sessions cache not pruned (%s)", error)
+
+    def close(self) -> None:
+        """Close the database."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None

@@ -1,0 +1,211 @@
+"""What a session came to (:class:`SessionInfo`), read through the ordinary pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
+
+from linewise._defaults import MAX_LINE_CHARS
+from linewise._guard import PluginCallError
+from linewise._records import session_lines
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import TranscriptEntry
+
+    from linewise._registry import LoadedParser, Registry
+    from linewise.sessions._stores import SessionFile
+
+__all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts"]
+
+#: How much of the first prompt a :class:`SessionInfo` keeps.
+PROMPT_CHARS: Final = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One session on disk and what it came to. ``None`` is unknown, never zero.
+
+    ``id`` is what ``linewise render ID`` takes: the session id the CLI gave,
+    else the key of it in its store file, else the file's name without suffix.
+    ``started`` and ``ended`` are UTC ISO 8601 times of the first and last
+    entries (the records' own times where the plugin stamps them, else the
+    file's modification time). Tokens and cost are the CLI's own figures for
+    the whole session; ``None`` when it reported none. ``problem`` says why the
+    facts are incomplete (the plugin failed part way, say).
+    """
+
+    cli: str
+    adapter_type: str
+    path: str
+    key: str | None
+    session_id: str | None
+    project: str | None
+    started: str | None
+    ended: str | None
+    model: str | None
+    messages: int
+    tool_calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+    cached_tokens: int | None
+    cost_usd: float | None
+    status: str
+    outcome: str
+    first_prompt: str | None
+    size: int
+    problem: str | None = None
+
+    @property
+    def id(self) -> str:
+        """The id to find this session by."""
+        if self.session_id:
+            return self.session_id
+        if self.key:
+            return self.key
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
+        return name.split(".", 1)[0] or name
+
+    @property
+    def newest(self) -> str:
+        """The time the listing sorts by: the end, else the start."""
+        return self.ended or self.started or ""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict (camelCase keys, like the entries)."""
+        return {"id": self.id, **{_CAMEL[name]: getattr(self, name) for name in _CAMEL}}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+#: Each field's name in JSON (camelCase, like the entries).
+_CAMEL: Final = {name: _camel(name) for name in SessionInfo.__dataclass_fields__}
+
+
+def utc_iso(ts: str) -> str | None:
+    """``ts`` (ISO 8601) as UTC with milliseconds and ``Z``, so times sort as strings."""
+    try:
+        moment = datetime.fromisoformat(ts.strip())
+    except (ValueError, AttributeError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class _Collector:
+    """What the entries tell beyond :class:`~linewise._summary.TranscriptStats`."""
+
+    def __init__(self) -> None:
+        self.messages = 0
+        self.cwd: str | None = None
+        self.first_prompt: str | None = None
+        self.started: str | None = None
+        self.ended: str | None = None
+        self.text: list[str] = []
+
+    def add(self, entry: TranscriptEntry) -> None:
+        kind = entry["kind"]
+        if kind in ("user", "assistant"):
+            text = entry["text"]  # type: ignore[typeddict-item]
+            if "parentToolUseId" not in entry:
+                self.messages += 1
+                if kind == "user" and self.first_prompt is None and text.strip():
+                    self.first_prompt = _shorten(text)
+            self.text.append(text)
+        elif kind == "init" and self.cwd is None:
+            cwd = entry.get("cwd")
+            self.cwd = cwd if isinstance(cwd, str) and cwd else None
+        ts = utc_iso(entry["ts"])
+        if ts is not None:
+            if self.started is None or ts < self.started:
+                self.started = ts
+            if self.ended is None or ts > self.ended:
+                self.ended = ts
+
+
+def _shorten(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PROMPT_CHARS else flat[: PROMPT_CHARS - 1] + "…"
+
+
+def read_facts(
+    found: SessionFile, parser: LoadedParser, registry: Registry
+) -> tuple[SessionInfo, str]:
+    """The session's facts and its message text (user and assistant), read through the pipeline.
+
+    The plugin's ``summarize_run``, when it has one, gives tokens, cost and
+    outcome (the same as ``linewise summarize``); otherwise the transcript's
+    result entries do, and without any, tokens and cost are unknown.
+    """
+    from linewise._pipeline import Pipeline
+    from linewise._summary import RunReport, plugin_summary
+
+    collector = _Collector()
+    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
+    mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
+    ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    problem = None
+    try:
+        for line in session_lines(parser, found.path, found.key):
+            pipeline.feed(line + "\n", ts)
+    except PluginCallError as error:
+        registry.call_failures.add(error.failure)
+        problem = f"read in part: {error.failure.describe()}"
+    except OSError as error:
+        problem = f"read in part: {error.strerror or error}"
+    pipeline.close(ts)
+    summary, summary_problem = None, None
+    if problem is None and parser.summarize_run is not None:
+        try:
+            lines = session_lines(parser, found.path, found.key, max_chars=MAX_LINE_CHARS)
+            summary, summary_problem = plugin_summary(parser, lines)
+        except Exception as error:
+            summary_problem = str(error)
+    stats = pipeline.stats
+    report = RunReport(
+        source=str(found.path),
+        adapter_type=parser.adapter_type,
+        summary=summary or stats.to_summary(),
+        stats=stats,
+        diagnostics=pipeline.session.diagnostics,
+        summary_source="plugin" if summary is not None else "transcript",
+    )
+    return _info(found, report, collector, problem or summary_problem), "\n".join(collector.text)
+
+
+def _info(
+    found: SessionFile, report: Any, collector: _Collector, problem: str | None
+) -> SessionInfo:
+    from linewise.renderers.outcome import summary_outcome, summary_tokens_known
+
+    summary = report.summary
+    known = summary_tokens_known(summary) and not (
+        report.summary_source == "transcript" and not report.stats.results
+    )
+    usage = summary.usage
+    return SessionInfo(
+        cli=found.cli,
+        adapter_type=found.adapter_type,
+        path=str(found.path),
+        key=found.key,
+        session_id=summary.session_id or report.stats.session_id,
+        project=collector.cwd,
+        started=collector.started,
+        ended=collector.ended,
+        model=summary.model or report.stats.model,
+        messages=collector.messages,
+        tool_calls=report.stats.tool_calls,
+        input_tokens=usage.input_tokens if known else None,
+        output_tokens=usage.output_tokens if known else None,
+        cached_tokens=usage.cached_tokens if known else None,
+        cost_usd=summary.cost_usd,
+        status=report.status,
+        outcome="unknown" if report.status == "unknown" else summary_outcome(summary),
+        first_prompt=collector.first_prompt,
+        size=found.size,
+        problem=problem,
+    )

@@ -1,0 +1,73 @@
+"""The summary of a Claude Code session file: model, tokens, last answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+from linewise_contracts.extract import as_list, as_object, as_string, parse_json_object
+from linewise_contracts.summary import RunSummary, Usage
+
+from linewise_claude.session.records import HEADER, assistant_model
+from linewise_claude.summary import _message_usage
+
+__all__ = ["summarize_session"]
+
+# Distinct API messages counted in one summary; a longer session counts the first ones.
+_MAX_MESSAGES: Final = 200_000
+
+
+def _text(message: dict[str, Any]) -> str:
+    parts = [
+        as_string(as_object(block).get("text"))
+        for block in as_list(message.get("content"))
+        if as_object(block).get("type") == "text"
+    ]
+    return "\n".join(part for part in parts if part)
+
+
+def summarize_session(lines: Iterable[str]) -> RunSummary:
+    """What a session came to: its id, model, tokens and last answer.
+
+    A session file records each API message's usage (repeated on every record
+    of that message: it is counted once, by message id) but no cost and no
+    outcome, so ``cost_usd`` and ``outcome`` stay unknown and ``complete`` is
+    False: a session can always be resumed.
+    """
+    session: str | None = None
+    model: str | None = None
+    usage: dict[str, Usage] = {}
+    final: str | None = None
+    prompts = 0
+    for line in lines:
+        record = parse_json_object(line)
+        if record is None:
+            continue
+        kind = record.get("type")
+        ident = record.get("sessionId")
+        if session is None and type(ident) is str and ident:
+            session = ident
+        if kind == HEADER:
+            model = as_string(record.get("model")) or model
+            continue
+        message = as_object(record.get("message"))
+        if kind == "user" and record.get("isSidechain") is not True:
+            prompts += type(message.get("content")) is str and record.get("isMeta") is not True
+        if kind != "assistant":
+            continue
+        # Subagents' tokens count (they are the session's spending); their model and words not.
+        key = as_string(message.get("id")) or as_string(record.get("uuid"))
+        if key and (key in usage or len(usage) < _MAX_MESSAGES):
+            usage[key] = _message_usage(message)
+        if record.get("isSidechain") is True:
+            continue
+        model = assistant_model(record) or model
+        final = _text(message) or final
+    return RunSummary(
+        session_id=session,
+        model=model,
+        usage=sum(usage.values(), Usage()),
+        final_text=final,
+        turns=prompts or None,
+        details={"messages": len(usage)},
+    )

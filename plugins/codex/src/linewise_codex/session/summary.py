@@ -1,0 +1,73 @@
+"""The summary of a Codex rollout: session, model, tokens, last answer, how the last turn ended."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from linewise_contracts.extract import as_int, as_object, as_string, parse_json_object
+from linewise_contracts.summary import RunSummary, Usage
+
+from linewise_codex.session.items import is_prompt, message_text
+
+__all__ = ["summarize_session"]
+
+
+def _usage(total: dict[str, Any]) -> Usage:
+    # Codex's own running totals: cached input is part of input, as in its exec --json usage.
+    return Usage(
+        input_tokens=as_int(total.get("input_tokens")),
+        output_tokens=as_int(total.get("output_tokens")),
+        cached_tokens=as_int(total.get("cached_input_tokens")),
+    )
+
+
+def summarize_session(lines: Iterable[str]) -> RunSummary:
+    """What a rollout came to, from its records.
+
+    Tokens are the last ``token_count`` total (Codex reports running totals);
+    unknown (zero, and ``details["tokens_known"]`` False) when the file has
+    none. The outcome is how the last turn ended (``completed``, or
+    ``aborted``, an error); a rollout has no cost and is never complete (a
+    session can always be resumed).
+    """
+    session: str | None = None
+    model: str | None = None
+    total: dict[str, Any] | None = None
+    final: str | None = None
+    outcome: str | None = None
+    errors: list[str] = []
+    prompts = 0
+    for line in lines:
+        record = parse_json_object(line)
+        if record is None:
+            continue
+        kind = record.get("type")
+        payload = as_object(record.get("payload"))
+        sort = as_string(payload.get("type"))
+        if kind == "session_meta" and session is None:
+            session = as_string(payload.get("id")) or None
+        elif kind == "turn_context":
+            model = as_string(payload.get("model")) or model
+        elif kind == "response_item" and sort == "message":
+            if payload.get("role") == "assistant":
+                final = message_text(payload) or final
+            prompts += is_prompt(payload)
+        elif kind == "event_msg" and sort == "token_count":
+            total = as_object(as_object(payload.get("info")).get("total_token_usage")) or total
+        elif kind == "event_msg" and sort in ("task_complete", "turn_complete"):
+            outcome = "completed"
+        elif kind == "event_msg" and sort == "turn_aborted":
+            outcome = "aborted"
+            errors.append(f"turn aborted: {as_string(payload.get('reason'), 'unknown')}")
+    return RunSummary(
+        session_id=session,
+        model=model,
+        usage=_usage(total or {}),
+        final_text=final,
+        outcome=outcome,
+        is_error=outcome == "aborted",
+        errors=tuple(errors[-20:]),
+        turns=prompts or None,
+        details={"tokens_known": total is not None},
+    )

@@ -1,0 +1,5 @@
+import { helper } from "./helper.js";
+
+export function parseStdoutLine(line, ts) {
+  return helper(line, ts);
+}

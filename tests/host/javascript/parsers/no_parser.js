@@ -1,0 +1,3 @@
+export function somethingElse() {
+  return 1;
+}
