@@ -21,6 +21,7 @@ from linewise.cli.common import (
     file_ts,
     iso_timestamp,
     logger,
+    positive_int,
     read_chunks,
 )
 from linewise.cli.drawing import drawing_for, note_detection

@@ -158,7 +158,7 @@ def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[byt
         found.stream.close()
         fail("--follow reads a growing log; a stored session is rendered as it is", EXIT_USAGE)
     if found.detection is not None:
-        from linewise.cli.rendering import note_detection
+        from linewise.cli.drawing import note_detection
 
         note_detection(found.detection, quiet=args.quiet)
     if found.about is not None and not args.quiet:
