@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from linewise._defaults import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, READ_SIZE
-from linewise.cli.common import configure_logging, fail, logger
+from linewise.cli.common import configure_logging, fail, logger, positive_int
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -208,3 +208,15 @@ def _copy(rendered: str, out: TextIO, *, binary: bool) -> None:
     with open(rendered, encoding="utf-8", errors="replace", newline="") as text:
         while chunk := text.read(READ_SIZE):
             out.write(chunk)
+
+
+def add_jobs(render: argparse.ArgumentParser) -> None:
+    """``-j/--jobs N``: how many processes render several logs."""
+    render.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="render several logs with N processes (default: one per core, "
+        "and fewer for less than 2 MB of logs per process)",
+    )

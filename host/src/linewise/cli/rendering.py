@@ -21,7 +21,6 @@ from linewise.cli.common import (
     file_ts,
     iso_timestamp,
     logger,
-    positive_int,
     read_chunks,
 )
 from linewise.cli.drawing import drawing_for, note_detection
@@ -29,7 +28,7 @@ from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
 from linewise.cli.inputs import refusing_binary
 from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
-from linewise.cli.render_pool import render_paths
+from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
@@ -130,14 +129,7 @@ def register(commands: Any) -> None:
         action="store_true",
         help="no diagnostics summary and no progress bar on stderr",
     )
-    render.add_argument(
-        "-j",
-        "--jobs",
-        type=positive_int,
-        metavar="N",
-        help="render several logs with N processes (default: one per core, "
-        "and fewer for less than 2 MB of logs per process)",
-    )
+    add_jobs(render)
     render.set_defaults(handler=render_paths)
 
 
