@@ -59,8 +59,17 @@ def test_each_table_line_names_the_command_its_module_registers() -> None:
             action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
         )
         assert list(subparsers.choices) == [name]
-        handler = subparsers.choices[name].get_default("handler")
-        assert handler.__module__.startswith("linewise.cli."), name
+        command = subparsers.choices[name]
+        handlers = [command.get_default("handler")]
+        if handlers == [None]:  # a command of commands (`linewise js add`): each has one
+            nested = next(
+                action
+                for action in command._actions
+                if isinstance(action, argparse._SubParsersAction)
+            )
+            handlers = [sub.get_default("handler") for sub in nested.choices.values()]
+        for handler in handlers:
+            assert handler.__module__.startswith("linewise.cli."), name
         assert f"linewise.cli.{module}" in sys.modules
 
 
