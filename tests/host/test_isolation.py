@@ -285,3 +285,48 @@ def test_isolated_parsing_gives_the_same_transcript_on_every_real_log() -> None:
             )
         compared += 1
     assert compared >= 70
+
+
+def test_render_isolate_survives_a_hanging_line_end_to_end(
+    fake_site: FakeSite, tmp_path: pytest.TempPathFactory
+) -> None:
+    import os
+    import subprocess
+    from pathlib import Path
+
+    fake_site.add(
+        "linewise-zoo",
+        entry_points={"zoo": "zoo_parser"},
+        requires=["linewise-contracts>=1.0,<2"],
+        modules={"zoo_parser": ZOO},
+    )
+    log = Path(str(tmp_path)) / "run.log"
+    log.write_text("a\nhang\nb\n", encoding="utf-8")
+    linewise = str(Path(sys.executable).with_name("linewise"))
+    env = {**os.environ, "PYTHONPATH": str(fake_site.root), "LINEWISE_CACHE_DIR": ""}
+    done = subprocess.run(
+        [
+            linewise,
+            "render",
+            str(log),
+            "-a",
+            "zoo",
+            "-f",
+            "jsonl",
+            "--isolate",
+            "zoo",
+            "--line-timeout",
+            "1",
+            "--ts",
+            TS,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    texts = [json.loads(line)["text"] for line in done.stdout.splitlines()]
+    assert texts == ["1:a", "hang", "2:b", "saw 2"]  # the new worker saw a again
+    assert "1 fallback" in done.stderr
