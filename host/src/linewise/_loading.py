@@ -216,7 +216,9 @@ class PluginLoader:
                 adapter_type,
                 winner.distribution,
             )
-        if self._registry.isolation.covers(adapter_type, winner.distribution):
+        # JavaScript parsers run in their engine's sandbox already.
+        isolated = self._registry.isolation.covers(adapter_type, winner.distribution)
+        if isolated and winner.kind != "javascript":
             return self._load_isolated(winner)
         target, error = _import(winner.entry_point)
         if error is not None:
