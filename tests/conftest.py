@@ -34,7 +34,15 @@ def _isolated_environment(
     The entry-point scan cache lives in a folder of the test session (used by
     the tests' own `linewise` processes too), never in the developer's.
     """
-    for name in ("LINEWISE_DISABLE", "LINEWISE_ONLY", "LINEWISE_STRICT", "NO_COLOR"):
+    for name in (
+        "LINEWISE_DISABLE",
+        "LINEWISE_ONLY",
+        "LINEWISE_STRICT",
+        "LINEWISE_ISOLATE",
+        "LINEWISE_LINE_TIMEOUT",
+        "LINEWISE_WORKER_MEMORY",
+        "NO_COLOR",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LINEWISE_CACHE_DIR", str(_scan_cache_folder))
     from linewise import reset_registry

@@ -138,6 +138,8 @@ class LoadedParser:
     session_stores: Callable[..., list[SessionStore]] | None = None
     session_records: Callable[..., Iterable[str]] | None = None
     session_keys: Callable[[Path], list[str]] | None = None
+    #: The plugin runs in worker processes (isolation mode), never imported by the host.
+    isolated: bool = False
 
     @property
     def is_fallback(self) -> bool:
@@ -214,6 +216,10 @@ class PluginLoader:
                 adapter_type,
                 winner.distribution,
             )
+        # JavaScript parsers run in their engine's sandbox already.
+        isolated = self._registry.isolation.covers(adapter_type, winner.distribution)
+        if isolated and winner.kind != "javascript":
+            return self._load_isolated(winner)
         target, error = _import(winner.entry_point)
         if error is not None:
             return self._import_failed(winner, error)
@@ -227,6 +233,24 @@ class PluginLoader:
             )
         assert adopted is not None
         return adopted
+
+    def _load_isolated(self, winner: Candidate) -> LoadedParser:
+        from linewise._isolation._load import load_isolated
+
+        registry = self._registry
+        result = load_isolated(
+            winner.adapter_type,
+            winner.value,
+            registry.isolation,
+            registry.call_failures,
+            fallback_label=winner.summary,
+        )
+        if isinstance(result, tuple):
+            stage, reason, hint = result
+            return self._fail(winner, cast("FailureStage", stage), reason, hint)
+        registry._loaded[winner.adapter_type] = result
+        registry.hooks.parser_loaded(registry.info(winner.adapter_type))
+        return result
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
         if isinstance(error, JavaScriptLoadError):

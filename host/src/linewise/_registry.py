@@ -16,6 +16,7 @@ from linewise._gate import check_contract
 from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._guard import PluginCallRecord
 from linewise._hooks import HookRelay
+from linewise._isolation._policy import IsolationPolicy
 from linewise._loading import (
     FailedLoad,
     LoadedParser,
@@ -131,6 +132,9 @@ class Registry:
         strict: bool | None = None,
         entry_points: Iterable[EntryPoint] | None = None,
         host_contract: str = CONTRACT_VERSION,
+        isolate: Iterable[str] | str | bool | None = None,
+        line_timeout: float | None = None,
+        worker_memory: int | None = None,
     ) -> None:
         self._disabled = (
             _split_names(os.environ.get("LINEWISE_DISABLE"))
@@ -145,6 +149,10 @@ class Registry:
         )
         self.strict = _env_flag("LINEWISE_STRICT") if strict is None else strict
         self.host_contract = host_contract
+        #: Which parsers run in worker processes, and their limits (see linewise._isolation).
+        self.isolation = IsolationPolicy.build(
+            isolate, line_timeout=line_timeout, worker_memory=worker_memory
+        )
         self.hooks = HookRelay()
         self.call_failures = PluginCallRecord(self.hooks.plugin_call_failed)
         self._points = None if entry_points is None else list(entry_points)
@@ -161,21 +169,9 @@ class Registry:
         if self._claims is None:
             with self._lock:
                 if self._claims is None:
-                    claims: dict[str, list[Candidate]] = {}
                     found = scan(self._points)
                     self._skipped = found.skipped
-                    for candidate in found.candidates:
-                        claims.setdefault(candidate.adapter_type, []).append(candidate)
-                    for group in claims.values():
-                        # Deterministic winner: first on sys.path, then by name, then version.
-                        group.sort(
-                            key=lambda c: (
-                                c.path_rank,
-                                _normal(c.distribution or ""),
-                                c.version or "",
-                            )
-                        )
-                    self._claims = claims
+                    self._claims = _claims_by_type(found.candidates)
         return self._claims
 
     def _is_disabled(self, candidate: Candidate) -> str | None:
@@ -348,6 +344,36 @@ class Registry:
         with self._lock:
             self._only = frozenset(_normal(n) for n in names)
             self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
+
+    def isolate(
+        self,
+        names: Iterable[str] | str | bool = True,
+        *,
+        line_timeout: float | None = None,
+        worker_memory: int | None = None,
+    ) -> None:
+        """Run these adapter types or distributions (``True``: all) in worker processes.
+
+        Like ``LINEWISE_ISOLATE``; the limits default to ``LINEWISE_LINE_TIMEOUT``
+        and ``LINEWISE_WORKER_MEMORY``. Parsers loaded before are loaded again.
+        """
+        policy = IsolationPolicy.build(
+            names, line_timeout=line_timeout, worker_memory=worker_memory
+        )
+        with self._lock:
+            self.isolation = policy
+            self._loaded = {}
+            self._failed = {}
+
+
+def _claims_by_type(candidates: Iterable[Candidate]) -> dict[str, list[Candidate]]:
+    """Each adapter type's claims, the winner first: first on sys.path, then name, version."""
+    claims: dict[str, list[Candidate]] = {}
+    for candidate in candidates:
+        claims.setdefault(candidate.adapter_type, []).append(candidate)
+    for group in claims.values():
+        group.sort(key=lambda c: (c.path_rank, _normal(c.distribution or ""), c.version or ""))
+    return claims
 
 
 _default: Registry | None = None

@@ -9,6 +9,7 @@ from typing import Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.validation import entry_problem
 
+from linewise._batching import batch_of, batched_into, batched_to
 from linewise._copies import (
     OUTPUT_FACTOR,
     OUTPUT_FLOOR,
@@ -63,7 +64,7 @@ class SafetyNet:
         self._loaded = loaded
         self._strict = strict
         self._hooks = hooks
-        self._max_line = max_line_chars
+        self._max_line = self.max_line = max_line_chars
         self._max_entries = max_entries
         self._use(new_parser(loaded, diagnostics, strict=strict))
         #: Set when a real Ctrl-C stopped the parser; the session resumes from it.
@@ -71,6 +72,9 @@ class SafetyNet:
 
     def lines(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
         """Parse whole lines (without their ``\\n``) into ``out``."""
+        if self.batch is not None:
+            batched_into(self, pieces, ts, out)
+            return
         line = self.line
         diagnostics = self.diagnostics
         before = diagnostics.lines + diagnostics.blank_lines
@@ -95,6 +99,9 @@ class SafetyNet:
 
     def lines_to(self, pieces: list[str], ts: str, sink: LineSink) -> None:
         """Parse whole lines, handing each non-blank one to ``sink`` with its entries."""
+        if self.batch is not None:
+            batched_to(self, pieces, ts, sink)
+            return
         for index, piece in enumerate(pieces):
             raw = piece + "\n" if self.raw else piece
             out: list[TranscriptEntry] = []
@@ -132,7 +139,7 @@ class SafetyNet:
             return
         diagnostics.lines += 1
         if len(line) > self._max_line:
-            out.append(self._cut(line, ts))
+            out.append(self.cut(line, ts))
             return
         try:
             result = self._parse(line, ts)
@@ -140,6 +147,20 @@ class SafetyNet:
             if not is_plugin_failure(error):
                 raise
             out.extend(self._parser_raised(line, ts, error))
+            return
+        self.accept(line, ts, result, out)
+
+    def accept(
+        self, line: str, ts: str, result: Any, out: list[TranscriptEntry], *, recover: bool = True
+    ) -> None:
+        """What the parser made of ``line``: valid copies within budget to ``out``, or fallback.
+
+        ``result`` may be the exception the parser raised (a batch's result);
+        ``recover=False`` when the parser has reset itself already.
+        """
+        diagnostics = self.diagnostics
+        if isinstance(result, BaseException):
+            out.extend(self._parser_raised(line, ts, result, recover=recover))
             return
         if type(result) is not list:
             out.extend(
@@ -224,12 +245,14 @@ class SafetyNet:
     # -- failures --------------------------------------------------------------
 
     def _use(self, parser: Any) -> None:
-        self._parser = parser
+        self._parser = self.parser = parser
         self._parse = parser.parse_line
         #: The parser asks for lines exactly as printed (see StdoutParser.raw_lines).
         self.raw = getattr(parser, "raw_lines", False) is True
+        #: An isolated parser's batch door (see linewise._batching), else None.
+        self.batch = batch_of(parser)
 
-    def _cut(self, line: str, ts: str) -> TranscriptEntry:
+    def cut(self, line: str, ts: str) -> TranscriptEntry:
         diagnostics = self.diagnostics
         diagnostics.truncated_lines += 1
         diagnostics.truncated_chars += len(line) - self._max_line
@@ -254,9 +277,12 @@ class SafetyNet:
         if self._strict:
             raise ParserLineError(self.adapter_type, line_number, line, error) from error
 
-    def _parser_raised(self, line: str, ts: str, error: BaseException) -> list[TranscriptEntry]:
+    def _parser_raised(
+        self, line: str, ts: str, error: BaseException, *, recover: bool = True
+    ) -> list[TranscriptEntry]:
         self._record_error(self.diagnostics.lines, line, error)
-        self._recover()
+        if recover:
+            self._recover()
         return self._fallback(line, ts, None)
 
     def _recover(self) -> None:

@@ -141,3 +141,14 @@ def test_disable_by_package_name_turns_it_off(
     registry = Registry(disable=["@example/toy-adapter"], only=None, strict=False)
     assert registry.info("toy_local").status == "disabled"
     assert registry.load("toy_local").is_fallback
+
+
+def test_isolate_all_leaves_javascript_parsers_in_their_engine(
+    hostile_registered: Path,
+) -> None:
+    registry = Registry(disable=(), only=None, strict=False, isolate="all")
+    loaded = registry.load("hostile_local")
+    assert not loaded.is_fallback
+    assert not loaded.isolated  # already contained: no worker process is started for it
+    transcript = build_transcript(_chunk("a", "loop", "b"), "hostile_local", registry=registry)
+    assert [entry.get("text") for entry in transcript.entries] == ["a #1", "loop", "b #3"]

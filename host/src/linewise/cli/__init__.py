@@ -74,14 +74,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(chosen_command(words)).parse_args(words)
 
     from linewise._registry import get_registry
-    from linewise.cli.common import EXIT_FAILURE, EXIT_OK, configure_logging, fail
+    from linewise.cli.common import (
+        EXIT_FAILURE,
+        EXIT_OK,
+        apply_isolation,
+        configure_logging,
+        fail,
+    )
     from linewise.errors import LinewiseError
 
     configure_logging(args.verbose)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     try:
-        return int(args.handler(args, get_registry()))
+        registry = get_registry()
+        apply_isolation(args, registry)
+        return int(args.handler(args, registry))
     except BrokenPipeError:
         # The reader went away (`linewise render x | head`): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -8,10 +8,13 @@ import os
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import IO, NoReturn
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from linewise._defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
 from linewise.renderers.sanitising import neutralize
+
+if TYPE_CHECKING:
+    from linewise._registry import Registry
 
 __all__ = [
     "EXIT_FAILURE",
@@ -89,3 +92,50 @@ def iso_timestamp(text: str) -> str:
             f"a date needs a time too: {text!r} (for example {text}T00:00:00Z)"
         )
     return text
+
+
+def add_isolation_options(parser: argparse.ArgumentParser) -> None:
+    """``--isolate [TYPES]``, ``--line-timeout`` and ``--worker-memory`` (isolation mode)."""
+    group = parser.add_argument_group("isolation (untrusted parsers in worker processes)")
+    group.add_argument(
+        "--isolate",
+        nargs="?",
+        const="all",
+        metavar="TYPES",
+        help="run parsers in worker processes: all of them, or these comma-separated adapter "
+        "types or distributions (like LINEWISE_ISOLATE)",
+    )
+    group.add_argument(
+        "--line-timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        help="with --isolate: seconds one line may take (default LINEWISE_LINE_TIMEOUT or 5)",
+    )
+    group.add_argument(
+        "--worker-memory",
+        type=positive_int,
+        metavar="MIB",
+        help="with --isolate: a worker's memory limit (default LINEWISE_WORKER_MEMORY or 1024)",
+    )
+
+
+def apply_isolation(args: argparse.Namespace, registry: Registry) -> None:
+    """Put the command's isolation options into effect on ``registry``."""
+    isolate = getattr(args, "isolate", None)
+    timeout = getattr(args, "line_timeout", None)
+    memory = getattr(args, "worker_memory", None)
+    if isolate is None and timeout is None and memory is None:
+        return
+    names = isolate if isolate is not None else registry.isolation.names
+    registry.isolate(names, line_timeout=timeout, worker_memory=memory)
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a number above 0")
+    return value

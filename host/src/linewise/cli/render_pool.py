@@ -158,7 +158,6 @@ def _render_one(
     settings: dict[str, Any], path: str, rendered: str, registry: Registry | None = None
 ) -> Outcome:
     """Render one log to the file ``rendered``; its exit code and its stderr text."""
-    from linewise._registry import get_registry
     from linewise.cli import rendering
     from linewise.errors import LinewiseError
 
@@ -168,7 +167,7 @@ def _render_one(
     with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
         configure_logging(args.verbose)  # warnings land in `captured` too
         try:
-            code = rendering.run(args, registry or get_registry())
+            code = rendering.run(args, registry or _own_registry(args))
         except SystemExit as stop:  # fail(): the message is on the captured stderr
             code = stop.code if isinstance(stop.code, int) else EXIT_FAILURE
         except LinewiseError as error:
@@ -177,6 +176,25 @@ def _render_one(
         finally:
             logger.handlers[:] = handlers
     return code, captured.getvalue()
+
+
+def _own_registry(args: argparse.Namespace) -> Registry:
+    """A pool worker's registry, with the command's isolation options.
+
+    Forked, it is the parent's: its isolated parsers' workers belong to the
+    parent, so they are dropped here and this process starts its own.
+    """
+    from linewise._registry import get_registry
+    from linewise.cli.common import apply_isolation
+
+    registry = get_registry()
+    apply_isolation(args, registry)
+    if registry.isolation.active:
+        policy = registry.isolation
+        registry.isolate(
+            policy.names, line_timeout=policy.line_timeout, worker_memory=policy.worker_memory
+        )
+    return registry
 
 
 def _deliver(

@@ -17,6 +17,7 @@ from linewise.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     EXIT_USAGE,
+    add_isolation_options,
     fail,
     file_ts,
     iso_timestamp,
@@ -130,6 +131,7 @@ def register(commands: Any) -> None:
         help="no diagnostics summary and no progress bar on stderr",
     )
     add_jobs(render)
+    add_isolation_options(render)
     render.set_defaults(handler=render_paths)
 
 

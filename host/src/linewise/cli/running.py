@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from linewise._defaults import EXIT_HOST_FAILURE, GRACE
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_USAGE, fail, logger
+from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger
 from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
@@ -102,6 +102,7 @@ def register(commands: Any) -> None:
         metavar="-- COMMAND [ARG ...]",
         help="the agent CLI and its arguments",
     )
+    add_isolation_options(run_parser)
     run_parser.set_defaults(handler=run)
 
 

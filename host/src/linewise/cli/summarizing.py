@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from linewise._generic import GENERIC_ADAPTER_TYPE
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, add_isolation_options, fail
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
 
@@ -68,6 +68,7 @@ def register(commands: Any) -> None:
         help="adapter type of the CLI that wrote the logs; auto (the default) detects it per file",
     )
     summarize.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_isolation_options(summarize)
     summarize.set_defaults(handler=run)
 
 

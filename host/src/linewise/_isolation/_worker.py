@@ -1,0 +1,248 @@
+"""The worker's side: import one parser, answer the host's requests until stdin closes.
+
+Started by :mod:`._client` as ``python -I -S -c BOOT CONFIG``. Requests arrive
+on stdin, replies leave on a pipe of their own (fd 1 points at stderr, so what
+the plugin prints never reaches the replies). Requests:
+
+- ``{"op": "parse", "ts", "first", ...}`` and a frame of lines: one reply per
+  line, sent every few lines (the line being parsed is always in the shared
+  progress page, numbered from ``first``): the parser's list,
+  ``{"error": type, "message": text}`` when it raised (the worker then resets
+  the parser, or makes a new one when reset fails too, as the host's safety
+  net would), or ``{"notList": type}``.
+- ``{"op": "reset"}``, ``{"op": "finish", "ts"}``, ``{"op": "call", "name",
+  "args"}`` (sniff, summarize_run, check_environment, format_stdout_line).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import mmap
+import os
+import signal
+import struct
+import sys
+from collections.abc import Callable
+from typing import Any, Final
+
+from linewise._isolation import _sandbox, _wire
+
+__all__ = ["main"]
+
+_CALLS: Final = ("sniff", "summarize_run", "check_environment", "format_stdout_line")
+_METADATA: Final = ("label", "models", "agent_configuration_doc")
+#: The shared page holding the number of the line being parsed.
+PROGRESS: Final = struct.Struct("<Q")
+#: Replies go to the host every this many lines, or sooner when this many bytes wait.
+FLUSH_LINES: Final = 8
+FLUSH_BYTES: Final = 128 * 1024
+
+
+def main() -> None:
+    """Run the worker described by ``sys.argv[1]`` (JSON)."""
+    config = json.loads(sys.argv[1])
+    sys.path[:] = config["path"]
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the host's to handle
+    replies = int(config["reply_fd"])
+    os.dup2(2, 1)  # a plugin's print() or os.write(1, ...) goes to stderr, never the replies
+    sys.stdout = sys.stderr
+    _sandbox.limit_memory(int(config["memory"]))
+    outbox = _Outbox(replies, mmap.mmap(int(config["progress_fd"]), PROGRESS.size))
+    worker = _Worker(str(config["value"]), outbox)
+    hello = worker.load()
+    if hello.get("ok") and config.get("sandbox", True):
+        _sandbox.deny_outside_access(config["path"])
+    worker.reply(hello)
+    requests = sys.stdin.buffer.fileno()
+    while True:
+        try:
+            header = _wire.read_exactly(requests, _wire.HEADER.size)
+        except _wire.ProtocolError:
+            return  # the host closed our stdin: done
+        (size,) = _wire.HEADER.unpack(header)
+        request = _wire.decode(_wire.read_exactly(requests, size))
+        if isinstance(request, dict) and request.get("op") == "parse":
+            (size,) = _wire.HEADER.unpack(_wire.read_exactly(requests, _wire.HEADER.size))
+            request["lines"] = _wire.unpack_lines(request, _wire.read_exactly(requests, size))
+        worker.answer(request)
+
+
+class _Outbox:
+    """Replies on their way to the host, written a few lines at a time.
+
+    Before each line the worker writes the line's number into the shared
+    progress page, so the host knows which line a hang or a crash happened on
+    even though the last few replies were still here.
+    """
+
+    def __init__(self, fd: int, progress: mmap.mmap) -> None:
+        self._fd = fd
+        self._progress = progress
+        self._buffer = bytearray()
+
+    def at_line(self, number: int) -> None:
+        PROGRESS.pack_into(self._progress, 0, number)
+
+    def add(self, message: object) -> None:
+        self._buffer += _wire.encode(message)
+        if len(self._buffer) >= FLUSH_BYTES:
+            self.flush()
+
+    def send(self, message: object) -> None:
+        self.add(message)
+        self.flush()
+
+    def flush(self) -> None:
+        view = memoryview(self._buffer)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        view.release()
+        self._buffer.clear()
+
+
+def _failure(error: BaseException) -> dict[str, str]:
+    try:
+        message = str(error)[:500]
+    except Exception:
+        message = "(message unavailable)"
+    return {"error": type(error).__name__, "message": message}
+
+
+class _Worker:
+    def __init__(self, value: str, outbox: _Outbox) -> None:
+        self._value = value
+        self.outbox = outbox
+        self.reply = outbox.send
+        self._target: Any = None
+        self._factory: Callable[[], Any] | None = None
+        self._parser: Any = None
+        self._parse: Callable[[str, str], Any] | None = None
+
+    def load(self) -> dict[str, Any]:
+        module, _, attribute = self._value.partition(":")
+        try:
+            target: Any = importlib.import_module(module.strip())
+            for name in filter(None, attribute.strip().split(".")):
+                target = getattr(target, name)
+        except BaseException as error:
+            return {"ok": False, "stage": "import", **_failure(error)}
+        self._target = target
+        factory = getattr(target, "create_stdout_parser", None)
+        static = getattr(target, "parse_stdout_line", None)
+        from linewise_contracts.exports import exports_problem
+
+        problem = exports_problem(factory, static)
+        if problem is not None:
+            return {"ok": False, "stage": "exports", "error": problem[0], "message": problem[1]}
+        if factory is not None:
+            self._factory = factory
+        else:
+            self._factory = lambda: _Static(static)
+        try:
+            self._new_parser()
+        except BaseException as error:
+            return {"ok": False, "stage": "exports", **_failure(error)}
+        metadata = {name: _json_or_none(getattr(target, name, None)) for name in _METADATA}
+        calls = [name for name in _CALLS if callable(getattr(target, name, None))]
+        return {
+            "ok": True,
+            "stateful": factory is not None,
+            "raw": getattr(self._parser, "raw_lines", False) is True,
+            "calls": calls,
+            "metadata": metadata,
+        }
+
+    def _new_parser(self) -> None:
+        assert self._factory is not None
+        self._parser = self._factory()
+        self._parse = self._parser.parse_line
+
+    def answer(self, request: dict[str, Any]) -> None:
+        op = request.get("op")
+        if op == "parse":
+            self._lines(request["lines"], request["ts"], int(request["first"]))
+        elif op == "reset":
+            self.reply({"restarted": self._recover()})
+        elif op == "finish":
+            self.reply(self._finish(request["ts"]))
+        elif op == "call":
+            self.reply(self._call(request["name"], request["args"]))
+        else:
+            self.reply({"error": "ProtocolError", "message": f"unknown request {op!r}"})
+
+    def _lines(self, lines: list[str], ts: str, first: int) -> None:
+        outbox = self.outbox
+        add = outbox.add
+        at_line = outbox.at_line
+        for number, line in enumerate(lines, first):
+            at_line(number)
+            try:
+                assert self._parse is not None
+                result = self._parse(line, ts)
+            except BaseException as error:
+                add(_failure(error))  # then the parser is reset, as the host's net would
+                self._recover()
+            else:
+                add(result if type(result) is list else {"notList": type(result).__name__})
+            if number % FLUSH_LINES == 0:
+                outbox.flush()
+        outbox.flush()
+
+    def _recover(self) -> bool:
+        """Reset the parser; when reset raises too, a fresh one (True)."""
+        try:
+            self._parser.reset()
+            return False
+        except BaseException:
+            self._new_parser()
+            return True
+
+    def _finish(self, ts: str) -> dict[str, Any]:
+        finish = getattr(self._parser, "finish", None)
+        if not callable(finish):
+            return {"value": []}
+        try:
+            result = finish(ts)
+        except BaseException as error:
+            return _failure(error)
+        return {"value": result} if type(result) is list else {"notList": type(result).__name__}
+
+    def _call(self, name: str, args: list[Any]) -> dict[str, Any]:
+        function = getattr(self._target, name, None) if name in _CALLS else None
+        if not callable(function):
+            return {"error": "AttributeError", "message": f"no {name}"}
+        try:
+            value = function(*args)
+            if name == "summarize_run" and not isinstance(value, dict):
+                value = _plain(value)
+        except BaseException as error:
+            return _failure(error)
+        return {"value": value}
+
+
+class _Static:
+    """A static ``parse_stdout_line`` in the stateful parser shape."""
+
+    def __init__(self, parse: Any) -> None:
+        self.parse_line = parse
+
+    def reset(self) -> None:
+        return None
+
+
+def _json_or_none(value: object) -> object:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return None
+    return value
+
+
+def _plain(value: object) -> object:
+    """A summary object as the plain dict its JSON form would be (dataclass or mapping)."""
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    return None
