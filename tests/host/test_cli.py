@@ -58,6 +58,7 @@ def test_render_jsonl_is_one_valid_entry_per_line_on_stdout_only() -> None:
         "ts": TS,
         "model": "claude-sonnet-4-6",
         "sessionId": "5b0e2f7c-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+        "cwd": "/home/dev/tinycalc",
     }
 
 

@@ -20,7 +20,7 @@ from linewise.export import (
     export_logs,
     run_query,
 )
-from support import REPO, FakeSite
+from support import REPO, FakeSite, corpus_path
 
 pq = pytest.importorskip("pyarrow.parquet", reason="the export extra (pyarrow) is not installed")
 
@@ -216,6 +216,44 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
     notes = by_name["notes.txt"]
     assert notes["adapter_type"] == "process" and notes["entries"] == 2
     assert notes["started_at"] is None and notes["project"] is None
+
+
+def test_times_are_the_lines_own_and_the_project_is_the_inits_cwd(tmp_path: Path) -> None:
+    """Without a time of its own on any line a run has no start or end: the file's
+    modification time (every entry's ts) is not one; a cwd elsewhere is no project."""
+    events = [json.loads(line) for line in claude_log("s-t", cwd="/srv/app").splitlines()]
+    for event in events:
+        event.pop("timestamp", None)
+    events[1]["message"]["content"][0]["input"] = {"cwd": "/elsewhere", "command": "ls"}
+    log = tmp_path / "untimed.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
+    run = export_file(str(log)).run
+    assert (run["started_at"], run["ended_at"]) == (None, None)
+    assert run["duration_ms"] == 4200  # the run summary's
+    assert run["project"] == "/srv/app"
+    events[0].pop("cwd")
+    log.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
+    assert export_file(str(log)).run["project"] is None
+
+
+def test_real_claude_logs_keep_their_project_times_and_duration() -> None:
+    """Real runs: the project from init, the duration from the results (one line longer
+    than the export's read size included), the times from the lines that carry one."""
+    folder = corpus_path("real-logs", "claude")
+    for name, duration in (
+        ("trackgentic-mp9zkenj-long-66tools.jsonl", 757_009),  # its result line is 67 KB
+        ("SOURCE-ELIDED-untether-autocompact-2.1.285.jsonl", 4997 + 3110 + 23181 + 1006),
+        ("perfectsnake-run1-max-turns.jsonl", 198_336),
+        ("githubgg-ralph-loop-concat-7sessions.jsonl", 1_291_183),
+    ):
+        run = export_file(str(folder / name)).run
+        text = (folder / name).read_text(encoding="utf-8")
+        init = next(json.loads(line) for line in text.splitlines() if '"subtype":"init"' in line)
+        assert run["project"] == init["cwd"], name
+        assert run["duration_ms"] == duration, name
+        timed = '"timestamp"' in text
+        assert (run["started_at"] is not None) == timed, name
+        assert run["started_at"] is None or run["started_at"] <= run["ended_at"], name
 
 
 def test_run_ids_are_stable_and_distinct_for_identical_content(tmp_path: Path) -> None:

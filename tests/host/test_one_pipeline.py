@@ -54,3 +54,68 @@ def test_the_line_reader_is_the_one_that_cuts_stdout_and_stderr() -> None:
         "javascript/_engine.py",
         "javascript/_package.py",
     }
+
+
+_JSON_MODULES = frozenset({"json", "orjson"})
+_DECODERS = frozenset({"loads", "load"})
+# Contract helpers and stdlib pieces that read a JSON log line by another name.
+_LINE_READERS = frozenset({"parse_json_object", "raw_decode", "JSONDecoder"})
+
+
+def _json_decoding() -> Counter[str]:
+    """Where the host decodes JSON itself: module path -> number of calls.
+
+    ``json.loads(...)``, ``orjson.load(...)``, an alias of either module or of
+    ``loads`` imported from it, and the helpers that parse a log line.
+    """
+    found: Counter[str] = Counter()
+    for path in sorted(HOST.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        modules, functions = set(_JSON_MODULES), set(_LINE_READERS)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules.update(a.asname or a.name for a in node.names if a.name in _JSON_MODULES)
+            elif isinstance(node, ast.ImportFrom) and node.module in _JSON_MODULES:
+                functions.update(a.asname or a.name for a in node.names if a.name in _DECODERS)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            by_module = (
+                isinstance(func, ast.Attribute)
+                and func.attr in _DECODERS | _LINE_READERS
+                and isinstance(func.value, ast.Name)
+                and func.value.id in modules
+            )
+            by_name = isinstance(func, ast.Name) and func.id in functions
+            by_method = isinstance(func, ast.Attribute) and func.attr in _LINE_READERS
+            if by_module or by_name or by_method:
+                found[str(path.relative_to(HOST))] += 1
+    return found
+
+
+def test_no_host_module_reads_a_clis_wire_format() -> None:
+    """Only plugins parse what a CLI wrote; the host decodes JSON of its own formats only.
+
+    Each use allowed here reads something the host or a JavaScript package owns,
+    never a line of an agent's output (the export, say, takes a run's project,
+    times and duration from entries and the run summary, not from the lines).
+    """
+    assert _json_decoding() == {
+        # The entry-point scan cache: a file the host writes and owns.
+        "_scan_cache.py": 1,
+        # The isolation wire: messages between the host and its own worker process
+        # (orjson, then json for what orjson refuses, such as a lone surrogate).
+        "_isolation/_wire.py": 2,
+        # The worker's start-up settings, which the host passes on its command line.
+        "_isolation/_worker.py": 1,
+        # The JSON text the QuickJS bridge hands back: a JavaScript parser's
+        # entries (already parsed by the plugin), in the host's bridge format.
+        "javascript/_engine.py": 3,
+        # A JavaScript package's package.json manifest.
+        "javascript/_package.py": 1,
+        # A string literal in a JavaScript module's source, decoded for its value.
+        "javascript/_module.py": 1,
+        # The registration file the host writes when a JavaScript parser is added.
+        "javascript/_store.py": 1,
+    }

@@ -107,6 +107,7 @@ def test_a_recorded_claude_run_is_parsed_live_and_summarised() -> None:
         "ts": entries[0]["ts"],
         "model": "claude-sonnet-4-6",
         "sessionId": SESSION,
+        "cwd": "/home/dev/wordcount",
     }
     assert [e["kind"] for e in entries].count("tool_call") == 3
     assert entries[-1]["kind"] == "result"

@@ -104,7 +104,10 @@ def compare_with_reference() -> Counter[str]:
         ):
             figures["lines"] += 1
             theirs = [{k: v for k, v in e.items() if k != "toolName"} for e in baseline[number]]
-            ours_plain = [{k: v for k, v in e.items() if k != "toolName"} for e in ours]
+            # init's cwd (contract 1.2) is newer than the reference: compared without it.
+            ours_plain = [
+                {k: v for k, v in e.items() if k not in ("toolName", "cwd")} for e in ours
+            ]
             if [e["kind"] for e in theirs] == ["stdout"]:
                 assert "stdout" not in {e["kind"] for e in ours}, f"{path.name}:{number}"
                 figures["improved: raw stdout in the reference"] += 1
@@ -190,6 +193,26 @@ def test_a_run_cut_off_without_a_result_still_gives_a_transcript() -> None:
         for e in entries
     )
     assert kinds["init"] == 1 and kinds["tool_call"] > 0 and kinds["result"] == 0
+
+
+def test_init_carries_the_working_directory_of_every_real_init() -> None:
+    inits = 0
+    for path in _real_logs():
+        lines = [line for _, line in numbered_lines(path)]
+        for line, entries in zip(lines, _parse_all(lines), strict=True):
+            event = json.loads(line)
+            if event.get("subtype") == "init":
+                assert entries[0]["kind"] == "init" and entries[0]["cwd"] == event["cwd"], path
+                inits += 1
+    assert inits >= 30
+
+
+@pytest.mark.parametrize("cwd", ["", None, 7, ["/srv"]])
+def test_an_init_without_a_usable_cwd_names_none(cwd: object) -> None:
+    event = {"type": "system", "subtype": "init", "session_id": "s", "model": "m", "cwd": cwd}
+    (init,) = parse_stdout_line(json.dumps(event), TS)
+    assert init == {"kind": "init", "ts": TS, "model": "m", "sessionId": "s"}
+    assert entry_problem(init) is None
 
 
 # -- shapes the corpus lacks (written from Anthropic's documented stream-json) ------------

@@ -155,6 +155,18 @@ def test_results_of_one_multi_turn_session_are_running_totals_not_added_up() -> 
     assert summary.usage.cached_tokens == 314_408
     assert summary.details["sessions"] == 1 and summary.outcome == "completed"
     assert summary.turns == 2 + 2 + 3 + 1  # num_turns is per result, not a running total
+    # duration_ms is per result too: the run's wall time adds them up.
+    assert summary.details["durationMs"] == 4997 + 3110 + 23181 + 1006
+
+
+def test_the_duration_adds_up_every_result_and_is_absent_without_one() -> None:
+    lines = _real("githubgg-ralph-loop-concat-7sessions.jsonl")
+    results = [json.loads(line) for line in lines if line.startswith('{"type":"result"')]
+    assert summarize_run(lines).details["durationMs"] == sum(r["duration_ms"] for r in results)
+    cut = summarize_run(_real("trackgentic-mp9ygklz-incomplete-no-result.jsonl"))
+    assert "durationMs" not in cut.details
+    odd = [{"type": "result", "subtype": "success", "duration_ms": d} for d in (-5, "9", 1.5)]
+    assert summarize_run([json.dumps(r) for r in odd]).details["durationMs"] == 1
 
 
 def test_the_same_session_reported_twice_by_separate_runs_still_adds_up() -> None:

@@ -104,15 +104,19 @@ def _as_we_differ(event: dict[str, Any], entries: list[dict[str, Any]]) -> list[
     """The reference's entries with this parser's deliberate differences applied.
 
     - an event's ``timestamp_ms`` is its entries' ``ts`` (the reference stamps the caller's);
-    - a tool id's newline (``call_X\\nfc_Y``) becomes a space, so it prints on one line.
+    - a tool id's newline (``call_X\\nfc_Y``) becomes a space, so it prints on one line;
+    - ``init`` carries the event's ``cwd`` (contract 1.2, newer than the reference).
     """
     moment = event.get("timestamp_ms")
+    cwd = event.get("cwd")
     ts = linewise_contracts.extract.iso_timestamp(moment) if moment is not None else None
     changed = []
     for original in entries:
         entry = {**original, "ts": ts} if ts else dict(original)
         if "\n" in entry.get("toolUseId", ""):
             entry["toolUseId"] = entry["toolUseId"].replace("\n", " ")
+        if entry["kind"] == "init" and isinstance(cwd, str) and cwd:
+            entry["cwd"] = cwd
         changed.append(entry)
     return changed
 
@@ -142,6 +146,19 @@ def test_matches_the_reference_on_every_real_log_line() -> None:
             timed += "timestamp_ms" in event
             ids += "\n" in event.get("call_id", "")
     assert (compared, timed, ids) == (335, 309, 12)
+
+
+def test_init_carries_the_working_directory_where_the_event_names_one() -> None:
+    for path in _real_logs():
+        for _, line in numbered_lines(path):
+            event = json.loads(line)
+            if event.get("subtype") == "init":
+                (init,) = parse_stdout_line(line, TS)
+                assert init["kind"] == "init" and init["cwd"] == event["cwd"], path.name
+    event = {"type": "system", "subtype": "init", "session_id": "s", "model": "Auto", "cwd": ""}
+    assert parse_stdout_line(json.dumps(event), TS) == [
+        {"kind": "init", "ts": TS, "model": "Auto", "sessionId": "s"}
+    ]
 
 
 def test_every_real_line_is_recognised_and_valid() -> None:

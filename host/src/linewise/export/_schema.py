@@ -31,14 +31,14 @@ RUNS_COLUMNS: Final = (
     Column("detection", "VARCHAR", "why that parser was chosen"),
     Column("session_id", "VARCHAR", "the run's session id (the last one when there are several)"),
     Column("session_ids", "VARCHAR[]", "every session id the log announced, in order, once each"),
+    Column("project", "VARCHAR", "the `cwd` of the first `init` entry that has one, else null"),
     Column(
-        "project", "VARCHAR", "the working directory the CLI reported (a `cwd` field), else null"
+        "started_at", "TIMESTAMP", "the first entry's own time (from its line); null when none has"
     ),
     Column(
-        "started_at", "TIMESTAMP", "the first event's own timestamp; null when events have none"
+        "ended_at", "TIMESTAMP", "the last entry's own time (from its line); null when none has"
     ),
-    Column("ended_at", "TIMESTAMP", "the last event's own timestamp; null when events have none"),
-    Column("duration_ms", "BIGINT", "the run's duration as the CLI reported it, else end - start"),
+    Column("duration_ms", "BIGINT", "the run summary's `durationMs` (the CLI's), else end - start"),
     Column("model", "VARCHAR", "the model"),
     Column("outcome", "VARCHAR", "the CLI's own result subtype (success, error_max_turns, ...)"),
     Column("status", "VARCHAR", "complete, error, cut off or unknown, as `linewise summarize`"),

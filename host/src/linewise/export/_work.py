@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
 from linewise._registry import Registry
@@ -78,43 +78,6 @@ def entry_json(entry: TranscriptEntry) -> str:
         return json.dumps(entry, ensure_ascii=True, separators=(",", ":"))
 
 
-class _Events:
-    """What a log's raw JSON events tell that entries do not: cwd, timestamps, duration."""
-
-    def __init__(self) -> None:
-        self.project: str | None = None
-        self.started: str | None = None
-        self.ended: str | None = None
-        self.duration_ms = 0
-        self.has_duration = False
-
-    def scan(self, raw: bytes) -> None:
-        # A line longer than _READ_SIZE arrives in pieces and is not looked into (it still parses).
-        if not raw.lstrip().startswith(b"{"):
-            return
-        wanted = b'"cwd"' in raw or b'"timestamp"' in raw or b'"duration_ms"' in raw
-        if not wanted:
-            return
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            return
-        if not isinstance(event, dict):
-            return
-        cwd = event.get("cwd")
-        if self.project is None and isinstance(cwd, str) and cwd:
-            self.project = cwd
-        stamp = iso_timestamp(event.get("timestamp"))
-        if stamp is not None:
-            self.started = self.started or stamp
-            self.ended = stamp
-        # Claude's final result carries the run's duration (one per session).
-        duration = event.get("duration_ms")
-        if event.get("type") == "result" and isinstance(duration, int | float) and duration >= 0:
-            self.duration_ms += int(duration)
-            self.has_duration = True
-
-
 def _moment(stamp: str | None) -> datetime | None:
     if stamp is None:
         return None
@@ -178,10 +141,10 @@ def export_file(
     parser = registry.load(report.adapter_type)
     session = open_session(report.adapter_type, registry=registry)
     identity = run_id(source, digest)
-    rows, events = _read_entries(source, session, ts)
+    rows = _read_entries(source, session, ts)
     rows.columns["run_id"] = [identity] * len(rows.columns["seq"])
     file = _File(source, digest, info.st_size, mtime, identity, parser.label)
-    run = _run_row(file, report, events, rows, session.diagnostics)
+    run = _run_row(file, report, rows, session.diagnostics)
     return FileExport(run=run, entries=rows.columns)
 
 
@@ -199,13 +162,22 @@ class _File:
 
 @dataclass(slots=True)
 class _EntryRows:
-    """The entry columns of one log, and what the run row counts of its entries."""
+    """The entry columns of one log, and what the run row takes from its entries.
 
+    ``host_ts`` is the ``ts`` the export gives every line: an entry whose ``ts``
+    differs was stamped by its plugin with the line's own time, and only those
+    times say when the run started and ended.
+    """
+
+    host_ts: str
     columns: dict[str, list[Any]] = field(
         default_factory=lambda: {"run_id": [], "seq": [], **{f: [] for f in _ENTRY_FIELDS}}
     )
     parents: set[str] = field(default_factory=set)
     session_ids: list[str] = field(default_factory=list)
+    project: str | None = None  # the first init entry's cwd
+    started: str | None = None  # the first own time of an entry
+    ended: str | None = None  # the last one
 
     def add(self, entries: list[TranscriptEntry]) -> None:
         columns = self.columns
@@ -217,40 +189,52 @@ class _EntryRows:
             parent = row[5]
             if parent is not None:
                 self.parents.add(parent)
+            stamp = entry["ts"]
+            if stamp not in (self.host_ts, self.ended):
+                self._own_time(stamp)
             if entry["kind"] == "init":
-                sid = entry["sessionId"]
-                if sid and sid not in self.session_ids:
-                    self.session_ids.append(sid)
+                self._init(entry)
+
+    def _own_time(self, stamp: str) -> None:
+        # Any plugin's ts: only one iso_timestamp reads (and writes canonically) counts.
+        own = iso_timestamp(stamp)
+        if own is not None:
+            self.started = self.started or own
+            self.ended = own
+
+    def _init(self, entry: InitEntry) -> None:
+        sid = entry["sessionId"]
+        if sid and sid not in self.session_ids:
+            self.session_ids.append(sid)
+        cwd = entry.get("cwd")
+        if self.project is None and isinstance(cwd, str) and cwd:
+            self.project = cwd
 
 
-def _read_entries(source: str, session: TranscriptSession, ts: str) -> tuple[_EntryRows, _Events]:
-    """Every entry of the log through ``session``, and the events scanned on the way."""
-    rows = _EntryRows()
-    events = _Events()
+def _read_entries(source: str, session: TranscriptSession, ts: str) -> _EntryRows:
+    """Every entry of the log through ``session``: the host never looks into its lines."""
+    rows = _EntryRows(ts)
     with open(source, "rb") as stream:
         while raw := stream.readline(_READ_SIZE):
-            events.scan(raw)
             rows.add(session.feed(raw, ts))
     rows.add(session.close(ts))
-    return rows, events
+    return rows
 
 
 def _duration_ms(
-    details: dict[str, Any], events: _Events, started: datetime | None, ended: datetime | None
+    details: dict[str, Any], started: datetime | None, ended: datetime | None
 ) -> int | None:
-    """The summary's duration, else the log's own, else the span between its first and last."""
+    """The run summary's duration, else the span between the log's first and last own time."""
     duration = details.get("durationMs")
     if type(duration) is int and duration >= 0:
         return duration
-    if events.has_duration:
-        return events.duration_ms
     if started is not None and ended is not None:
         return int((ended - started).total_seconds() * 1000)
     return None
 
 
 def _run_row(
-    file: _File, report: RunReport, events: _Events, rows: _EntryRows, diagnostics: Diagnostics
+    file: _File, report: RunReport, rows: _EntryRows, diagnostics: Diagnostics
 ) -> dict[str, Any]:
     """The run row: the file, the run summary, the entry counts and the session's diagnostics."""
     summary = report.summary
@@ -258,7 +242,7 @@ def _run_row(
     if summary.session_id and summary.session_id not in session_ids:
         session_ids.append(summary.session_id)
     details = summary.details
-    started, ended = _moment(events.started), _moment(events.ended)
+    started, ended = _moment(rows.started), _moment(rows.ended)
     outcome = summary.outcome
     hit_limit = any(details.get(key) is True for key in _LIMIT_DETAILS) or bool(
         outcome and "max_turns" in outcome
@@ -274,10 +258,10 @@ def _run_row(
         "detection": _utf8(report.detection),
         "session_id": _utf8(summary.session_id or (session_ids[-1] if session_ids else None)),
         "session_ids": [_utf8(sid) for sid in session_ids],
-        "project": _utf8(events.project),
+        "project": _utf8(rows.project),
         "started_at": started,
         "ended_at": ended,
-        "duration_ms": _duration_ms(details, events, started, ended),
+        "duration_ms": _duration_ms(details, started, ended),
         "model": _utf8(summary.model),
         "outcome": _utf8(outcome),
         "status": report.status,

@@ -6,7 +6,7 @@ from typing import Any, Final
 
 import orjson
 from linewise_contracts.acpx import parse_acpx_event
-from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -67,16 +67,18 @@ def _parent(event: dict[str, Any]) -> str | None:
 
 
 def _init_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-    # The session's configuration (cwd, version, tools, MCP servers ...) has no place in
-    # the contract's init entry; the plugin README lists it among what entries leave out.
-    return [
-        {
-            "kind": "init",
-            "ts": ts,
-            "model": as_string(event.get("model"), "unknown"),
-            "sessionId": as_string(event.get("session_id")),
-        }
-    ]
+    # The rest of the session's configuration (version, tools, MCP servers ...) has no place
+    # in the contract's init entry; the plugin README lists it among what entries leave out.
+    init: InitEntry = {
+        "kind": "init",
+        "ts": ts,
+        "model": as_string(event.get("model"), "unknown"),
+        "sessionId": as_string(event.get("session_id")),
+    }
+    cwd = event.get("cwd")
+    if type(cwd) is str and cwd:
+        init["cwd"] = cwd  # contract 1.2
+    return [init]
 
 
 # -- messages --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from linewise_contracts.extract import (
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.validation import MAX_INT
 
 from linewise_claude.classify import (
     is_image_processing_error,
@@ -152,6 +153,8 @@ class _Run:
         self.last_time: str | None = None
         # num_turns counts one result's turns, even where its usage and cost are running totals.
         self.turns = 0
+        # duration_ms is one result's too (per turn of a multi-turn session): None until one has it.
+        self.duration_ms: int | None = None
 
     def feed(self, line: str) -> None:
         try:
@@ -230,6 +233,9 @@ class _Run:
 
     def _result(self, event: dict[str, Any]) -> None:
         self.turns += as_int(event.get("num_turns"))
+        duration = as_number(event.get("duration_ms"), -1)
+        if duration >= 0:
+            self.duration_ms = min((self.duration_ms or 0) + int(duration), MAX_INT)
         previous = self.results[-1] if self.results else None
         index = event.get("result_index")
         # A multi-turn session reports one result per turn, each with the session's
@@ -323,6 +329,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         "subagents": list(run.subagents.by_call.values()),
         "subagentStats": run.subagent_stats,
     }
+    if run.duration_ms is not None:
+        details["durationMs"] = run.duration_ms
     if failed or run.other_text:
         details["failure"] = _failure_kind(last, texts)
         needs_login, url = login_required(last, *texts)

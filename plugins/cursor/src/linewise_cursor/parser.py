@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     as_list,
     as_number,
@@ -541,7 +541,11 @@ def _entries(event: dict[str, Any], line: str, ts: str, with_names: bool) -> lis
             session = _ident(event, "session_id", "sessionId", "sessionID")
             # An init without a model leaves it unknown (""), never an invented "cursor".
             model = as_string(event.get("model"))
-            return [{"kind": "init", "ts": ts, "model": model, "sessionId": session}]
+            init: InitEntry = {"kind": "init", "ts": ts, "model": model, "sessionId": session}
+            cwd = event.get("cwd")
+            if type(cwd) is str and cwd:
+                init["cwd"] = cwd  # contract 1.2
+            return [init]
         return [_system(ts, f"system: {subtype}" if subtype else "system")]
     if kind == "assistant":
         return _assistant_event(event, ts)
