@@ -553,3 +553,22 @@ def test_reset_forgets_the_session_read_so_far() -> None:
     again = [e for line in MAIN for e in parser.parse_line(line, HOST_TS)]
     again.extend(parser.finish(HOST_TS))
     assert again == _entries(MAIN)
+
+
+def test_a_session_is_complete_when_its_last_prompt_got_an_answer(tmp_path: Path) -> None:
+    asked = _user("p1", None, 1, "rename the module")
+    call = _assistant(
+        "c1", "p1", 2, {"type": "tool_use", "id": "toolu_mv", "name": "Bash", "input": {}}
+    )
+    output = _user("r1", "c1", 3, _result("toolu_mv", "done"))
+    answer = _assistant("t1", "r1", 4, {"type": "text", "text": "Renamed."})
+    again = _user("p2", "t1", 5, "and the tests?")
+
+    def complete(*lines: str) -> bool:
+        path = _write(tmp_path / f"{SESSION}.jsonl", list(lines))
+        return summarize_run(session_records(path)).complete
+
+    assert complete(asked, call, output, answer)  # at rest: an answer, nothing pending
+    assert not complete(asked, call)  # stopped while a tool call was waiting
+    assert not complete(asked, call, output)  # the model never read the result
+    assert not complete(asked, call, output, answer, again)  # a prompt not answered

@@ -385,6 +385,7 @@ def test_summary_has_the_last_totals_and_how_the_last_turn_ended() -> None:
     assert summary.usage.cached_tokens == 950
     assert summary.final_text == "Added /health."
     assert summary.outcome == "aborted" and summary.is_error
+    assert summary.complete  # the last turn ended (aborted)
     assert summary.turns == 1
     assert summary.cost_usd is None
     assert summarize_run([ROLLOUT[0]]).details == {"tokens_known": False}
@@ -398,3 +399,16 @@ def test_reset_forgets_the_rollout_read_so_far() -> None:
     again = [e for line in ROLLOUT for e in parser.parse_line(line, HOST_TS)]
     again.extend(parser.finish(HOST_TS))
     assert again == _entries(ROLLOUT)
+
+
+def test_a_rollout_without_turn_events_is_complete_once_its_prompt_is_answered() -> None:
+    # Codex 0.40 wrote no task_complete: an answer after the last prompt, with no call
+    # left to run, is how the turn ended.
+    asked = ROLLOUT[:3]
+    call = _item(3, type="function_call", name="shell", arguments="{}", call_id="c1")
+    answer = _item(4, type="message", role="assistant", content=_text("assistant", "Done."))
+    again = _item(5, type="message", role="user", content=_text("user", "and the tests?"))
+    assert summarize_run([*asked, call, answer]).complete
+    assert not summarize_run([*asked, call]).complete
+    assert not summarize_run([*asked, call, answer, again]).complete
+    assert not summarize_run([ROLLOUT[0]]).complete  # nothing asked, nothing answered

@@ -31,14 +31,16 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
 
     A session file records each API message's usage (repeated on every record
     of that message: it is counted once, by message id) but no cost and no
-    outcome, so ``cost_usd`` and ``outcome`` stay unknown and ``complete`` is
-    False: a session can always be resumed.
+    outcome, so ``cost_usd`` and ``outcome`` stay unknown. ``complete`` says the
+    session is at rest: its last prompt got an answer with no tool call left
+    waiting (False when it stopped mid-turn, or was never answered).
     """
     session: str | None = None
     model: str | None = None
     usage: dict[str, Usage] = {}
     final: str | None = None
     prompts = 0
+    answered = False
     for line in lines:
         record = parse_json_object(line)
         if record is None:
@@ -52,7 +54,10 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
             continue
         message = as_object(record.get("message"))
         if kind == "user" and record.get("isSidechain") is not True:
-            prompts += type(message.get("content")) is str and record.get("isMeta") is not True
+            prompt = type(message.get("content")) is str and record.get("isMeta") is not True
+            prompts += prompt
+            # A prompt, or tool results the model reads next: the turn goes on.
+            answered = answered and not (prompt or _has_block(message, "tool_result"))
         if kind != "assistant":
             continue
         # Subagents' tokens count (they are the session's spending); their model and words not.
@@ -62,12 +67,23 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         if record.get("isSidechain") is True:
             continue
         model = assistant_model(record) or model
-        final = _text(message) or final
+        text = _text(message)
+        final = text or final
+        if _has_block(message, "tool_use"):
+            answered = False
+        elif text:
+            answered = True
     return RunSummary(
         session_id=session,
         model=model,
         usage=sum(usage.values(), Usage()),
         final_text=final,
         turns=prompts or None,
+        complete=answered,
         details={"messages": len(usage)},
     )
+
+
+def _has_block(message: dict[str, Any], kind: str) -> bool:
+    content = message.get("content")
+    return type(content) is list and any(as_object(block).get("type") == kind for block in content)

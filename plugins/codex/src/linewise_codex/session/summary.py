@@ -12,6 +12,18 @@ from linewise_codex.session.items import is_prompt, message_text
 
 __all__ = ["summarize_session"]
 
+#: Items after which the model goes on (a call, or the output it reads next).
+_TOOL_ITEMS = frozenset(
+    {
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+        "web_search_call",
+    }
+)
+
 
 def _usage(total: dict[str, Any]) -> Usage:
     # Codex's own running totals: cached input is part of input, as in its exec --json usage.
@@ -28,14 +40,16 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
     Tokens are the last ``token_count`` total (Codex reports running totals);
     unknown (zero, and ``details["tokens_known"]`` False) when the file has
     none. The outcome is how the last turn ended (``completed``, or
-    ``aborted``, an error); a rollout has no cost and is never complete (a
-    session can always be resumed).
+    ``aborted``, an error); ``complete`` says the last turn ended, by its
+    event or (versions that write none) by an answer after the last prompt
+    with no call left to run; a rollout has no cost.
     """
     session: str | None = None
     model: str | None = None
     total: dict[str, Any] | None = None
     final: str | None = None
     outcome: str | None = None
+    answered = False
     errors: list[str] = []
     prompts = 0
     for line in lines:
@@ -52,7 +66,13 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         elif kind == "response_item" and sort == "message":
             if payload.get("role") == "assistant":
                 final = message_text(payload) or final
-            prompts += is_prompt(payload)
+                answered = answered or bool(message_text(payload).strip())
+            if is_prompt(payload):
+                prompts += 1
+                outcome = None  # a new turn: how the last one ended is not known yet
+                answered = False
+        elif kind == "response_item" and sort in _TOOL_ITEMS:
+            answered = False  # the model reads the call's output and goes on
         elif kind == "event_msg" and sort == "token_count":
             total = as_object(as_object(payload.get("info")).get("total_token_usage")) or total
         elif kind == "event_msg" and sort in ("task_complete", "turn_complete"):
@@ -69,5 +89,6 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         is_error=outcome == "aborted",
         errors=tuple(errors[-20:]),
         turns=prompts or None,
+        complete=outcome is not None or answered,
         details={"tokens_known": total is not None},
     )
