@@ -114,7 +114,11 @@ class WorkerProcess:
         self.next_line += len(lines)
         meta, frame = _wire.pack_lines(lines)
         self._send({"op": "parse", "ts": ts, "first": first, **meta}, frame)
-        wanted = len(lines)
+        return self._replies_for([len(line) for line in lines], self._policy.line_timeout)
+
+    def _replies_for(self, sizes: list[int], timeout: float) -> Iterator[Any]:
+        """One reply per size (a reply may be ``_REPLY_FACTOR`` times it, plus a floor)."""
+        wanted = len(sizes)
         given = 0
         header = _wire.HEADER
         unpack = header.unpack_from
@@ -127,7 +131,7 @@ class WorkerProcess:
                 while size - at >= header.size and given < wanted:
                     (length,) = unpack(buffer, at)
                     end = at + header.size + length
-                    if length > _REPLY_FACTOR * len(lines[given]) + _REPLY_FLOOR:
+                    if length > _REPLY_FACTOR * sizes[given] + _REPLY_FLOOR:
                         raise self._died(f"a reply of {length} bytes")
                     if end > size:
                         break
@@ -141,7 +145,7 @@ class WorkerProcess:
                 if given == wanted:
                     self._buffer = bytearray(buffer[at:])
                     return
-                buffer = buffer[at:] + self._read()
+                buffer = buffer[at:] + self._read(timeout)
                 at = 0
         finally:
             if given < wanted:
@@ -158,9 +162,8 @@ class WorkerProcess:
             return 0
         return int(PROGRESS.unpack_from(self._progress, 0)[0])
 
-    def _read(self) -> bytes:
-        """What the worker has written; a line that shows no progress within the limit hangs."""
-        timeout = self._policy.line_timeout
+    def _read(self, timeout: float) -> bytes:
+        """What the worker has written; a line that shows no progress within ``timeout`` hangs."""
         poll = min(timeout / 4, 0.5)
         seen = self.line
         since = time.monotonic()
@@ -190,48 +193,19 @@ class WorkerProcess:
             raise WorkerDied(self._death("the worker was gone")) from None
 
     def _reply(self, timeout: float, size: int) -> dict[str, Any]:
-        reply = self._next(timeout, size)
+        [reply] = self._replies_for([size], timeout)
         if not isinstance(reply, dict):
             raise WorkerDied(self._death("the worker's reply is not an object"))
         return reply
-
-    def _next(self, timeout: float, size: int) -> Any:
-        """The next reply, within ``timeout`` seconds and ``size``'s byte limit."""
-        limit = _REPLY_FACTOR * size + _REPLY_FLOOR
-        deadline = time.monotonic() + timeout
-        buffer = self._buffer
-        header = _wire.HEADER
-        while True:
-            if len(buffer) >= header.size:
-                (length,) = header.unpack_from(buffer)
-                if length > limit:
-                    raise WorkerDied(self._death(f"a reply of {length} bytes (limit {limit})"))
-                end = header.size + length
-                if len(buffer) >= end:
-                    body = bytes(buffer[header.size : end])
-                    del buffer[:end]
-                    try:
-                        return _wire.decode(body)
-                    except _wire.ProtocolError as error:
-                        raise WorkerDied(self._death(str(error))) from None
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
-                raise WorkerDied(self._death(f"no answer within {timeout:g} s (killed)"))
-            chunk = os.read(self._replies, _READ_SIZE)
-            if not chunk:
-                raise WorkerDied(self._death("the worker closed its pipe"))
-            buffer += chunk
 
     def _death(self, reason: str) -> str:
         """Stop the worker; why it is dead (its signal or exit status when it died by itself)."""
         process = self._process
         died_alone = process.poll() is not None
         if not died_alone:
-            try:
-                code = process.wait(timeout=0.05)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=0.05)
                 died_alone = True
-            except subprocess.TimeoutExpired:
-                code = None
         self.close()
         if not died_alone:
             return reason
