@@ -10,6 +10,12 @@ of each entry, output written in 1 MiB blocks) against `linewise render
 median ratio per workload (above 1: linewise is faster), start-up on a one-line
 file, `linewise list`, and the peak memory of both on the largest workload.
 
+linewise is timed twice: pure Python (the workspace's editable install) and
+compiled (the wheels' mypyc-compiled hot modules, built by
+benchmarks/compiled_build.py into the temporary directory and put first on
+PYTHONPATH; what `pip install` gives where a C compiler works). `--pure-only`
+skips the compiled build.
+
 Run with `python3 -m uv run --locked python benchmarks/reference_bench.py`
 (`--rounds 3 --megabytes 5` for a quick look). The real-log workloads read
 ../shared/corpus/real-logs, or $LINEWISE_CORPUS/real-logs when that is set.
@@ -245,15 +251,19 @@ def real(cli: str, target_bytes: int) -> list[str] | None:
 # -- timing -------------------------------------------------------------------------
 
 
-def _time(command: list[str]) -> tuple[float, int]:
+def _time(command: list[str], pythonpath: Path | None = None) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB) of one process run, output discarded.
 
     Linux keeps the parent's peak RSS in a child's across fork and exec, so the
     workloads are written by a separate process and this one stays small.
     """
+    environ = dict(os.environ)
+    environ.pop("PYTHONPATH", None)
+    if pythonpath is not None:
+        environ["PYTHONPATH"] = str(pythonpath)
     start = time.perf_counter()
     with open(os.devnull, "wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, env=environ)
         _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if status != 0:
@@ -270,7 +280,10 @@ def _linewise() -> list[str]:
     return [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]
 
 
-def compare(name: str, path: Path, cli: str, bundle: Path, rounds: int) -> dict[str, float]:
+def compare(
+    name: str, path: Path, cli: str, bundle: Path, *, rounds: int, compiled: Path | None
+) -> dict[str, float]:
+    """Node, pure linewise and (when built) compiled linewise, interleaved round by round."""
     node = ["node", str(bundle), cli, str(path)]
     ours = [
         *_linewise(),
@@ -283,47 +296,56 @@ def compare(name: str, path: Path, cli: str, bundle: Path, rounds: int) -> dict[
         "--color",
         "never",
     ]
-    node_times, our_times, node_rss, our_rss = [], [], 0, 0
+    runs: dict[str, tuple[list[str], Path | None]] = {"node": (node, None), "pure": (ours, None)}
+    if compiled is not None:
+        runs["compiled"] = (ours, compiled)
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    peaks: dict[str, int] = dict.fromkeys(runs, 0)
     for _ in range(rounds):
-        seconds, rss = _time(node)
-        node_times.append(seconds)
-        node_rss = max(node_rss, rss)
-        seconds, rss = _time(ours)
-        our_times.append(seconds)
-        our_rss = max(our_rss, rss)
-    ratios = [n / o for n, o in zip(node_times, our_times, strict=True)]
+        for label, (command, pythonpath) in runs.items():
+            seconds, rss = _time(command, pythonpath)
+            times[label].append(seconds)
+            peaks[label] = max(peaks[label], rss)
     mb = path.stat().st_size / 1e6
-    row = {
-        "MB": mb,
-        "node_s": statistics.median(node_times),
-        "linewise_s": statistics.median(our_times),
-        "ratio": statistics.median(ratios),
-        "node_MiB": node_rss / 1024,
-        "linewise_MiB": our_rss / 1024,
-    }
-    print(
-        f"{name:22s} {mb:7.1f} MB  node {row['node_s']:6.2f}s  linewise {row['linewise_s']:6.2f}s"
-        f"  ratio {row['ratio']:.2f}x  peak node {row['node_MiB']:.0f} MiB, linewise {row['linewise_MiB']:.0f} MiB"
-    )
+    row = {"MB": mb}
+    text = [f"{name:20s} {mb:5.1f} MB  node {statistics.median(times['node']):5.2f}s"]
+    for label in runs:
+        if label == "node":
+            continue
+        ratios = [n / o for n, o in zip(times["node"], times[label], strict=True)]
+        row[f"{label}_s"] = statistics.median(times[label])
+        row[f"{label}_ratio"] = statistics.median(ratios)
+        text.append(f"{label} {row[f'{label}_s']:5.2f}s {row[f'{label}_ratio']:.2f}x")
+    peak = ", ".join(f"{label} {kib / 1024:.0f}" for label, kib in peaks.items())
+    print("  ".join(text) + f"  (peak MiB: {peak})")
     return row
 
 
-def startup(bundle: Path, work: Path, rounds: int) -> None:
+def startup(bundle: Path, work: Path, rounds: int, compiled: Path | None) -> None:
     one = work / "one.jsonl"
     one.write_text(
         json.dumps({"type": "system", "subtype": "init", "model": "m", "session_id": "s"}) + "\n"
     )
-    node = [_time(["node", str(bundle), "claude", str(one)])[0] for _ in range(rounds)]
-    ours = [
-        _time([*_linewise(), "render", str(one), "-a", "claude_local", "-f", "jsonl"])[0]
-        for _ in range(rounds)
-    ]
-    listing = [_time([*_linewise(), "list"])[0] for _ in range(rounds)]
-    print(
-        f"start-up, one-line file: node {statistics.median(node) * 1000:.0f} ms, linewise "
-        f"{statistics.median(ours) * 1000:.0f} ms ({statistics.median(ours) / statistics.median(node):.2f}x node);"
-        f" linewise list {statistics.median(listing) * 1000:.0f} ms"
-    )
+    render = [*_linewise(), "render", str(one), "-a", "claude_local", "-f", "jsonl"]
+    runs: dict[str, tuple[list[str], Path | None]] = {
+        "node": (["node", str(bundle), "claude", str(one)], None),
+        "pure": (render, None),
+        "list": ([*_linewise(), "list"], None),
+    }
+    if compiled is not None:
+        runs["compiled"] = (render, compiled)
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    for _ in range(rounds):
+        for label, (command, pythonpath) in runs.items():
+            times[label].append(_time(command, pythonpath)[0])
+    median = {label: statistics.median(values) * 1000 for label, values in times.items()}
+    text = [f"start-up, one-line file: node {median['node']:.0f} ms"]
+    for label in ("pure", "compiled"):
+        if label in median:
+            text.append(
+                f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node)"
+            )
+    print(", ".join(text) + f"; linewise list {median['list']:.0f} ms")
 
 
 WORKLOADS = {
@@ -349,10 +371,26 @@ def generate(name: str, path: Path, target: int) -> bool:
     return True
 
 
+def _compiled(work: Path) -> Path | None:
+    """The compiled hot path, built into ``work`` (None, with a message, where it cannot be)."""
+    sys.path.insert(0, str(HERE))
+    from compiled_build import NotCompiled, build_compiled
+
+    try:
+        build_compiled(work / "compiled")
+    except NotCompiled as error:
+        print(f"compiled path not timed: {str(error).splitlines()[0]}")
+        return None
+    return work / "compiled"
+
+
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--rounds", type=int, default=5)
     options.add_argument("--megabytes", type=float, default=20.0, help="size of each workload")
+    options.add_argument(
+        "--pure-only", action="store_true", help="do not build and time the compiled path"
+    )
     options.add_argument("--generate", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
     args = options.parse_args()
     target = int(args.megabytes * 1e6)
@@ -372,6 +410,7 @@ def main() -> None:
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as error:
             print(f"skipped: could not fetch or bundle the reference parsers ({error})")
             return
+        compiled = None if args.pure_only else _compiled(work)
         names = [*WORKLOADS, "claude real logs", "codex real logs"]
         for name in names:
             path = work / f"{name.replace(' ', '-')}.jsonl"
@@ -390,8 +429,8 @@ def main() -> None:
             if made.returncode != 0:
                 print(f"{name:22s} skipped: no corpus at {CORPUS}")
                 continue
-            compare(name, path, name.split()[0], bundle, args.rounds)
-        startup(bundle, work, args.rounds * 2)
+            compare(name, path, name.split()[0], bundle, rounds=args.rounds, compiled=compiled)
+        startup(bundle, work, args.rounds * 2, compiled)
 
 
 if __name__ == "__main__":

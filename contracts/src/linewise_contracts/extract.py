@@ -45,8 +45,11 @@ def as_string(value: object, fallback: str = "") -> str:
     return value if type(value) is str else fallback
 
 
-def as_number(value: object, fallback: float = 0) -> float:
+def as_number(value: object, fallback: int | float = 0) -> int | float:
     """``value`` when it is a finite int or float (never a bool), else ``fallback``.
+
+    An int stays an int (annotated ``int | float``, not ``float``, so that the
+    mypyc-compiled module does not turn ``3`` into ``3.0``).
 
     An int beyond float range (a 400-digit token count) is not a number the
     contract allows, so it gives ``fallback`` too.

@@ -219,7 +219,7 @@ def _tool_call(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolC
     }
 
 
-def _exit_code(value: object) -> float | None:
+def _exit_code(value: object) -> int | float | None:
     number = as_number(value, math.inf)
     if number == math.inf:
         return None
