@@ -7,8 +7,9 @@ reports medians and the median ratio, because shared machines drift:
 - `import linewise` over a bare interpreter (`python -c pass`);
 - `linewise render` of a one-line Claude log against a trivial Node script
   that reads the same line, parses it and prints it again (skipped without node);
-- `linewise render` of several logs with one process (`--jobs 1`) and with
-  one per core (the default);
+- `linewise render` of several logs (8 of 10 to 20 MB, the corpus's real Claude
+  and Codex logs repeated) with one process (`--jobs 1`) and with one per core
+  (the default), as JSON lines and as text;
 - `linewise list` with 1,000 extra installed distributions (written to a
   temporary folder put on PYTHONPATH) against a bare
   `importlib.metadata.entry_points(group="linewise.parsers")`, with a cold
@@ -149,40 +150,71 @@ def one_line(work: Path, rounds: int, env: Mapping[str, str]) -> None:
     show("one-line render", medians, "node (read, parse, print a line)")
 
 
-def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
-    """Several generated Claude logs of about 4 MB each, with one process and one per core."""
-    line = json.dumps(
-        {
-            "type": "assistant",
-            "message": {
-                "role": "assistant",
-                "content": [{"type": "text", "text": "the file test function error " * 8}],
-            },
-            "session_id": "s",
-        }
+def _several_logs(work: Path, count: int) -> list[str]:
+    """``count`` logs of 10 to 20 MB: the corpus's real Claude and Codex logs in turn, repeated
+    (generated Claude lines without the corpus)."""
+    corpus = (
+        Path(
+            os.environ.get("LINEWISE_CORPUS")
+            or Path(__file__).resolve().parents[2] / "shared" / "corpus"
+        )
+        / "real-logs"
     )
-    logs = []
+    texts = []
+    for cli in ("claude", "codex"):
+        logs = sorted(path for path in (corpus / cli).glob("*.json*") if path.is_file())
+        if logs:
+            texts.append(
+                "".join(path.read_text(encoding="utf-8", errors="replace") for path in logs)
+            )
+    if not texts:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from host_bench import claude_workload
+
+        texts.append("\n".join(claude_workload(5000)) + "\n")
+    paths = []
     for index in range(count):
-        log = work / f"several-{index}.jsonl"
-        log.write_text((line + "\n") * (4_000_000 // (len(line) + 1)))
-        logs.append(str(log))
-    render = [*_linewise(), "render", *logs, "-a", "claude_local", "-f", "jsonl", "-q"]
-    cpu: dict[str, float] = {}
-    try:
-        medians = compare(
-            {"render --jobs 1": [*render, "--jobs", "1"], "render (one process per core)": render},
-            max(3, rounds // 3),
-            env,
-            cpu=cpu,
+        text = texts[index % len(texts)]
+        target = 10_000_000 + 10_000_000 * index // max(1, count - 1)
+        path = work / f"several-{index}.jsonl"
+        path.write_text(text * max(1, target // len(text)), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
+    """Several logs of 10 to 20 MB rendered with one process and with one per core (the
+    default), as JSON lines and as text; the speed-up is what the pool is for."""
+    logs = _several_logs(work, count)
+    megabytes = sum(os.path.getsize(log) for log in logs) / 1e6
+    for options in (["-f", "jsonl"], []):
+        render = [*_linewise(), "render", *logs, *options, "-q"]
+        cpu: dict[str, float] = {}
+        try:
+            medians = compare(
+                {
+                    "render --jobs 1": [*render, "--jobs", "1"],
+                    "render (one process per core)": render,
+                },
+                max(3, rounds // 3),
+                env,
+                cpu=cpu,
+            )
+        except RuntimeError as error:
+            print(f"render of several logs: skipped, this linewise cannot ({error})")
+            return
+        shown = " ".join(options) or "text"
+        show(
+            f"render {shown} of {count} logs, {megabytes:.0f} MB ({os.cpu_count()} cores)",
+            medians,
+            "render --jobs 1",
         )
-    except RuntimeError as error:
-        print(f"render of several logs: skipped, this linewise cannot ({error})")
-        return
-    show(f"render of {count} logs of 4 MB ({os.cpu_count()} cores)", medians, "render --jobs 1")
-    for name, seconds in medians.items():
-        print(
-            f"  {name:42s} CPU {cpu[name]:.2f} s over {seconds:.2f} s: {cpu[name] / seconds:.2f} cores busy"
-        )
+        for name, seconds in medians.items():
+            print(
+                f"  {name:42s} CPU {cpu[name]:.2f} s over {seconds:.2f} s: {cpu[name] / seconds:.2f} cores busy"
+            )
+        speed_up = medians["render --jobs 1"] / medians["render (one process per core)"]
+        print(f"  speed-up of the default over --jobs 1: {speed_up:.2f}x")
 
 
 def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
@@ -221,7 +253,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--distributions", type=int, default=1000)
-    parser.add_argument("--logs", type=int, default=4, help="logs rendered together")
+    parser.add_argument("--logs", type=int, default=8, help="logs rendered together")
     args = parser.parse_args()
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="linewise-startup-") as folder:

@@ -44,6 +44,49 @@ def test_invalid_utf8_cut_anywhere_is_replaced_the_same_way(text: str, cuts: lis
     assert [*lines, *rest, partial] == _oracle(data)
 
 
+_BYTES = st.sampled_from(
+    [
+        *(b"a", b"\n", b"\r\n", "\u00e9".encode(), "\U0001f600".encode(), b"\xef\xbb\xbf"),
+        # invalid or cut UTF-8: a stray byte, sequences without their end, NUL
+        *(b"\xff", b"\xe2\x82", b"\xf0\x9f", b"\x98", b"\x80", b"\x00"),
+    ]
+)
+
+
+@given(atoms=st.lists(_BYTES, max_size=40), cuts=st.lists(st.integers(0, 160), max_size=12))
+def test_any_bytes_cut_anywhere_give_the_lines_of_the_whole_stream(
+    atoms: list[bytes], cuts: list[int]
+) -> None:
+    # Lines are decoded one by one: a sequence cut by a chunk, broken by a newline or
+    # left unfinished at the end is replaced exactly as in the stream decoded at once.
+    data = b"".join(atoms)
+    reader = LineReader()
+    lines: list[str] = []
+    for chunk in _cut(data, cuts):
+        lines += reader.feed(chunk)
+    rest, partial = reader.close()
+    assert [*lines, *rest, partial] == _oracle(data)
+
+
+@given(atoms=st.lists(_BYTES, max_size=40), cuts=st.lists(st.integers(0, 160), max_size=12))
+def test_text_chunks_end_the_bytes_before_them(atoms: list[bytes], cuts: list[int]) -> None:
+    chunks = _cut(b"".join(atoms), cuts)
+    reader = LineReader()
+    lines: list[str] = []
+    runs: list[bytes] = [b""]  # bytes fed in a row are decoded together; a str ends them
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            text = chunk.decode("utf-8", "replace")
+            lines += reader.feed(text)
+            runs += [text.encode("utf-8", "surrogatepass"), b""]
+        else:
+            lines += reader.feed(chunk)
+            runs[-1] += chunk
+    rest, partial = reader.close()
+    whole = "".join(run.decode("utf-8", "replace") for run in runs).removeprefix("\ufeff")
+    assert [*lines, *rest, partial] == whole.split("\n")
+
+
 def test_raw_mode_keeps_each_line_as_printed() -> None:
     reader = LineReader(raw=True)
     assert reader.feed(b"  a\r\n\nb") == ["  a\r\n", "\n"]

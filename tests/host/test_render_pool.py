@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from linewise.cli.render_pool import WORK_PER_PROCESS, planned_jobs
+from linewise.cli.render_pool import WORK_PER_PROCESS, largest_first, planned_jobs
 from support import REPO, FakeSite
 
 LINEWISE = str(Path(sys.executable).with_name("linewise"))
@@ -157,3 +157,27 @@ def test_the_planned_processes(tmp_path: Path) -> None:
     # A log that cannot be read weighs nothing (it fails on its own).
     assert planned_jobs([str(tmp_path / "missing.log"), str(big)], None, cores=8) == 2
     assert planned_jobs([str(tmp_path / "missing.log")] * 4, None, cores=8) == 1
+
+
+def test_the_largest_logs_are_started_first(tmp_path: Path) -> None:
+    sizes = {"a": 5, "b": 50, "c": 5, "d": 500}
+    paths = []
+    for name, size in sizes.items():
+        path = tmp_path / name
+        path.write_bytes(b"x" * size)
+        paths.append(str(path))
+    missing = str(tmp_path / "missing.log")
+    assert largest_first([*paths, missing]) == [3, 1, 0, 2, 4]
+
+
+def test_text_keeps_the_output_encoding_when_it_is_not_utf8(logs: list[Path]) -> None:
+    accented = logs[1].with_name("accented.log")
+    accented.write_text("café ☕ 日本\n", encoding="utf-8")
+    several = [logs[0], accented]
+    for encoding in ("ascii", "utf-8"):
+        env = {"PYTHONIOENCODING": encoding}
+        together = _render(*several, "--jobs", "2", env=env)
+        assert together.returncode == 0, together.stderr
+        alone = "".join(f"==> {log} <==\n" + _render(log, env=env).stdout for log in several)
+        assert together.stdout == alone
+        assert ("caf? ? ??" in alone) is (encoding == "ascii")

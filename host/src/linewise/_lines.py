@@ -24,16 +24,21 @@ class LineReader:
     one that grows beyond ``max_chars`` is passed on at once (the consumer
     cuts it) and the rest of it, up to the next newline, is skipped and
     counted in :attr:`skipped_chars`, so memory stays bounded.
+
+    Bytes are cut at their newlines before they are decoded, each line on its
+    own: a newline byte is never part of a UTF-8 sequence, so the text is the
+    same as the whole stream's, and no chunk-sized string is made (a chunk
+    decoded whole is widened to 2 or 4 bytes a character by one emoji, and
+    such strings, made and freed for every chunk, fragment the C heap).
     """
 
     __slots__ = (
-        "_bytes",
-        "_decoder",
         "_discarding",
         "_max",
         "_pending",
         "_pending_chars",
         "_started",
+        "_undecoded",
         "raw",
         "skipped_chars",
     )
@@ -41,34 +46,74 @@ class LineReader:
     def __init__(self, max_chars: int = MAX_LINE_CHARS, *, raw: bool = False) -> None:
         if max_chars < 1:
             raise ValueError("max_chars must be at least 1")
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._max = max_chars
         self._pending: list[str] = []
         self._pending_chars = 0
         self._discarding = False
         self._started = False
-        self._bytes = False
+        # The start of a UTF-8 sequence a chunk ended in, waiting for its next bytes.
+        self._undecoded = b""
         self.raw = raw
         self.skipped_chars = 0
 
     def decode(self, chunk: str | bytes) -> str:
         """The text of ``chunk`` (a ``str`` ends any byte sequence left unfinished)."""
         if isinstance(chunk, str):
-            # Only bytes can leave a sequence unfinished: flush the decoder just then.
-            text = self._decoder.decode(b"", final=True) + chunk if self._bytes else chunk
-            self._bytes = False
+            # Only bytes can leave a sequence unfinished: flush it just then.
+            text = self._flush() + chunk if self._undecoded else chunk
         else:
-            text = self._decoder.decode(chunk)
-            self._bytes = True
+            text = self._decode_part(chunk)
         if not self._started and text:
             self._started = True
             if text[0] == _BOM:
                 text = text[1:]
         return text
 
+    def _decode_part(self, data: bytes) -> str:
+        """The text of ``data`` after what was left undecoded; keeps an unfinished sequence."""
+        if self._undecoded:
+            data = self._undecoded + data
+        text, used = codecs.utf_8_decode(data, "replace", False)
+        self._undecoded = data[used:]
+        return text
+
+    def _flush(self) -> str:
+        """The unfinished sequence held back, ended (a replacement character), or ""."""
+        if not self._undecoded:
+            return ""
+        text: str = codecs.utf_8_decode(self._undecoded, "replace", True)[0]
+        self._undecoded = b""
+        return text
+
     def feed(self, chunk: str | bytes) -> list[str]:
         """The lines ``chunk`` completed, in order."""
-        return self.split(self.decode(chunk))
+        if isinstance(chunk, str):
+            return self.split(self.decode(chunk))
+        if not self._undecoded and chunk.isascii():
+            # The common chunk: one character a byte whole, so decoded at once.
+            self._started = self._started or bool(chunk)
+            return self.split(chunk.decode("ascii"))
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
+        if not pieces:
+            return self.split(self.decode(rest)) if rest else []
+        lines = [piece.decode("utf-8", "replace") for piece in pieces]
+        if self._undecoded or not self._started:
+            # The newline ends the sequence a chunk before ended in; the stream may start here.
+            head = self._flush_with(pieces[0])
+            if not self._started:
+                self._started = True
+                if head and head[0] == _BOM:
+                    head = head[1:]
+            lines[0] = head
+        return self._cut(lines, self._decode_part(rest) if rest else "")
+
+    def _flush_with(self, data: bytes) -> str:
+        if not self._undecoded:
+            return data.decode("utf-8", "replace")
+        text: str = codecs.utf_8_decode(self._undecoded + data, "replace", True)[0]
+        self._undecoded = b""
+        return text
 
     def split(self, text: str) -> list[str]:
         """The lines decoded ``text`` completed (see :meth:`decode`)."""
@@ -77,6 +122,10 @@ class LineReader:
         # One C-level split per chunk; only the lines are looped over by the caller.
         pieces = text.split("\n")
         rest = pieces.pop()
+        return self._cut(pieces, rest)
+
+    def _cut(self, pieces: list[str], rest: str) -> list[str]:
+        """``pieces``, the lines ended here, joined to what was held; ``rest`` held or cut."""
         if pieces:
             if self._discarding:
                 # The end of a line already cut and passed on: not a line of its own.
@@ -105,7 +154,7 @@ class LineReader:
     @property
     def idle(self) -> bool:
         """True when nothing is held: a whole line may bypass the reader (see feed_line)."""
-        return self._started and not (self._pending or self._bytes or self._discarding)
+        return self._started and not (self._pending or self._undecoded or self._discarding)
 
     @property
     def pending(self) -> bool:
@@ -121,7 +170,7 @@ class LineReader:
 
     def close(self) -> tuple[list[str], str]:
         """End of stream: the lines still completed, and the unfinished last line ("" if none)."""
-        lines = self.split(self._decoder.decode(b"", final=True))
+        lines = self.split(self._flush())
         self._discarding = False
         return lines, self.take_pending()
 
@@ -147,7 +196,7 @@ class LineReader:
 
     def flush_block(self, final: bool = False) -> str:
         """Stderr mode: the unfinished line held back (and, when ``final``, the decoder's rest)."""
-        tail = self._decoder.decode(b"", final=True) if final else ""
+        tail = self._flush() if final else ""
         return self.take_pending() + tail
 
 

@@ -148,6 +148,25 @@ def test_usage_of_a_cut_off_run_counts_each_message_once() -> None:
     assert len(messages) < sum(1 for line in cut if line.startswith('{"type":"assistant"'))
 
 
+def test_a_long_unfinished_session_counts_each_message_once_in_bounded_memory() -> None:
+    """Thousands of messages, each reported twice (the second usage counts), one of them
+    again hundreds of messages later; the summary keeps only the recent ones by id."""
+
+    def event(ident: int, output: int) -> str:
+        usage = {"input_tokens": 1, "cache_read_input_tokens": 2, "output_tokens": output}
+        message = {"id": f"msg_{ident}", "usage": usage, "content": []}
+        return json.dumps({"type": "assistant", "message": message, "session_id": "s"})
+
+    lines = [event(i, output) for i in range(5000) for output in (1, 10)]
+    lines.insert(len(lines) // 2, event(2000, 10))  # seen again 500 messages later
+    summary = summarize_run(lines)
+    assert summary.usage == Usage(input_tokens=5000, output_tokens=50_000, cached_tokens=10_000)
+    assert summary.details["usageBasis"] == "assistant_messages" and not summary.complete
+    result = {"type": "result", "subtype": "success", "usage": {"output_tokens": 7}}
+    closed = summarize_run([*lines, json.dumps(result)])
+    assert closed.usage == Usage(output_tokens=7) and closed.complete  # the result's alone
+
+
 def test_results_of_one_multi_turn_session_are_running_totals_not_added_up() -> None:
     """One session, four results (result_index 0..3): the last one is the session's total."""
     summary = summarize_run(_real("SOURCE-ELIDED-untether-autocompact-2.1.285.jsonl"))

@@ -1,16 +1,19 @@
 """``linewise render a.log b.log ...``: several logs rendered by a pool of processes, in order.
 
 Each log is rendered by :func:`linewise.cli.rendering.run` in a worker process
-into a temporary file, with its warnings and diagnostics captured; the parent
-copies each transcript to the output in the order the logs were given, as soon
-as it and those before it are done, and each log's messages to stderr, named
-after the log. A log that cannot be read is an error for that log only: the
+into a temporary file (the rendered bytes: no entry crosses between processes),
+with its warnings and diagnostics captured; the parent copies each transcript
+to the output in the order the logs were given, as soon as it and those before
+it are done, and each log's messages to stderr, named after the log. The
+largest logs are started first, so no process is left with a big one at the end
+while the others wait. A log that cannot be read is an error for that log only: the
 others are still rendered, and the exit code is the worst of them.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import io
 import os
@@ -27,7 +30,7 @@ if TYPE_CHECKING:
 
     from linewise._registry import Registry
 
-__all__ = ["WORK_PER_PROCESS", "default_jobs", "planned_jobs", "render_paths"]
+__all__ = ["WORK_PER_PROCESS", "default_jobs", "largest_first", "planned_jobs", "render_paths"]
 
 #: One log's result: its exit code and what it wrote to stderr.
 Outcome = tuple[int, str]
@@ -128,13 +131,28 @@ def _outcomes(
     # fork starts a worker with the registry already scanned; elsewhere the default.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_stdout) as pool:
-        futures: list[Future[Outcome]] = [pool.submit(_render_one, *task) for task in tasks]
+        started: dict[int, Future[Outcome]] = {}
+        for index in largest_first([path for _, path, _ in tasks]):
+            started[index] = pool.submit(_render_one, *tasks[index])
+        futures = [started[index] for index in range(len(tasks))]
         try:
             for future in futures:
                 yield _result(future)
         finally:
             for future in futures:
                 future.cancel()
+
+
+def largest_first(paths: list[str]) -> list[int]:
+    """The indexes of ``paths``, the largest file first (ties and unreadable ones in order)."""
+
+    def size(index: int) -> int:
+        try:
+            return os.stat(paths[index]).st_size
+        except OSError:
+            return 0
+
+    return sorted(range(len(paths)), key=lambda index: -size(index))
 
 
 def _result(future: Future[Outcome]) -> Outcome:
@@ -205,7 +223,7 @@ def _deliver(
     if os.path.exists(rendered):
         if args.format == "text":
             out.write(f"==> {neutralize(path)} <==\n")
-        _copy(rendered, out, binary=args.format == "jsonl")
+        _copy(rendered, out, binary=args.format == "jsonl" or _utf8(out))
         os.unlink(rendered)
     named = f"linewise: {neutralize(path)}: "
     for line in messages.splitlines():
@@ -214,8 +232,18 @@ def _deliver(
     return code
 
 
+def _utf8(out: TextIO) -> bool:
+    """True when ``out`` writes UTF-8 with a buffer beneath: a rendered file's bytes are then
+    exactly what writing its text would give (workers write UTF-8, errors replaced)."""
+    try:
+        return codecs.lookup(out.encoding or "").name == "utf-8" and hasattr(out, "buffer")
+    except LookupError:
+        return False
+
+
 def _copy(rendered: str, out: TextIO, *, binary: bool) -> None:
-    """The rendered file onto ``out``: bytes for JSON lines, text (out's encoding) otherwise."""
+    """The rendered file onto ``out``: its bytes (JSON lines, or text to a UTF-8 stream), else
+    its text in out's encoding."""
     if binary:
         out.flush()
         with open(rendered, "rb") as source:

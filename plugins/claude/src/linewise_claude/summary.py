@@ -42,6 +42,11 @@ __all__ = ["summarize_run"]
 _DELEGATE_TOOLS: Final = ("Task", "Agent")
 # Subagents described in one summary; a run with more keeps counting the first ones only.
 _MAX_SUBAGENTS: Final = 500
+# Messages of an unfinished session whose usage is kept by id (a message's events repeat
+# its usage, the last one counts); the least recently seen beyond them is added up and
+# forgotten, so a long session costs no memory per message. A message's events come
+# together: never thousands of other messages apart.
+_OPEN_MESSAGES: Final = 1024
 
 
 def _message_usage(message: Mapping[str, Any]) -> Usage:
@@ -134,16 +139,71 @@ class _Subagents:
             }
 
 
+class _Results:
+    """The result events that count (the latest of each session: they carry running totals),
+    added up as they come; the last one is kept whole."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] | None = None
+        self.count = 0
+        self.usage = Usage()  # of the results before the last
+        self.errors: list[str] = []  # of the failed results before the last
+        self.costs: list[float] = []  # known costs, the last result's included
+        self.denials = 0  # permission denials of the results before the last
+
+    def add(self, event: dict[str, Any]) -> None:
+        previous = self.last
+        index = event.get("result_index")
+        # A multi-turn session reports one result per turn, each with the session's
+        # running totals (result_index counts them): the latest replaces the earlier.
+        if (
+            previous is not None
+            and type(index) is int
+            and type(previous.get("result_index")) is int
+            and index > previous["result_index"]
+            and previous.get("session_id") == event.get("session_id")
+        ):
+            if _cost(previous) >= 0:
+                self.costs.pop()
+        else:
+            if previous is not None:
+                self.usage += result_usage(previous)
+                self.errors.extend(_failure_texts(previous))
+                self.denials += len(as_list(previous.get("permission_denials")))
+            self.count += 1
+        self.last = event
+        if _cost(event) >= 0:
+            self.costs.append(_cost(event))
+
+    def total_usage(self) -> Usage:
+        return self.usage + result_usage(self.last) if self.last is not None else self.usage
+
+    def all_errors(self) -> list[str]:
+        return self.errors + _failure_texts(self.last) if self.last is not None else self.errors
+
+    def all_denials(self) -> int:
+        last = self.last
+        return self.denials + (len(as_list(last.get("permission_denials"))) if last else 0)
+
+
+def _cost(result: Mapping[str, Any]) -> float:
+    return as_number(result.get("total_cost_usd"), -1)
+
+
+def _failure_texts(result: Mapping[str, Any]) -> list[str]:
+    return (_error_texts(result) or [result["subtype"]]) if _failed(result) else []
+
+
 class _Run:
     """The state of one pass over a run's lines."""
 
     def __init__(self) -> None:
         self.session_id: str | None = None
         self.model: str | None = None
-        # Result events that count: the latest of each session (they carry running totals).
-        self.results: list[dict[str, Any]] = []
+        self.results = _Results()
         self.last_text: str | None = None
         self.open_usage: dict[str, Usage] = {}  # the unfinished session's messages, by id
+        self.forgotten_usage = Usage()  # of its messages beyond _OPEN_MESSAGES
         self.open_activity = False
         self.other_text: deque[str] = deque(maxlen=20)  # non-JSON lines: errors the CLI printed
         self.api_errors: list[str] = []
@@ -200,7 +260,11 @@ class _Run:
             self.model = named
         message_id = as_string(message.get("id"))
         if message_id and "usage" in message:
-            self.open_usage[message_id] = _message_usage(message)
+            open_usage = self.open_usage
+            open_usage.pop(message_id, None)  # the most recently seen last
+            open_usage[message_id] = _message_usage(message)
+            if len(open_usage) > _OPEN_MESSAGES:
+                self.forgotten_usage += open_usage.pop(next(iter(open_usage)))
         if event.get("error"):
             texts = [as_string(dig(b, "text")) for b in as_list(message.get("content"))]
             self.api_errors.append(
@@ -236,24 +300,12 @@ class _Run:
         duration = as_number(event.get("duration_ms"), -1)
         if duration >= 0:
             self.duration_ms = min((self.duration_ms or 0) + int(duration), MAX_INT)
-        previous = self.results[-1] if self.results else None
-        index = event.get("result_index")
-        # A multi-turn session reports one result per turn, each with the session's
-        # running totals (result_index counts them): the latest replaces the earlier.
-        if (
-            previous is not None
-            and type(index) is int
-            and type(previous.get("result_index")) is int
-            and index > previous["result_index"]
-            and previous.get("session_id") == event.get("session_id")
-        ):
-            self.results[-1] = event
-        else:
-            self.results.append(event)
+        self.results.add(event)
         if "subagent_stats" in event:
             stats = event["subagent_stats"]
             self.subagent_stats = stats if type(stats) is dict else None
         self.open_usage.clear()
+        self.forgotten_usage = Usage()
         self.open_activity = False
 
 
@@ -300,16 +352,13 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     run = _Run()
     for line in lines:
         run.feed(line)
-    results, last = run.results, (run.results[-1] if run.results else None)
-    errors = [text for r in results if _failed(r) for text in _error_texts(r) or [r["subtype"]]]
+    results, last = run.results.count, run.results.last
+    errors = run.results.all_errors()
     errors.extend(run.api_errors)
-    usage = Usage()
-    for result in results:
-        usage += result_usage(result)
+    usage = run.results.total_usage() + run.forgotten_usage
     for part in run.open_usage.values():
         usage += part
-    costs = (as_number(result.get("total_cost_usd"), -1) for result in results)
-    known = [cost for cost in costs if cost >= 0]
+    known = run.results.costs
     basis = "per_run" if results else "assistant_messages"
     if results and run.open_usage:
         basis = "per_run+assistant_messages"
@@ -318,13 +367,13 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     failed = outcome in ("failed", "max_turns") or bool(run.api_errors and outcome != "completed")
     details: dict[str, JsonValue] = {
         "usageBasis": basis,
-        "sessions": len(results) + (1 if run.open_activity else 0),
+        "sessions": results + (1 if run.open_activity else 0),
         "unfinishedSession": run.open_activity,
         "maxTurns": is_max_turns_result(last),
         "refusal": is_refusal_result(last),
         "resultSubtype": as_string(last.get("subtype")) if last else None,
         "terminalReason": as_string(last.get("terminal_reason")) or None if last else None,
-        "permissionDenials": sum(len(as_list(r.get("permission_denials"))) for r in results),
+        "permissionDenials": run.results.all_denials(),
         "interrupted": run.interrupted,
         "subagents": list(run.subagents.by_call.values()),
         "subagentStats": run.subagent_stats,
