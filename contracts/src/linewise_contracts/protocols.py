@@ -17,6 +17,9 @@ __all__ = [
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
     "RAW_LINES",
+    "SESSION_KEYS",
+    "SESSION_RECORDS",
+    "SESSION_STORES",
     "SNIFF",
     "SUMMARIZE_RUN",
     "CompactLine",
@@ -57,6 +60,13 @@ SNIFF: Final = "sniff"
 #: -> list[EnvironmentCheck]``, whether the agent CLI can run on this machine.
 CHECK_ENVIRONMENT: Final = "check_environment"
 
+#: Optional exports of session stores (contract 1.2; see :mod:`linewise_contracts.sessions`,
+#: which documents them): ``session_stores(environ, home)``, ``session_records(path,
+#: key=None)`` and ``session_keys(path)``.
+SESSION_STORES: Final = "session_stores"
+SESSION_RECORDS: Final = "session_records"
+SESSION_KEYS: Final = "session_keys"
+
 #: Optional export (contract 1.1): ``format_stdout_line(line: str) -> list[CompactLine]``,
 #: the CLI's own one-line-per-event terminal format (the reference's
 #: ``formatStdoutEvent``), used by the host's compact style when a plugin has one.
@@ -82,24 +92,25 @@ COMPACT_ROLES: Final[tuple[CompactRole, ...]] = (
 CompactLine: TypeAlias = tuple[CompactRole, str]
 
 
-_ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+# Compiled on first use (re keeps them): importing the contract compiles nothing.
+_ADAPTER_TYPE: Final = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
 _MAX_ADAPTER_TYPE: Final = 64
 _DOTTED: Final = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
-_VALUE: Final = re.compile(rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?")
+_VALUE: Final = rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?"
 
 
 def adapter_type_problem(name: str) -> str | None:
     """Why ``name`` is not a valid adapter type (snake_case, at most 64 characters), or None."""
     if len(name) > _MAX_ADAPTER_TYPE:
         return f"adapter type is longer than {_MAX_ADAPTER_TYPE} characters"
-    if not _ADAPTER_TYPE.fullmatch(name):
+    if not re.fullmatch(_ADAPTER_TYPE, name):
         return f"adapter type {name!r} is not snake_case (lowercase letters, digits, underscores)"
     return None
 
 
 def entry_point_value_problem(value: str) -> str | None:
     """Why ``value`` is not ``module`` or ``module:attr``, or None."""
-    if _VALUE.fullmatch(value):
+    if re.fullmatch(_VALUE, value):
         return None
     return f"entry point value {value!r} is not 'module' or 'module:attribute'"
 
