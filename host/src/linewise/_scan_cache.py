@@ -69,10 +69,9 @@ class CachedEntryPoint:
 
 def cache_folder() -> str | None:
     """Where linewise keeps its caches; None when ``LINEWISE_CACHE_DIR`` is set empty."""
-    from linewise._cachedir import cache_folder as folder
+    from linewise._cachedir import cache_folder_name
 
-    chosen = folder()
-    return None if chosen is None else str(chosen)
+    return cache_folder_name()
 
 
 def _stamp(path: str) -> list[int] | None:
