@@ -19,6 +19,12 @@ from linewise._guard import describe, guarded
 if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
 
+    from linewise._dist_info import FolderDistribution, FolderEntryPoint
+
+    #: An installed distribution, read by importlib.metadata or from its folder's bytes.
+    Installed = Distribution | FolderDistribution
+    InstalledPoint = EntryPoint | FolderEntryPoint
+
 __all__ = [
     "Candidate",
     "Loadable",
@@ -148,21 +154,23 @@ class Scan:
         return f"Scan(candidates={self.candidates!r}, skipped={self.skipped!r})"
 
 
-def _where(dist: Distribution) -> str:
+def _where(dist: Installed) -> str:
     # The dist-info folder names a distribution whose METADATA cannot be read.
     path = getattr(dist, "_path", None)
     return str(path) if path is not None else repr(dist)
 
 
-def _points_of(dist: Distribution, group: str) -> list[EntryPoint]:
+def _points_of(dist: Installed, group: str) -> list[InstalledPoint]:
     return [point for point in dist.entry_points if point.group == group]
 
 
-def _name_of(dist: Distribution) -> object:
+def _name_of(dist: Installed) -> object:
     return dist.metadata["Name"]
 
 
-def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPoint], list[str]]:
+def installed_entry_points(
+    group: str = ENTRY_POINT_GROUP,
+) -> tuple[list[InstalledPoint], list[str]]:
     """The ``group`` entry points of every installed distribution, and why some were skipped.
 
     Like ``importlib.metadata.entry_points(group=...)`` (the first distribution
@@ -175,7 +183,7 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     """
     from linewise._site_scan import candidate_distributions
 
-    points: list[EntryPoint] = []
+    points: list[InstalledPoint] = []
     skipped: list[str] = []
     seen: set[str] = set()
     for dist in candidate_distributions(group):
@@ -198,7 +206,7 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     return points, skipped
 
 
-def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
+def _candidate(point: InstalledPoint, ranks: dict[str, int]) -> Candidate:
     dist = point.dist
     name = version = summary = None
     requires: tuple[str, ...] | None = None
@@ -260,7 +268,7 @@ def _scan_installed() -> Scan:
     return _scan_points(points, skipped)
 
 
-def _scan_points(points: Iterable[EntryPoint], skipped: list[str]) -> Scan:
+def _scan_points(points: Iterable[InstalledPoint], skipped: list[str]) -> Scan:
     ranks = _path_ranks()
     candidates: list[Candidate] = []
     for point in points:
