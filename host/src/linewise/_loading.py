@@ -279,7 +279,7 @@ class PluginLoader:
             stage, reason, hint = result
             return self._fail(winner, cast("FailureStage", stage), reason, hint)
         registry._loaded[winner.adapter_type] = result
-        if registry.hooks.active:
+        if registry.hooks.listens("linewise_parser_loaded"):
             registry.hooks.parser_loaded(registry.info(winner.adapter_type))
         return result
 
@@ -389,7 +389,7 @@ class PluginLoader:
             session_keys=exports.session_keys,
         )
         self._registry._loaded[candidate.adapter_type] = loaded
-        if self._registry.hooks.active:  # the event's ParserInfo is built for a listener only
+        if self._registry.hooks.listens("linewise_parser_loaded"):  # built for a listener only
             self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
         return loaded
 
