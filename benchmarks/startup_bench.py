@@ -11,9 +11,16 @@ reports medians and the median ratio, because shared machines drift:
   and Codex logs repeated) with one process (`--jobs 1`) and with one per core
   (the default), as JSON lines and as text;
 - `linewise list` with 1,000 extra installed distributions (written to a
-  temporary folder put on PYTHONPATH) against a bare
+  temporary folder put on PYTHONPATH, and dated a minute back as an install
+  that happened a while ago: the cache is not written for a folder changed
+  within two seconds) against a bare
   `importlib.metadata.entry_points(group="linewise.parsers")`, with a cold
   entry-point cache (emptied before each run) and a warm one.
+
+`--baseline PYTHON` runs every linewise command of the comparisons a second
+time with another environment's interpreter (another checkout's
+`.venv/bin/python`, say), in the same interleaved rounds, so a change is
+measured against what it changes in one run.
 
 Bytecode is cached as on a user's machine (PYTHONDONTWRITEBYTECODE is unset).
 """
@@ -43,9 +50,28 @@ BARE_SCAN = f"import importlib.metadata as m; m.entry_points(group={GROUP!r})"
 Command = list[str]
 
 
-def _linewise() -> Command:
-    found = Path(sys.executable).with_name("linewise")
-    return [str(found)] if found.exists() else [sys.executable, "-m", "linewise"]
+def _linewise(python: str | None = None) -> Command:
+    python = python or sys.executable
+    found = Path(python).with_name("linewise")
+    return [str(found)] if found.exists() else [python, "-m", "linewise"]
+
+
+def _with_baseline(
+    rows: dict[str, Command], baseline: str | None, ours: tuple[str, ...]
+) -> dict[str, Command]:
+    """``rows``, and after each of ``ours`` the same command run by ``baseline``'s linewise."""
+    if baseline is None:
+        return rows
+    mine, theirs = _linewise(), _linewise(baseline)
+    out: dict[str, Command] = {}
+    for name, command in rows.items():
+        out[name] = command
+        if name in ours:
+            swapped = [baseline if part == sys.executable else part for part in command]
+            if swapped[: len(mine)] == mine:
+                swapped = theirs + swapped[len(mine) :]
+            out[f"baseline: {name}"] = swapped
+    return out
 
 
 def _run(command: Command, env: Mapping[str, str]) -> tuple[float, float]:
@@ -110,21 +136,18 @@ def fake_distributions(root: Path, count: int) -> None:
             )
 
 
-def import_time(rounds: int, env: Mapping[str, str]) -> None:
-    medians = compare(
-        {
-            "python -c pass": [sys.executable, "-c", "pass"],
-            "python -c 'import linewise'": [sys.executable, "-c", "import linewise"],
-        },
-        rounds,
-        env,
-    )
+def import_time(rounds: int, env: Mapping[str, str], baseline: str | None) -> None:
+    rows = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'import linewise'": [sys.executable, "-c", "import linewise"],
+    }
+    medians = compare(_with_baseline(rows, baseline, ("python -c 'import linewise'",)), rounds, env)
     show("import linewise", medians, "python -c pass")
     extra = medians["python -c 'import linewise'"] - medians["python -c pass"]
     print(f"  import linewise costs {extra * 1000:.1f} ms over a bare interpreter")
 
 
-def one_line(work: Path, rounds: int, env: Mapping[str, str]) -> None:
+def one_line(work: Path, rounds: int, env: Mapping[str, str], baseline: str | None) -> None:
     if shutil.which("node") is None:
         print("one-line render: skipped, node is not installed")
         return
@@ -132,21 +155,12 @@ def one_line(work: Path, rounds: int, env: Mapping[str, str]) -> None:
     event = {"type": "system", "subtype": "init", "model": "m", "session_id": "s"}
     one.write_text(json.dumps(event) + "\n")
     render = [*_linewise(), "render", str(one)]
-    medians = compare(
-        {
-            "node (read, parse, print a line)": ["node", "-e", NODE_SCRIPT, str(one)],
-            "linewise render (auto, text)": render,
-            "linewise render -a claude_local -f jsonl": [
-                *render,
-                "-a",
-                "claude_local",
-                "-f",
-                "jsonl",
-            ],
-        },
-        rounds,
-        env,
-    )
+    rows = {
+        "node (read, parse, print a line)": ["node", "-e", NODE_SCRIPT, str(one)],
+        "linewise render (auto, text)": render,
+        "linewise render -a claude_local -f jsonl": [*render, "-a", "claude_local", "-f", "jsonl"],
+    }
+    medians = compare(_with_baseline(rows, baseline, tuple(rows)[1:]), rounds, env)
     show("one-line render", medians, "node (read, parse, print a line)")
 
 
@@ -217,10 +231,22 @@ def several(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None
         print(f"  speed-up of the default over --jobs 1: {speed_up:.2f}x")
 
 
-def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None:
+def _date_back(root: Path, seconds: float = 60) -> None:
+    """Date a folder and everything in it ``seconds`` back (an install done a while ago)."""
+    past = time.time() - seconds
+    for folder, _, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(folder, name), (past, past))
+        os.utime(folder, (past, past))
+
+
+def listing(
+    work: Path, rounds: int, env: Mapping[str, str], count: int, baseline: str | None
+) -> None:
     fakes = work / "fakes"
     fakes.mkdir()
     fake_distributions(fakes, count)
+    _date_back(fakes)
     cache = work / "cache"
     with_fakes = {
         **env,
@@ -230,19 +256,20 @@ def listing(work: Path, rounds: int, env: Mapping[str, str], count: int) -> None
     listing = [*_linewise(), "list"]
 
     def empty_cache(name: str) -> None:
-        if name.startswith("linewise list (cold"):
+        if "linewise list (cold" in name:
             shutil.rmtree(cache, ignore_errors=True)
 
-    medians = compare(
-        {
-            "bare entry_points(group=...)": [sys.executable, "-c", BARE_SCAN],
-            "linewise list (cold cache)": listing,
-            "linewise list (warm cache)": listing,
-        },
-        rounds,
-        with_fakes,
-        before_each=empty_cache,
-    )
+    rows = {
+        "bare entry_points(group=...)": [sys.executable, "-c", BARE_SCAN],
+        "linewise list (cold cache)": listing,
+        "linewise list (warm cache)": listing,
+    }
+    if baseline is not None:
+        # Each environment's warm run follows its own cold one, which wrote the cache it reads.
+        theirs = [*_linewise(baseline), "list"]
+        rows["baseline: linewise list (cold cache)"] = theirs
+        rows["baseline: linewise list (warm cache)"] = theirs
+    medians = compare(rows, rounds, with_fakes, before_each=empty_cache)
     # The warm run follows the cold one, which wrote the cache it reads.
     show(
         f"linewise list with {count:,} extra distributions", medians, "bare entry_points(group=...)"
@@ -254,15 +281,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--distributions", type=int, default=1000)
     parser.add_argument("--logs", type=int, default=8, help="logs rendered together")
+    parser.add_argument(
+        "--baseline",
+        metavar="PYTHON",
+        help="another environment's interpreter whose linewise runs in the same rounds",
+    )
     args = parser.parse_args()
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="linewise-startup-") as folder:
         work = Path(folder)
         env["LINEWISE_CACHE_DIR"] = str(work / "own-cache")
-        import_time(args.rounds, env)
-        one_line(work, args.rounds, env)
+        import_time(args.rounds, env, args.baseline)
+        one_line(work, args.rounds, env, args.baseline)
         several(work, args.rounds, env, args.logs)
-        listing(work, args.rounds, env, args.distributions)
+        listing(work, args.rounds, env, args.distributions, args.baseline)
 
 
 if __name__ == "__main__":

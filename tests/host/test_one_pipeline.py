@@ -48,8 +48,10 @@ def test_the_line_reader_is_the_one_that_cuts_stdout_and_stderr() -> None:
     assert made["_session.py"] == 2  # stdout lines, stderr text
     # No host module cuts an agent's output into lines by hand; these split text of
     # the host's own making: a render worker's captured messages, an engine's error
-    # message (its first line), npm's stderr (its last line).
+    # message (its first line), npm's stderr (its last line); and an installed
+    # distribution's entry_points.txt, split as importlib.metadata splits it.
     assert set(_made("splitlines")) <= {
+        "_dist_info.py",
         "cli/render_pool.py",
         "javascript/_engine.py",
         "javascript/_package.py",

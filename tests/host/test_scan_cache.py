@@ -217,3 +217,12 @@ def test_linewise_list_sees_an_install_and_an_uninstall(
         path.unlink()
     beta.rmdir()
     assert "beta" not in listed()
+
+
+def test_a_cached_entry_point_loads_what_importlib_loads(fake_site: FakeSite) -> None:
+    from importlib.metadata import EntryPoint
+
+    fake_site.add("loads", modules={"cached_mod": "class A:\n    b = 1\n"})
+    for value in ("cached_mod", "cached_mod:A.b", "cached_mod [extra]", "cached_mod:A [x]"):
+        expected = EntryPoint(name="n", value=value, group="g").load()
+        assert CachedEntryPoint("n", value).load() is expected, value

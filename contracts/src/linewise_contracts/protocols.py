@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Final, Literal, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 from linewise_contracts.entries import TranscriptEntry
@@ -17,6 +16,9 @@ __all__ = [
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
     "RAW_LINES",
+    "SESSION_KEYS",
+    "SESSION_RECORDS",
+    "SESSION_STORES",
     "SNIFF",
     "SUMMARIZE_RUN",
     "CompactLine",
@@ -57,6 +59,13 @@ SNIFF: Final = "sniff"
 #: -> list[EnvironmentCheck]``, whether the agent CLI can run on this machine.
 CHECK_ENVIRONMENT: Final = "check_environment"
 
+#: Optional exports of session stores (contract 1.2; see :mod:`linewise_contracts.sessions`,
+#: which documents them): ``session_stores(environ, home)``, ``session_records(path,
+#: key=None)`` and ``session_keys(path)``.
+SESSION_STORES: Final = "session_stores"
+SESSION_RECORDS: Final = "session_records"
+SESSION_KEYS: Final = "session_keys"
+
 #: Optional export (contract 1.1): ``format_stdout_line(line: str) -> list[CompactLine]``,
 #: the CLI's own one-line-per-event terminal format (the reference's
 #: ``formatStdoutEvent``), used by the host's compact style when a plugin has one.
@@ -82,24 +91,77 @@ COMPACT_ROLES: Final[tuple[CompactRole, ...]] = (
 CompactLine: TypeAlias = tuple[CompactRole, str]
 
 
-_ADAPTER_TYPE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+# The grammars, read with string operations: the host checks every claim at
+# start-up, where compiling these two patterns would cost more than the checks.
+#   adapter type:       [a-z][a-z0-9]*(?:_[a-z0-9]+)*
+#   entry point value:  \s*(D)\s*(?::\s*(D)\s*)?(?:\[[^\]]*\]\s*)?
+#   where D, dotted:    [A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*
 _MAX_ADAPTER_TYPE: Final = 64
-_DOTTED: Final = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
-_VALUE: Final = re.compile(rf"\s*({_DOTTED})\s*(?::\s*({_DOTTED})\s*)?(?:\[[^\]]*\]\s*)?")
+_LOWER_DIGITS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENTIFIER: Final = _IDENTIFIER_START | frozenset("0123456789")
+
+
+def _is_snake_case(name: str) -> bool:
+    parts = name.split("_")
+    return (
+        "a" <= name[:1] <= "z"
+        and all(parts)  # no leading, trailing or doubled underscore
+        and all(set(part) <= _LOWER_DIGITS for part in parts)
+    )
+
+
+def _dotted_end(text: str, start: int) -> int:
+    """Where the dotted name at ``start`` ends; ``start`` when there is none."""
+    end = start
+    while end < len(text) and text[end] in _IDENTIFIER_START:
+        end += 1
+        while end < len(text) and text[end] in _IDENTIFIER:
+            end += 1
+        if not (end + 1 < len(text) and text[end] == "." and text[end + 1] in _IDENTIFIER_START):
+            break
+        end += 1
+    return end
+
+
+def _space_end(text: str, start: int) -> int:
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
+
+
+def _is_entry_point_value(value: str) -> bool:
+    at = _space_end(value, 0)
+    end = _dotted_end(value, at)
+    if end == at:
+        return False
+    at = _space_end(value, end)
+    if value[at : at + 1] == ":":
+        start = _space_end(value, at + 1)
+        end = _dotted_end(value, start)
+        if end == start:
+            return False
+        at = _space_end(value, end)
+    if value[at : at + 1] == "[":
+        close = value.find("]", at + 1)
+        if close < 0:
+            return False
+        at = _space_end(value, close + 1)
+    return at == len(value)
 
 
 def adapter_type_problem(name: str) -> str | None:
     """Why ``name`` is not a valid adapter type (snake_case, at most 64 characters), or None."""
     if len(name) > _MAX_ADAPTER_TYPE:
         return f"adapter type is longer than {_MAX_ADAPTER_TYPE} characters"
-    if not _ADAPTER_TYPE.fullmatch(name):
+    if not _is_snake_case(name):
         return f"adapter type {name!r} is not snake_case (lowercase letters, digits, underscores)"
     return None
 
 
 def entry_point_value_problem(value: str) -> str | None:
     """Why ``value`` is not ``module`` or ``module:attr``, or None."""
-    if _VALUE.fullmatch(value):
+    if _is_entry_point_value(value):
         return None
     return f"entry point value {value!r} is not 'module' or 'module:attribute'"
 

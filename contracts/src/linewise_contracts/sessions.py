@@ -33,7 +33,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Protocol
+
+from linewise_contracts.protocols import SESSION_KEYS, SESSION_RECORDS, SESSION_STORES
 
 __all__ = [
     "SESSION_KEYS",
@@ -46,14 +48,10 @@ __all__ = [
     "store_root",
 ]
 
-#: Optional export: ``session_stores(environ, home) -> list[SessionStore]``.
-SESSION_STORES: Final = "session_stores"
-
-#: Optional export: ``session_records(path, key=None) -> Iterable[str]``.
-SESSION_RECORDS: Final = "session_records"
-
-#: Optional export: ``session_keys(path) -> list[str]``.
-SESSION_KEYS: Final = "session_keys"
+# The export names (``session_stores(environ, home) -> list[SessionStore]``,
+# ``session_records(path, key=None) -> Iterable[str]``, ``session_keys(path) ->
+# list[str]``) live with the other export names in linewise_contracts.protocols,
+# which the host reads at every plugin load; they are re-exported here.
 
 
 @dataclass(frozen=True)

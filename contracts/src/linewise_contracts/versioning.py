@@ -16,8 +16,9 @@ CONTRACTS_DISTRIBUTION: Final = "linewise-contracts"
 Verdict: TypeAlias = Literal["compatible", "undeclared", "incompatible", "malformed"]
 
 # The distribution name at the start of a Requires-Dist value, read without
-# `packaging` so requirements on other distributions cost nothing.
-_NAME: Final = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# `packaging` so requirements on other distributions cost nothing. Compiled on
+# first use (re keeps it): the host decides simple ranges without it.
+_NAME: Final = r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)"
 
 
 def _canonical(name: str) -> str:
@@ -98,7 +99,7 @@ def _range_text(requirement: str) -> str:
     back in the order people write ranges in.
     """
     text = requirement.split(";", 1)[0]
-    match = _NAME.match(text)
+    match = re.match(_NAME, text)
     rest = text[match.end() :].strip() if match else text.strip()
     if rest.startswith("(") and rest.endswith(")"):
         rest = rest[1:-1].strip()
@@ -110,7 +111,7 @@ def _range_text(requirement: str) -> str:
 
 
 def _is_ours(requirement: str) -> bool:
-    match = _NAME.match(requirement)
+    match = re.match(_NAME, requirement)
     return match is not None and _canonical(match.group(1)) == CONTRACTS_DISTRIBUTION
 
 

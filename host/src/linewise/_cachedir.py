@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["cache_folder"]
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["cache_folder", "cache_folder_name", "expand_user"]
 
 
 def cache_folder(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path | None:
@@ -16,15 +19,43 @@ def cache_folder(environ: Mapping[str, str] | None = None, home: Path | None = N
     ``LINEWISE_CACHE_DIR`` set but empty turns every cache off. ``environ`` and
     ``home`` default to the process's (tests and host apps pass their own).
     """
+    name = cache_folder_name(environ, home)
+    if name is None:
+        return None
+    from pathlib import Path
+
+    return Path(name)
+
+
+def cache_folder_name(
+    environ: Mapping[str, str] | None = None, home: os.PathLike[str] | str | None = None
+) -> str | None:
+    """:func:`cache_folder` as a string, found without importing pathlib (start-up reads it).
+
+    The same folder, and the same errors: a ``~`` that names no home raises
+    :class:`RuntimeError`, as ``Path.expanduser`` does.
+    """
     env = os.environ if environ is None else environ
     configured = env.get("LINEWISE_CACHE_DIR")
     if configured is not None:
-        return Path(configured.strip()).expanduser() if configured.strip() else None
-    base = Path.home() if home is None else home
+        return expand_user(configured.strip()) if configured.strip() else None
+    base = expand_user("~") if home is None else os.fspath(home)
     if sys.platform == "darwin":
-        return base / "Library" / "Caches" / "linewise"
+        return os.path.join(base, "Library", "Caches", "linewise")
     if sys.platform == "win32":
         local = env.get("LOCALAPPDATA", "").strip()
-        return (Path(local) if local else base / "AppData" / "Local") / "linewise" / "Cache"
+        return os.path.join(local or os.path.join(base, "AppData", "Local"), "linewise", "Cache")
     xdg = env.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg and Path(xdg).is_absolute() else base / ".cache") / "linewise"
+    return os.path.join(
+        xdg if xdg and os.path.isabs(xdg) else os.path.join(base, ".cache"), "linewise"
+    )
+
+
+def expand_user(text: str) -> str:
+    """``Path(text).expanduser()`` as a string, without importing pathlib."""
+    if not text.startswith("~"):
+        return text
+    expanded = os.path.expanduser(text)
+    if expanded.startswith("~"):
+        raise RuntimeError("Could not determine home directory.")
+    return expanded

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["DATA_DIR_VARIABLE", "data_dir"]
+from linewise._cachedir import expand_user
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["DATA_DIR_VARIABLE", "data_dir", "data_folder_name"]
 
 #: Set to a folder to keep linewise's user data there instead of the platform's place.
 DATA_DIR_VARIABLE = "LINEWISE_DATA_DIR"
@@ -19,13 +24,20 @@ def data_dir() -> Path:
     and other Unixes, ``~/Library/Application Support/linewise`` on macOS,
     ``%LOCALAPPDATA%\\linewise`` on Windows. Nothing is created here.
     """
+    from pathlib import Path
+
+    return Path(data_folder_name())
+
+
+def data_folder_name() -> str:
+    """:func:`data_dir` as a string, found without importing pathlib (start-up looks there)."""
     override = os.environ.get(DATA_DIR_VARIABLE, "").strip()
     if override:
-        return Path(override).expanduser()
+        return expand_user(override)
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA", "").strip()
-        return Path(base or Path.home() / "AppData" / "Local") / "linewise"
+        return os.path.join(base or os.path.join(expand_user("~"), "AppData", "Local"), "linewise")
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "linewise"
+        return os.path.join(expand_user("~"), "Library", "Application Support", "linewise")
     base = os.environ.get("XDG_DATA_HOME", "").strip()
-    return Path(base or Path.home() / ".local" / "share") / "linewise"
+    return os.path.join(base or os.path.join(expand_user("~"), ".local", "share"), "linewise")

@@ -46,6 +46,11 @@ class _PluginSniffer:
         self.adapter_type = adapter_type
         self._sniff = sniff
 
+    def __dir__(self) -> list[str]:
+        # pluggy looks for hook implementations under every name dir() lists (some 30
+        # inherited ones, for each of a dozen sniffers registered at start-up): just this one.
+        return ["linewise_sniff"]
+
     @hookimpl
     def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, object] | None:
         # The guarded sniff: it copies the lines, records any failure and gives None then.

@@ -6,7 +6,6 @@ import logging
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from linewise_contracts.protocols import (
@@ -19,6 +18,12 @@ from linewise._guard import describe, guarded
 
 if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
+
+    from linewise._dist_info import FolderDistribution, FolderEntryPoint
+
+    #: An installed distribution, read by importlib.metadata or from its folder's bytes.
+    Installed = Distribution | FolderDistribution
+    InstalledPoint = EntryPoint | FolderEntryPoint
 
 __all__ = [
     "Candidate",
@@ -45,23 +50,69 @@ class Loadable(Protocol):
     def load(self) -> Any: ...
 
 
-@dataclass(frozen=True, slots=True)
 class Candidate:
-    """One ``linewise.parsers`` entry point: a distribution's claim on an adapter type."""
+    """One ``linewise.parsers`` entry point: a distribution's claim on an adapter type.
 
-    adapter_type: str
-    value: str
-    distribution: str | None
-    version: str | None
-    summary: str | None
-    requires: tuple[str, ...] | None
-    # Where the distribution sits on sys.path: the first place wins a duplicate claim.
-    path_rank: int
-    entry_point: Loadable
-    #: "python" for an entry point, "javascript" for a `linewise js add` registration.
-    kind: str = "python"
-    #: Where a JavaScript parser was registered from (None for Python plugins).
-    source: str | None = None
+    A plain class with slots, compared by value like a frozen dataclass: every
+    command builds these at start-up, where a dataclass costs more to define
+    than the whole scan cache takes to read.
+    """
+
+    __slots__ = (
+        "adapter_type",
+        "distribution",
+        "entry_point",
+        "kind",
+        "path_rank",
+        "requires",
+        "source",
+        "summary",
+        "value",
+        "version",
+    )
+
+    def __init__(
+        self,
+        *,
+        adapter_type: str,
+        value: str,
+        distribution: str | None,
+        version: str | None,
+        summary: str | None,
+        requires: tuple[str, ...] | None,
+        path_rank: int,
+        entry_point: Loadable,
+        kind: str = "python",
+        source: str | None = None,
+    ) -> None:
+        self.adapter_type = adapter_type
+        self.value = value
+        self.distribution = distribution
+        self.version = version
+        self.summary = summary
+        self.requires = requires
+        # Where the distribution sits on sys.path: the first place wins a duplicate claim.
+        self.path_rank = path_rank
+        self.entry_point = entry_point
+        #: "python" for an entry point, "javascript" for a `linewise js add` registration.
+        self.kind = kind
+        #: Where a JavaScript parser was registered from (None for Python plugins).
+        self.source = source
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Candidate:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"Candidate({shown})"
 
     @property
     def module(self) -> str:
@@ -83,29 +134,43 @@ def _path_ranks() -> dict[str, int]:
     return ranks
 
 
-@dataclass(frozen=True, slots=True)
 class Scan:
     """The claims found, and the installed distributions skipped for unreadable metadata."""
 
-    candidates: list[Candidate]
-    skipped: list[str]
+    __slots__ = ("candidates", "skipped")
+
+    def __init__(self, candidates: list[Candidate], skipped: list[str]) -> None:
+        self.candidates = candidates
+        self.skipped = skipped
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Scan:
+            return NotImplemented
+        return (self.candidates, self.skipped) == (other.candidates, other.skipped)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside, as the dataclass had
+
+    def __repr__(self) -> str:
+        return f"Scan(candidates={self.candidates!r}, skipped={self.skipped!r})"
 
 
-def _where(dist: Distribution) -> str:
+def _where(dist: Installed) -> str:
     # The dist-info folder names a distribution whose METADATA cannot be read.
     path = getattr(dist, "_path", None)
     return str(path) if path is not None else repr(dist)
 
 
-def _points_of(dist: Distribution, group: str) -> list[EntryPoint]:
+def _points_of(dist: Installed, group: str) -> list[InstalledPoint]:
     return [point for point in dist.entry_points if point.group == group]
 
 
-def _name_of(dist: Distribution) -> object:
+def _name_of(dist: Installed) -> object:
     return dist.metadata["Name"]
 
 
-def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPoint], list[str]]:
+def installed_entry_points(
+    group: str = ENTRY_POINT_GROUP,
+) -> tuple[list[InstalledPoint], list[str]]:
     """The ``group`` entry points of every installed distribution, and why some were skipped.
 
     Like ``importlib.metadata.entry_points(group=...)`` (the first distribution
@@ -118,7 +183,7 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     """
     from linewise._site_scan import candidate_distributions
 
-    points: list[EntryPoint] = []
+    points: list[InstalledPoint] = []
     skipped: list[str] = []
     seen: set[str] = set()
     for dist in candidate_distributions(group):
@@ -141,7 +206,7 @@ def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> tuple[list[EntryPo
     return points, skipped
 
 
-def _candidate(point: EntryPoint, ranks: dict[str, int]) -> Candidate:
+def _candidate(point: InstalledPoint, ranks: dict[str, int]) -> Candidate:
     dist = point.dist
     name = version = summary = None
     requires: tuple[str, ...] | None = None
@@ -203,7 +268,7 @@ def _scan_installed() -> Scan:
     return _scan_points(points, skipped)
 
 
-def _scan_points(points: Iterable[EntryPoint], skipped: list[str]) -> Scan:
+def _scan_points(points: Iterable[InstalledPoint], skipped: list[str]) -> Scan:
     ranks = _path_ranks()
     candidates: list[Candidate] = []
     for point in points:
@@ -218,10 +283,10 @@ def _scan_points(points: Iterable[EntryPoint], skipped: list[str]) -> Scan:
 
 def _javascript_candidates(skipped: list[str]) -> list[Candidate]:
     """Registered JavaScript parsers; their support is imported only when there are some."""
-    from linewise._datadir import data_dir
+    from linewise._datadir import data_folder_name
 
     try:
-        with os.scandir(data_dir() / "javascript") as entries:
+        with os.scandir(os.path.join(data_folder_name(), "javascript")) as entries:
             if not any(entry.is_dir() and not entry.name.startswith(".") for entry in entries):
                 return []
     except OSError:

@@ -104,6 +104,13 @@ class HookRelay:
         """True when at least one hook plugin is registered."""
         return self._manager is not None and bool(self._manager.get_plugins())
 
+    def listens(self, hook_name: str) -> bool:
+        """True when a registered hook plugin implements ``hook_name`` (an event worth building)."""
+        if not self.active:
+            return False
+        assert self._manager is not None
+        return bool(getattr(self._manager.hook, hook_name).get_hookimpls())
+
     def _notify(self, hook_name: str, **kwargs: Any) -> None:
         if not self.active:
             return

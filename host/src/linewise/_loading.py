@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from linewise_contracts.exports import exports_problem, parser_problem
 from linewise_contracts.protocols import (
@@ -13,10 +13,12 @@ from linewise_contracts.protocols import (
     CREATE_STDOUT_PARSER,
     FORMAT_STDOUT_LINE,
     PARSE_STDOUT_LINE,
+    SESSION_KEYS,
+    SESSION_RECORDS,
+    SESSION_STORES,
     SNIFF,
     SUMMARIZE_RUN,
 )
-from linewise_contracts.sessions import SESSION_KEYS, SESSION_RECORDS, SESSION_STORES
 
 from linewise._discovery import (
     Candidate,
@@ -50,29 +52,10 @@ if TYPE_CHECKING:
     from linewise_contracts.sessions import SessionStore
     from linewise_contracts.summary import RunSummary
 
+    from linewise._failed_load import FailureStage
     from linewise._registry import Registry
 
 logger = logging.getLogger("linewise")
-
-FailureStage: TypeAlias = Literal["entry point", "contract", "import", "exports"]
-
-
-@dataclass(frozen=True, slots=True)
-class FailedLoad:
-    """Why an adapter type is served by the generic parser instead of its plugin."""
-
-    adapter_type: str
-    distribution: str | None
-    version: str | None
-    stage: FailureStage
-    reason: str
-    hint: str
-    error: BaseException | None = field(default=None, compare=False)
-
-    def describe(self) -> str:
-        """One line naming the plugin, what went wrong and what to do."""
-        who = f"{self.distribution} {self.version}" if self.distribution else "unknown distribution"
-        return f"{self.adapter_type} ({who}): {self.reason}. {self.hint}"
 
 
 class _StaticParser:
@@ -87,7 +70,6 @@ class _StaticParser:
         return None
 
 
-@dataclass(frozen=True, slots=True)
 class PluginExports:
     """A loaded plugin's optional exports, each behind the guard; None when it has none.
 
@@ -95,16 +77,64 @@ class PluginExports:
     SNIFF)`` works. ``sniff`` and ``format_stdout_line`` never raise (a failure
     is recorded and gives 0, or the line shown plain); ``summarize_run`` and
     ``check_environment`` raise :class:`~linewise._guard.PluginCallError`
-    (an ``Exception``) for whatever the plugin raised.
+    (an ``Exception``) for whatever the plugin raised. A plain class with
+    slots: building a dataclass at import is a noticeable part of a short run.
     """
 
-    sniff: Callable[[Sequence[str]], float | None] | None = None
-    summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
-    check_environment: Callable[..., list[EnvironmentCheck]] | None = None
-    format_stdout_line: Callable[[str], list[CompactLine]] | None = None
-    session_stores: Callable[..., list[SessionStore]] | None = None
-    session_records: Callable[..., Iterable[str]] | None = None
-    session_keys: Callable[[Path], list[str]] | None = None
+    __slots__ = (
+        "check_environment",
+        "format_stdout_line",
+        "session_keys",
+        "session_records",
+        "session_stores",
+        "sniff",
+        "summarize_run",
+    )
+
+    def __init__(
+        self,
+        *,
+        sniff: Callable[[Sequence[str]], float | None] | None = None,
+        summarize_run: Callable[[Iterable[str]], RunSummary] | None = None,
+        check_environment: Callable[..., list[EnvironmentCheck]] | None = None,
+        format_stdout_line: Callable[[str], list[CompactLine]] | None = None,
+        session_stores: Callable[..., list[SessionStore]] | None = None,
+        session_records: Callable[..., Iterable[str]] | None = None,
+        session_keys: Callable[[Path], list[str]] | None = None,
+    ) -> None:
+        self.sniff = sniff
+        self.summarize_run = summarize_run
+        self.check_environment = check_environment
+        self.format_stdout_line = format_stdout_line
+        self.session_stores = session_stores
+        self.session_records = session_records
+        self.session_keys = session_keys
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _EXPORT_ORDER)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not PluginExports:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _EXPORT_ORDER)
+        return f"PluginExports({shown})"
+
+
+_EXPORT_ORDER: Final = (
+    "sniff",
+    "summarize_run",
+    "check_environment",
+    "format_stdout_line",
+    "session_stores",
+    "session_records",
+    "session_keys",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +279,8 @@ class PluginLoader:
             stage, reason, hint = result
             return self._fail(winner, cast("FailureStage", stage), reason, hint)
         registry._loaded[winner.adapter_type] = result
-        registry.hooks.parser_loaded(registry.info(winner.adapter_type))
+        if registry.hooks.listens("linewise_parser_loaded"):
+            registry.hooks.parser_loaded(registry.info(winner.adapter_type))
         return result
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
@@ -358,7 +389,8 @@ class PluginLoader:
             session_keys=exports.session_keys,
         )
         self._registry._loaded[candidate.adapter_type] = loaded
-        self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
+        if self._registry.hooks.listens("linewise_parser_loaded"):  # built for a listener only
+            self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
         return loaded
 
     def _fail(
@@ -369,6 +401,8 @@ class PluginLoader:
         hint: str,
         error: BaseException | None = None,
     ) -> LoadedParser:
+        from linewise._failed_load import FailedLoad
+
         failure = FailedLoad(
             adapter_type=candidate.adapter_type,
             distribution=candidate.distribution,

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from linewise_contracts._version import CONTRACT_VERSION
@@ -18,7 +16,6 @@ from linewise._guard import PluginCallRecord
 from linewise._hooks import HookRelay
 from linewise._isolation._policy import IsolationPolicy
 from linewise._loading import (
-    FailedLoad,
     LoadedParser,
     PluginExports,
     PluginLoader,
@@ -29,6 +26,9 @@ from linewise._loading import (
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from linewise._failed_load import FailedLoad
+    from linewise._parser_info import ParserInfo, ParserStatus
 
 __all__ = [
     "FailedLoad",
@@ -42,61 +42,24 @@ __all__ = [
     "unknown_adapter",
 ]
 
-
-class ParserStatus(StrEnum):
-    """Where an adapter type's plugin stands in this process."""
-
-    AVAILABLE = "available"  # discovered, allowed, not imported yet
-    LOADED = "loaded"  # imported and serving
-    INCOMPATIBLE = "incompatible"  # refused by the contract gate; generic parser serves
-    FAILED = "failed"  # failed to load; generic parser serves
-    DISABLED = "disabled"  # switched off by LINEWISE_DISABLE / LINEWISE_ONLY or the API
-    SHADOWED = "shadowed"  # another distribution won the same adapter type
+# Re-exported names whose modules are imported on first use: a render that loads
+# its plugin without trouble needs neither.
+_LAZY = {
+    "FailedLoad": "linewise._failed_load",
+    "ParserInfo": "linewise._parser_info",
+    "ParserStatus": "linewise._parser_info",
+}
 
 
-@dataclass(frozen=True, slots=True)
-class ParserInfo:
-    """What a host app can know about one discovered parser, without importing it."""
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linewise._registry' has no attribute {name!r}")
+    from importlib import import_module
 
-    adapter_type: str
-    status: ParserStatus
-    label: str | None = None
-    distribution: str | None = None
-    version: str | None = None
-    entry_point: str | None = None
-    contract: str | None = None
-    contract_verdict: str | None = None
-    reason: str | None = None
-    hint: str | None = None
-    shadowed_by: str | None = None
-    builtin: bool = False
-    #: "python" (an installed plugin) or "javascript" (a `linewise js add` registration).
-    kind: str = "python"
-    #: Where a JavaScript parser was registered from (None for Python plugins).
-    source: str | None = None
-    #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
-    #: sniffer, a factory...), one line each, oldest first.
-    problems: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict (camelCase keys, like the entries)."""
-        return {
-            "adapterType": self.adapter_type,
-            "status": self.status.value,
-            "label": self.label,
-            "distribution": self.distribution,
-            "version": self.version,
-            "entryPoint": self.entry_point,
-            "contract": self.contract,
-            "contractVerdict": self.contract_verdict,
-            "reason": self.reason,
-            "hint": self.hint,
-            "shadowedBy": self.shadowed_by,
-            "builtin": self.builtin,
-            "kind": self.kind,
-            "source": self.source,
-            "problems": list(self.problems),
-        }
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def _split_names(value: str | None) -> frozenset[str]:
@@ -210,6 +173,8 @@ class Registry:
 
     def parsers(self) -> list[ParserInfo]:
         """One :class:`ParserInfo` per claim, sorted by adapter type; imports nothing."""
+        from linewise._parser_info import ParserInfo, ParserStatus
+
         infos = [
             ParserInfo(
                 adapter_type=GENERIC_ADAPTER_TYPE,
@@ -238,20 +203,12 @@ class Registry:
     def _info(
         self, candidate: Candidate, winner: Candidate | None, shadowed: list[Candidate]
     ) -> ParserInfo:
+        from dataclasses import replace
+
+        from linewise._parser_info import ParserStatus, available_info
+
         decision = check_contract(candidate.requires, self.host_contract)
-        base = ParserInfo(
-            adapter_type=candidate.adapter_type,
-            status=ParserStatus.AVAILABLE,
-            label=candidate.summary,
-            distribution=candidate.distribution,
-            version=candidate.version,
-            entry_point=candidate.value,
-            contract=decision.declared,
-            contract_verdict=decision.verdict,
-            reason=decision.reason if decision.verdict == "undeclared" else None,
-            kind=candidate.kind,
-            source=candidate.source,
-        )
+        base = available_info(candidate, decision)
         disabled = self._is_disabled(candidate)
         if disabled is not None:
             return replace(base, status=ParserStatus.DISABLED, reason=disabled)

@@ -27,10 +27,10 @@ import sys
 import time
 import zlib
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any, Final
 
 from linewise._discovery import Candidate, Scan
+from linewise._dist_info import load_entry_point
 from linewise._site_scan import only_path_finders
 from linewise._version import __version__
 
@@ -56,12 +56,7 @@ class CachedEntryPoint:
 
     def load(self) -> Any:
         """Import the module and return the attribute the value names (``module:attr.sub``)."""
-        module, _, rest = self.value.partition(":")
-        target: Any = import_module(module.strip())
-        for attribute in rest.split("[", 1)[0].strip().split("."):
-            if attribute:
-                target = getattr(target, attribute)
-        return target
+        return load_entry_point(self.value)
 
     def __repr__(self) -> str:
         return f"CachedEntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"
@@ -69,10 +64,9 @@ class CachedEntryPoint:
 
 def cache_folder() -> str | None:
     """Where linewise keeps its caches; None when ``LINEWISE_CACHE_DIR`` is set empty."""
-    from linewise._cachedir import cache_folder as folder
+    from linewise._cachedir import cache_folder_name
 
-    chosen = folder()
-    return None if chosen is None else str(chosen)
+    return cache_folder_name()
 
 
 def _stamp(path: str) -> list[int] | None:

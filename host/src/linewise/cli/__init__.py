@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Final
+from typing import Any, Final
 
 from linewise._version import __version__
 
@@ -33,13 +33,54 @@ COMMANDS: Final[dict[str, str]] = {
 }
 
 
+def _terminal_columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size().columns`` measures it."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    try:
+        lines = int(os.environ["LINES"])
+    except (KeyError, ValueError):
+        lines = 0
+    if columns <= 0 or lines <= 0:
+        try:
+            size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            size = os.terminal_size((80, 24))
+        if columns <= 0:
+            columns = size.columns or 80
+    return columns
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, the same width, without importing shutil (and its compressors).
+
+    argparse builds a formatter for every option it is given; the default one
+    imports shutil for the terminal width, a noticeable part of a short run.
+    """
+
+    def __init__(self, prog: str, **options: Any) -> None:
+        if options.get("width") is None:
+            options["width"] = _terminal_columns() - 2
+        super().__init__(prog, **options)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``linewise`` command.
 
     With ``command`` (a key of :data:`COMMANDS`), only that subcommand is
     registered, which is all that parsing its arguments needs.
     """
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog="linewise",
         description="Structured transcripts from AI coding-agent CLI output.",
     )

@@ -12,11 +12,11 @@ type without ``session_records`` imports nothing more.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from linewise._guard import PluginCallError
@@ -25,23 +25,41 @@ from linewise.cli.common import EXIT_FAILURE, EXIT_USAGE, fail, file_ts, logger
 from linewise.errors import SessionNotFoundError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from linewise._detect import Detection
     from linewise._summary import RunReport
     from linewise.renderers.progress import ProgressBar
 
 __all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
 
+# What pathlib's is_file() and exists() take for "not there" rather than an error.
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+_WINDOWS_ABSENT = (21, 123, 1921)
 
-@dataclass(frozen=True, slots=True)
+
 class SessionInput:
-    """A session's record lines as a seekable byte stream, and the adapter type that reads them."""
+    """A session's record lines as a seekable byte stream, and the adapter type that reads them.
 
-    stream: IO[bytes]
-    adapter_type: str
-    path: Path
-    detection: Detection | None = None
-    #: Which session an id named, said on stderr by ``render``.
-    about: str | None = None
+    A plain class: ``render FILE`` imports this module, and builds one only for a session.
+    """
+
+    __slots__ = ("about", "adapter_type", "detection", "path", "stream")
+
+    def __init__(
+        self,
+        stream: IO[bytes],
+        adapter_type: str,
+        path: Path,
+        detection: Detection | None = None,
+        about: str | None = None,
+    ) -> None:
+        self.stream = stream
+        self.adapter_type = adapter_type
+        self.path = path
+        self.detection = detection
+        #: Which session an id named, said on stderr by ``render``.
+        self.about = about
 
 
 def _looks_like_id(reference: str) -> bool:
@@ -75,10 +93,10 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
     """
     if reference == "-":
         return None
-    path = Path(reference)
-    if path.is_file():
-        return _file_input(path, adapter_type, registry)
-    if path.exists() or not _looks_like_id(reference):
+    mode = _mode(reference)
+    if mode is not None and stat.S_ISREG(mode):
+        return _file_input(reference, adapter_type, registry)
+    if mode is not None or not _looks_like_id(reference):
         return None
     from linewise.sessions import resolve_session
 
@@ -95,16 +113,44 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
             adapter_type,
         )
     found = _read(registry, source.adapter_type, source.path, source.key)
-    return replace(found, about=f"{source.reason}: {source.path}")
+    found.about = f"{source.reason}: {source.path}"
+    return found
 
 
-def _file_input(path: Path, adapter_type: str, registry: Registry) -> SessionInput | None:
-    from linewise._records import sniffed_type
+def _mode(reference: str) -> int | None:
+    """The file mode of ``reference``, None when nothing is there.
 
+    What ``Path(reference).is_file()`` and ``.exists()`` decide (an error other
+    than "not there" is raised), without importing pathlib for every ``render``.
+    """
+    target = reference
+    if os.path.basename(reference) in ("", "."):
+        # pathlib drops a trailing separator or "." (`log.jsonl/` is the file): ask it.
+        from pathlib import Path
+
+        target = str(Path(reference))
+    try:
+        return os.stat(target).st_mode
+    except OSError as error:
+        if error.errno in _ABSENT or getattr(error, "winerror", None) in _WINDOWS_ABSENT:
+            return None
+        raise
+    except ValueError:  # a NUL character, or a name the file system cannot encode
+        return None
+
+
+def _file_input(reference: str, adapter_type: str, registry: Registry) -> SessionInput | None:
     if adapter_type != "auto":
         if registry.load(adapter_type).session_records is None:
             return None  # lines the ordinary way
-        return _read(registry, adapter_type, path, None)
+        from pathlib import Path
+
+        return _read(registry, adapter_type, Path(reference), None)
+    from pathlib import Path
+
+    from linewise._records import sniffed_type
+
+    path = Path(reference)
     detection = sniffed_type(path, registry)
     if detection.detected:
         if registry.load(detection.adapter_type).session_records is None:

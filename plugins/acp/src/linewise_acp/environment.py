@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -23,6 +23,11 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     ``linewise doctor`` shows as "not installed", not as a failure); the
     adapter still reads the stdout of any ACP agent.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    import shutil
+
+    from linewise_contracts.environment import EnvironmentCheck
+
     env = os.environ if environ is None else environ
     path = env.get("PATH", "")
     found = [name for name in _AGENTS if path and shutil.which(name, path=path)]

@@ -4,6 +4,8 @@ Each takes the ``result`` event (or None) and extra text (stderr, stdout, an
 error message) and reproduces the reference implementation's classifier of
 the same name. Their regular expressions are linear: alternatives of literal
 words, and every gap bounded, so a hostile message cannot make them backtrack.
+They are compiled on first use (:func:`re.compile` keeps them), not when the
+plugin is imported: most runs never classify a failure.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Final
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from linewise_contracts.extract import as_list, as_string, error_text
 
@@ -31,43 +32,42 @@ __all__ = [
 
 Result = Mapping[str, Any] | None
 
-_UNKNOWN_SESSION: Final = re.compile(
+_UNKNOWN_SESSION: Final = (
     r"no conversation found with session id"
     r"|\bsession\b[^\n]{0,200}?\bnot found\b"
-    r"|--resume requires a valid session",
-    re.IGNORECASE,
+    r"|--resume requires a valid session"
 )
-_LOGIN: Final = re.compile(
+_LOGIN: Final = (
     r"not\s+logged\s+in|please\s+log\s+in|please\s+run\s+`?(?:claude\s+login|/login)"
     r"|login\s+required|requires\s+login|unauthorized|authentication\s+required"
-    r"|invalid\s+authentication\s+credentials|failed\s+to\s+authenticate",
-    re.IGNORECASE,
+    r"|invalid\s+authentication\s+credentials|failed\s+to\s+authenticate"
 )
-_URL: Final = re.compile(r"https?://[^\s'\"`<>()\[\]{};,!?]+")
-_QUOTA: Final = re.compile(
+_URL: Final = r"https?://[^\s'\"`<>()\[\]{};,!?]+"
+_QUOTA: Final = (
     r"out\s+of\s+extra\s+usage|extra\s+usage\b|hit\s+your\s+(?:session|weekly|usage)\s+limit"
     r"|usage\s+limit\s+reached|usage\s+cap\s+reached|5[-\s]?hour\s+limit\s+reached"
-    r"|weekly\s+limit\s+reached|session\s+limit\s+reached",
-    re.IGNORECASE,
+    r"|weekly\s+limit\s+reached|session\s+limit\s+reached"
 )
-_TRANSIENT: Final = re.compile(
+_TRANSIENT: Final = (
     r"rate[-\s]?limit(?:ed)?|rate_limit_error|too\s+many\s+requests|\b429\b"
     r"|overloaded(?:_error)?|service\s+unavailable|\b503\b|\b529\b|high\s+demand"
     r"|try\s+again\s+later|temporarily\s+unavailable|throttl(?:ed|ing)"
-    r"|servicequotaexceededexception",
-    re.IGNORECASE,
+    r"|servicequotaexceededexception"
 )
-_MODEL_NOT_FOUND: Final = re.compile(
+_MODEL_NOT_FOUND: Final = (
     r"\bmodel[:\s]+not\s+found\b|\bunknown\s+model\b|\bmodel_not_found\b"
-    r"|\bmodel\b[^\n]{0,100}?\bdoes\s+not\s+exist\b",
-    re.IGNORECASE,
+    r"|\bmodel\b[^\n]{0,100}?\bdoes\s+not\s+exist\b"
 )
 # Applied to at most _RESET_WINDOW characters after a quota phrase: bounded input.
-_RESET: Final = re.compile(
-    r"\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\b\.?\s*(?:\(([^)\n]{1,64})\))?",
-    re.IGNORECASE,
+_RESET: Final = (
+    r"\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\b\.?\s*(?:\(([^)\n]{1,64})\))?"
 )
 _RESET_WINDOW: Final = 200
+
+
+def _pattern(source: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    """``source`` compiled, the first time only (``re`` caches compiled patterns)."""
+    return re.compile(source, flags)
 
 
 def _texts(result: Result) -> list[str]:
@@ -88,7 +88,7 @@ def is_unknown_session_error(result: Result, *extra_text: str) -> bool:
     Looks at the result event's ``result`` and ``errors`` and at any extra text
     (stderr, say), so a caller can retry without ``--resume``.
     """
-    return any(_UNKNOWN_SESSION.search(text) for text in _haystack(result, extra_text))
+    return any(_pattern(_UNKNOWN_SESSION).search(text) for text in _haystack(result, extra_text))
 
 
 def _stop_reasons(result: Mapping[str, Any]) -> list[str]:
@@ -135,7 +135,7 @@ def is_image_processing_error(result: Result) -> bool:
 
 def is_model_not_found_error(result: Result, *extra_text: str) -> bool:
     """True when the requested model does not exist (``404 model not found``, ``Unknown model``)."""
-    return any(_MODEL_NOT_FOUND.search(text) for text in _haystack(result, extra_text))
+    return any(_pattern(_MODEL_NOT_FOUND).search(text) for text in _haystack(result, extra_text))
 
 
 def login_required(result: Result, *extra_text: str) -> tuple[bool, str | None]:
@@ -149,8 +149,10 @@ def login_required(result: Result, *extra_text: str) -> tuple[bool, str | None]:
         for line in text.splitlines()
         if line.strip()
     ]
-    required = any(_LOGIN.search(line) for line in lines)
-    urls = [url.rstrip("])}.!,?;:'\"") for text in extra_text for url in _URL.findall(text)]
+    required = any(_pattern(_LOGIN).search(line) for line in lines)
+    urls = [
+        url.rstrip("])}.!,?;:'\"") for text in extra_text for url in _pattern(_URL, 0).findall(text)
+    ]
     preferred = [url for url in urls if any(w in url for w in ("claude", "anthropic", "auth"))]
     return required, (preferred or urls or [None])[0]
 
@@ -160,7 +162,7 @@ def is_provider_quota_error(result: Result, *extra_text: str) -> bool:
 
     Not transient: retrying before the quota resets fails again (see :func:`retry_not_before`).
     """
-    return any(_QUOTA.search(text) for text in _haystack(result, extra_text))
+    return any(_pattern(_QUOTA).search(text) for text in _haystack(result, extra_text))
 
 
 def is_transient_upstream_error(result: Result, *extra_text: str) -> bool:
@@ -178,12 +180,14 @@ def is_transient_upstream_error(result: Result, *extra_text: str) -> bool:
         return False
     if login_required(result, *extra_text)[0] or is_provider_quota_error(result, *extra_text):
         return False
-    return any(_TRANSIENT.search(text) for text in _haystack(result, extra_text))
+    return any(_pattern(_TRANSIENT).search(text) for text in _haystack(result, extra_text))
 
 
 def _zone(name: str | None) -> tzinfo:
     if not name or name.strip().upper() in ("UTC", "GMT"):
         return UTC
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only for a named zone: slow import
+
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
@@ -198,10 +202,10 @@ def retry_not_before(result: Result, *extra_text: str, now: datetime) -> datetim
     deterministic). None when no reset time is given.
     """
     for text in _haystack(result, extra_text):
-        found = _QUOTA.search(text)
+        found = _pattern(_QUOTA).search(text)
         if found is None:
             continue
-        match = _RESET.search(text, found.end(), found.end() + _RESET_WINDOW)
+        match = _pattern(_RESET).search(text, found.end(), found.end() + _RESET_WINDOW)
         if match is None:
             continue
         hour12, minute = int(match.group(1)), int(match.group(2) or 0)

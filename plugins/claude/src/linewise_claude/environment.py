@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -19,6 +21,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     warning, not an error: Claude still runs, but bills the API key instead of
     the logged-in subscription, which is rarely what a user expects.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import EnvironmentCheck, command_check
+
     env = os.environ if environ is None else environ
     checks = [
         command_check(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -18,6 +20,8 @@ _KEY_VARIABLES: Final = ("CODEX_API_KEY", "OPENAI_API_KEY")
 
 def _auth_file(environ: Mapping[str, str]) -> Path | None:
     """Where `codex login` keeps its credentials: $CODEX_HOME/auth.json, else ~/.codex/auth.json."""
+    from pathlib import Path
+
     home = environ.get("CODEX_HOME", "").strip()
     if home:
         return Path(home) / "auth.json"
@@ -40,6 +44,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     because Codex can use the login `codex login` stored instead. Values of
     credential variables are never reported.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import EnvironmentCheck, command_check
+
     env = os.environ if environ is None else environ
     checks = [
         command_check(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -27,6 +28,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     login stored by ``copilot login``, which is not looked at: that is said,
     not warned about. Never raises.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import EnvironmentCheck, command_check
+
     env: Mapping[str, str] = os.environ if environ is None else environ
     command = command_check(
         "copilot",

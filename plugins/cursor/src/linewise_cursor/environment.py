@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check, variable_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_cloud_environment", "check_environment"]
 
@@ -24,6 +25,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     The CLI missing from PATH is an error; no ``CURSOR_API_KEY`` is only a
     warning, because a ``cursor-agent login`` session works as well.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import command_check, variable_check
+
     env = os.environ if environ is None else environ
     return [
         command_check(
@@ -53,6 +57,8 @@ def check_cloud_environment(environ: Mapping[str, str] | None = None) -> list[En
     Cloud agents run on Cursor's machines, so no local CLI is needed; the API
     key is the only way to authenticate, so its absence is an error.
     """
+    from linewise_contracts.environment import variable_check
+
     env = os.environ if environ is None else environ
     return [
         variable_check(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -25,6 +27,8 @@ def _is_true(value: str | None) -> bool:
 def _login_file(env: Mapping[str, str], use_real_home: bool) -> Path | None:
     # Gemini keeps its Google login in <home>/.gemini/oauth_creds.json, where
     # GEMINI_CLI_HOME replaces the home directory.
+    from pathlib import Path
+
     home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or env.get("USERPROFILE")
     if not home:
         if not use_real_home:
@@ -38,6 +42,8 @@ def _login_file(env: Mapping[str, str], use_real_home: bool) -> Path | None:
 
 
 def _credential_checks(env: Mapping[str, str], use_real_home: bool) -> list[EnvironmentCheck]:
+    from linewise_contracts.environment import EnvironmentCheck
+
     checks: list[EnvironmentCheck] = []
     if env.get("GEMINI_API_KEY", "").strip():
         checks.append(
@@ -105,6 +111,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     reported as info when found and a warning when none are (the CLI can still
     sign in). Never raises for what it finds.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import command_check
+
     env: Mapping[str, str] = os.environ if environ is None else environ
     command = command_check(
         _COMMAND,

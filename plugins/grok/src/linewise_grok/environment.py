@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, variable_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["GROK_COMMAND", "check_environment"]
 
@@ -20,6 +19,9 @@ _API_KEY: Final = "XAI_API_KEY"
 def _installed_off_path(environ: Mapping[str, str]) -> str | None:
     # The vendor installer puts the binary in ~/.grok/bin (or $GROK_BIN_DIR),
     # which is often not on PATH.
+    import shutil
+    from pathlib import Path
+
     home = environ.get("HOME", "")
     folder = environ.get("GROK_BIN_DIR") or (str(Path(home, ".grok", "bin")) if home else "")
     return shutil.which(GROK_COMMAND, path=folder) if folder else None
@@ -32,6 +34,12 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     A missing command is an error. A missing ``XAI_API_KEY`` is only a warning:
     Grok can use the account of a ``grok login`` instead.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    import shutil
+    from pathlib import Path
+
+    from linewise_contracts.environment import EnvironmentCheck, variable_check
+
     env = os.environ if environ is None else environ
     checks: list[EnvironmentCheck] = []
     found = shutil.which(GROK_COMMAND, path=env.get("PATH", ""))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["API_KEY_VARIABLES", "HERMES_COMMAND", "check_environment"]
 
@@ -32,6 +33,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     warning: Hermes keeps keys in ``~/.hermes/.env`` and its config, which it
     reads itself.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import EnvironmentCheck, command_check
+
     env = os.environ if environ is None else environ
     checks = [
         command_check(

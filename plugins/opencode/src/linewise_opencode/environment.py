@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["check_environment"]
 
@@ -40,6 +42,8 @@ def _is_file(path: Path) -> bool:
 
 def _auth_file(env: Mapping[str, str], use_real_home: bool) -> Path | None:
     # `opencode auth login` stores credentials in $XDG_DATA_HOME/opencode/auth.json.
+    from pathlib import Path
+
     data = env.get("XDG_DATA_HOME")
     if not data:
         home = env.get("HOME") or env.get("USERPROFILE")
@@ -53,6 +57,10 @@ def _auth_file(env: Mapping[str, str], use_real_home: bool) -> Path | None:
 
 
 def _credential_checks(env: Mapping[str, str], use_real_home: bool) -> list[EnvironmentCheck]:
+    from pathlib import Path
+
+    from linewise_contracts.environment import EnvironmentCheck
+
     checks: list[EnvironmentCheck] = []
     keys = [name for name in _PROVIDER_KEYS if env.get(name, "").strip()]
     if keys:
@@ -107,6 +115,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     credentials are info when found and a warning when none are (OpenCode can
     still run its free models). Never raises for what it finds.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import command_check
+
     env: Mapping[str, str] = os.environ if environ is None else environ
     command = command_check(
         _COMMAND,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from linewise_contracts.environment import EnvironmentCheck, command_check, variable_check
+if TYPE_CHECKING:
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = ["PROVIDER_KEYS", "check_environment"]
 
@@ -34,6 +35,9 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
     warning, because Pi can also use a subscription login (``/login``) or
     providers configured in its models.json.
     """
+    # Imported here, not with the plugin: rendering a log never checks the environment.
+    from linewise_contracts.environment import command_check, variable_check
+
     env = os.environ if environ is None else environ
     return [
         command_check(
