@@ -70,6 +70,10 @@ class Parser:
             return ({"kind": "assistant", "ts": ts, "text": "t"},)
         if line == "object":
             return [{"kind": "assistant", "ts": ts, "text": object()}]
+        if line == "huge":
+            return [{"kind": "assistant", "ts": ts, "text": "x" * (3 * 1024 * 1024)}]
+        if line.startswith("long"):
+            return [{"kind": "assistant", "ts": ts, "text": f"{self.count}:{len(line)}"}]
         return [{"kind": "assistant", "ts": ts, "text": f"{self.count}:{line}"}]
 
     def reset(self):
@@ -182,6 +186,25 @@ def test_prints_in_the_worker_do_not_corrupt_the_replies(zoo: Registry) -> None:
     assert _texts(entries) == ["1:print", "2:x", "saw 2"]
 
 
+def test_a_reply_over_its_limit_falls_back_on_its_own_line(zoo: Registry) -> None:
+    # A reply may be 24 bytes per character of its line plus 2 MiB; more is not read.
+    # It travels alone, so exactly its line falls back (a was answered before it).
+    entries, diagnostics = _transcript(zoo, "a", "huge", "b")
+    assert _texts(entries) == ["1:a", "huge", "1:b", "saw 1"]
+    assert diagnostics.parser_restarts == 1
+    [error] = diagnostics.first_errors
+    assert error.error_type == "WorkerError"
+    assert "a reply of" in error.message
+
+
+def test_a_batch_longer_than_the_pipes_goes_through_whole(zoo: Registry) -> None:
+    # 40 lines of 100,000 characters: the request and the replies each outgrow a pipe.
+    lines = [f"long{n:03d}" + "y" * 99_993 for n in range(40)]
+    entries, diagnostics = _transcript(zoo, *lines)
+    assert _texts(entries) == [f"{n + 1}:100000" for n in range(40)] + ["saw 40"]
+    assert diagnostics.parser_restarts == 0
+
+
 def test_values_json_cannot_hold_are_refused_by_validation(zoo: Registry) -> None:
     entries, diagnostics = _transcript(zoo, "object")
     assert entries[0]["kind"] == "stdout"
@@ -194,6 +217,15 @@ def test_sniff_runs_in_the_worker(zoo: Registry) -> None:
     assert loaded.sniff(["zoo"]) == pytest.approx(0.9)
     assert loaded.sniff(["other"]) == 0.0
     assert "zoo_parser" not in sys.modules
+
+
+def test_arguments_marshal_cannot_write_reach_the_worker_as_plain_values(zoo: Registry) -> None:
+    class Line(str):
+        pass
+
+    loaded = zoo.load("zoo")
+    assert loaded.sniff is not None
+    assert loaded.sniff([Line("zoo")]) == pytest.approx(0.9)
 
 
 def test_a_plugin_that_fails_to_import_in_its_worker_is_a_failed_load(fake_site: FakeSite) -> None:

@@ -1,12 +1,14 @@
 """One worker process seen from the host: start it, send requests, read replies with a watchdog.
 
-The worker answers a batch of lines with one reply per line, each written as
-soon as its line is parsed, so a line's time is the time between two replies:
-when none comes within the time limit, the line hangs and the worker is
-killed. A worker that dies (a segfault, an ``os._exit``, the memory limit) or
-sends anything but well-formed messages is dead too. :class:`WorkerDied`
-carries the replies that did arrive, so the caller knows exactly which line
-the worker died on and loses no result before it.
+The worker answers a batch of lines with one reply per line, written in
+groups of a few lines (:mod:`._wire`, :mod:`._pipe`). Before each line it puts
+the line's number in a shared progress page: when that number stands still
+longer than the time limit, the line hangs and the worker is killed. A worker
+that dies (a segfault, an ``os._exit``, the memory limit) or sends anything
+but well-formed messages is dead too. :class:`WorkerDied` comes after every
+reply that did arrive (those written before a hang are read first), so the
+caller knows exactly which line the worker died on and loses no result
+before it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from linewise._isolation import _wire
+from linewise._isolation._pipe import Bell, PipeReader, write_all
 from linewise._isolation._policy import IsolationPolicy
+from linewise._isolation._polling import POLICY
 from linewise._isolation._worker import PROGRESS
 
 __all__ = ["WorkerDied", "WorkerProcess"]
@@ -37,10 +41,6 @@ _BOOT: Final = (
 )
 #: Seconds a new worker has to import its plugin and say hello.
 _START_TIMEOUT: Final = 60.0
-#: One reply may hold this many bytes per character of its line, plus a floor.
-_REPLY_FACTOR: Final = 24
-_REPLY_FLOOR: Final = 2 * 1024 * 1024
-_READ_SIZE: Final = 1 << 20
 
 
 class WorkerDied(Exception):
@@ -67,13 +67,17 @@ class WorkerProcess:
         #: The number the next line sent gets (the worker reports lines by these numbers).
         self.next_line = 1
         read_end, write_end = os.pipe()
-        self._replies = read_end
-        self._buffer = bytearray()
+        bell_end, ring_end = os.pipe()
+        self._pipe = PipeReader(read_end)
+        self._bell = Bell(bell_end)
+        #: Set when the worker was stopped with replies left to read: raised after them.
+        self._stopped: WorkerDied | None = None
         config = {
             "path": [entry for entry in sys.path if isinstance(entry, str)],
             "value": value,
             "memory": policy.worker_memory,
             "reply_fd": write_end,
+            "bell_fd": ring_end,
             "progress_fd": self._progress_file.fileno(),
             "sandbox": sandbox,
         }
@@ -83,11 +87,12 @@ class WorkerProcess:
                 [sys.executable, "-I", "-S", "-c", _BOOT, json.dumps(config)],
                 stdin=subprocess.PIPE,
                 stdout=stderr,
-                pass_fds=(write_end, self._progress_file.fileno()),
+                pass_fds=(write_end, ring_end, self._progress_file.fileno()),
                 start_new_session=True,  # the terminal's Ctrl-C is the host's alone
             )
         finally:
             os.close(write_end)
+            os.close(ring_end)
         for pipe in (read_end, self._process.stdin):
             _widen(pipe)
         reply = self._reply(_START_TIMEOUT, len(value))
@@ -106,54 +111,58 @@ class WorkerProcess:
     def parse(self, lines: list[str], ts: str) -> Iterator[Any]:
         """One reply per line, as they arrive (raises WorkerDied, whose ``line`` says where).
 
-        The caller works on the entries of the first lines while the worker
-        parses the next ones: the two processes work side by side. A caller
+        A polling host (see :mod:`._pipe`) works on the entries of the first
+        lines while the worker parses the next ones, side by side. A caller
         that stops early leaves replies in the pipe, so the worker is stopped.
         """
         first = self.next_line
         self.next_line += len(lines)
-        meta, frame = _wire.pack_lines(lines)
-        self._send({"op": "parse", "ts": ts, "first": first, **meta}, frame)
-        return self._replies_for([len(line) for line in lines], self._policy.line_timeout)
+        self._send({"op": "parse", "ts": ts, "first": first, "lines": lines, "poll": POLICY.spin()})
+        return self._replies_for([len(line) for line in lines], self._policy.line_timeout, first)
 
-    def _replies_for(self, sizes: list[int], timeout: float) -> Iterator[Any]:
-        """One reply per size (a reply may be ``_REPLY_FACTOR`` times it, plus a floor)."""
+    def _replies_for(self, sizes: list[int], timeout: float, first: int = 0) -> Iterator[Any]:
+        """One reply per size, read a group at a time (bounded by its lines' sizes)."""
         wanted = len(sizes)
         given = 0
-        header = _wire.HEADER
-        unpack = header.unpack_from
-        buffer = bytes(self._buffer)
-        at = 0
+        head = _wire.GROUP.size
+        pipe = self._pipe
         try:
-            while True:
-                # Every complete reply in the buffer, without copying the buffer around.
-                size = len(buffer)
-                while size - at >= header.size and given < wanted:
-                    (length,) = unpack(buffer, at)
-                    end = at + header.size + length
-                    if length > _REPLY_FACTOR * sizes[given] + _REPLY_FLOOR:
-                        raise self._died(f"a reply of {length} bytes")
-                    if end > size:
-                        break
-                    try:
-                        reply = _wire.decode(buffer[at + header.size : end])
-                    except _wire.ProtocolError as error:
-                        raise self._died(str(error)) from None
-                    at = end
+            while given < wanted:
+                if pipe.unread < head:
+                    self._receive(timeout)
+                    continue
+                length, count = _wire.GROUP.unpack_from(pipe.data, pipe.start)
+                if not 0 < count <= wanted - given:
+                    raise self._died(f"a group of {count} replies")
+                if length > _wire.group_limit(sizes[given : given + count]):
+                    # A long reply comes alone: the group's first line is the one.
+                    raise self._died(f"a reply of {length} bytes", first + given)
+                if pipe.unread < head + length:
+                    pipe.reserve(head + length)
+                    self._receive(timeout)
+                    continue
+                start = pipe.start + head
+                with memoryview(pipe.data) as view, view[start : start + length] as body:
+                    replies = self._decode(body)
+                pipe.consume(head + length)
+                if type(replies) is not list or len(replies) != count:
+                    raise self._died(f"a group that does not hold its {count} replies")
+                for reply in replies:
                     given += 1
                     yield reply
-                if given == wanted:
-                    self._buffer = bytearray(buffer[at:])
-                    return
-                buffer = buffer[at:] + self._read(timeout)
-                at = 0
         finally:
             if given < wanted:
                 self.close()
 
-    def _died(self, reason: str) -> WorkerDied:
-        line = self.line
-        return WorkerDied(self._death(reason), line)
+    def _decode(self, body: memoryview) -> Any:
+        try:
+            return _wire.decode(body)
+        except _wire.ProtocolError as error:
+            raise self._died(str(error)) from None
+
+    def _died(self, reason: str, line: int | None = None) -> WorkerDied:
+        where = self.line if line is None else line
+        return WorkerDied(self._death(reason), where)
 
     @property
     def line(self) -> int:
@@ -162,33 +171,62 @@ class WorkerProcess:
             return 0
         return int(PROGRESS.unpack_from(self._progress, 0)[0])
 
-    def _read(self, timeout: float) -> bytes:
-        """What the worker has written; a line that shows no progress within ``timeout`` hangs."""
+    def _receive(self, timeout: float) -> None:
+        """Read more of what the worker wrote: polled for, or after sleeping on its bell.
+
+        A line that shows no progress within ``timeout`` hangs: the worker is
+        stopped, and WorkerDied raised once the replies it wrote before are read.
+        """
+        if self._stopped is not None:
+            raise self._stopped
+        pipe = self._pipe
+        came = pipe.poll(POLICY.spin())
+        if came is None:
+            came = self._sleep(timeout)
+        if not came:
+            if self._stopped is not None:
+                raise self._stopped
+            raise self._died("the worker closed its pipe")
+
+    def _sleep(self, timeout: float) -> int:
+        """Sleep until the worker rings (or its pipe has news once the bell is gone)."""
+        pipe = self._pipe
         poll = min(timeout / 4, 0.5)
         seen = self.line
         since = time.monotonic()
-        while not select.select([self._replies], [], [], poll)[0]:
+        while True:
+            ringing = self._bell.drain()
+            came = pipe.read_now()
+            if came is not None:
+                return came
+            if select.select([self._bell.fd if ringing else pipe.fd], [], [], poll)[0]:
+                continue
             now = time.monotonic()
             line = self.line
             if line != seen:
                 seen, since = line, now
             elif now - since > timeout:
-                raise self._died(f"line took longer than {timeout:g} s (killed)")
+                return self._stop(f"line took longer than {timeout:g} s (killed)")
             if self._process.poll() is not None:
-                raise self._died("the worker exited")
-        chunk = os.read(self._replies, _READ_SIZE)
-        if not chunk:
-            raise self._died("the worker closed its pipe")
-        return chunk
+                return self._stop("the worker exited")
 
-    def _send(self, message: dict[str, Any], frame: bytes = b"") -> None:
+    def _stop(self, reason: str) -> int:
+        """Stop the worker, read what it wrote before, and keep its death to raise after that."""
+        line = self.line
+        why = self._cause(reason)
+        self._kill()
+        drained = 0
+        while came := self._pipe.read_now():
+            drained += came
+        self._stopped = WorkerDied(why, line)
+        self.close()
+        return drained
+
+    def _send(self, message: dict[str, Any]) -> None:
         stdin = self._process.stdin
         assert stdin is not None
         try:
-            stdin.write(_wire.encode(message))
-            if frame:
-                stdin.write(frame)
-            stdin.flush()
+            write_all(stdin.fileno(), _wire.request(message))
         except (BrokenPipeError, OSError, ValueError):
             raise WorkerDied(self._death("the worker was gone")) from None
 
@@ -199,14 +237,19 @@ class WorkerProcess:
         return reply
 
     def _death(self, reason: str) -> str:
-        """Stop the worker; why it is dead (its signal or exit status when it died by itself)."""
+        """Stop the worker; why it is dead (see :meth:`_cause`)."""
+        why = self._cause(reason)
+        self.close()
+        return why
+
+    def _cause(self, reason: str) -> str:
+        """``reason``, or the worker's signal or exit status when it died by itself."""
         process = self._process
         died_alone = process.poll() is not None
         if not died_alone:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=0.05)
                 died_alone = True
-        self.close()
         if not died_alone:
             return reason
         code = process.returncode
@@ -222,18 +265,23 @@ class WorkerProcess:
         if self.dead:
             return
         self.dead = True
+        self._kill()
+        process = self._process
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        os.close(self._pipe.fd)
+        os.close(self._bell.fd)
+        self._progress.close()
+        self._progress_file.close()
+
+    def _kill(self) -> None:
         process = self._process
         if process.poll() is None:
             with contextlib.suppress(OSError):
                 process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
-        if process.stdin is not None:
-            with contextlib.suppress(OSError):
-                process.stdin.close()
-        os.close(self._replies)
-        self._progress.close()
-        self._progress_file.close()
 
     def __del__(self) -> None:
         if not getattr(self, "dead", True):

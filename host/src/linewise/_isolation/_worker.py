@@ -2,10 +2,12 @@
 
 Started by :mod:`._client` as ``python -I -S -c BOOT CONFIG``. Requests arrive
 on stdin, replies leave on a pipe of their own (fd 1 points at stderr, so what
-the plugin prints never reaches the replies). Requests:
+the plugin prints never reaches the replies), framed as :mod:`._wire` says.
+Requests:
 
-- ``{"op": "parse", "ts", "first", ...}`` and a frame of lines: one reply per
-  line, sent every few lines (the line being parsed is always in the shared
+- ``{"op": "parse", "ts", "first", "lines", "poll"}`` (``poll``: seconds to
+  poll for the next request, see :mod:`._polling`): one reply per line, sent in
+  groups every few lines (the line being parsed is always in the shared
   progress page, numbered from ``first``): the parser's list,
   ``{"error": type, "message": text}`` when it raised (the worker then resets
   the parser, or makes a new one when reset fails too, as the host's safety
@@ -18,8 +20,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import marshal
 import mmap
 import os
+import select
 import signal
 import struct
 import sys
@@ -27,6 +31,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from linewise._isolation import _sandbox, _wire
+from linewise._isolation._pipe import Bell, PipeReader, write_all
 
 __all__ = ["main"]
 
@@ -48,58 +53,105 @@ def main() -> None:
     os.dup2(2, 1)  # a plugin's print() or os.write(1, ...) goes to stderr, never the replies
     sys.stdout = sys.stderr
     _sandbox.limit_memory(int(config["memory"]))
-    outbox = _Outbox(replies, mmap.mmap(int(config["progress_fd"]), PROGRESS.size))
+    progress = mmap.mmap(int(config["progress_fd"]), PROGRESS.size)
+    outbox = _Outbox(replies, Bell(int(config["bell_fd"])), progress)
+    inbox = _Inbox(sys.stdin.buffer.fileno())
     worker = _Worker(str(config["value"]), outbox)
     hello = worker.load()
     if hello.get("ok") and config.get("sandbox", True):
         _sandbox.deny_outside_access(config["path"])
     worker.reply(hello)
-    requests = sys.stdin.buffer.fileno()
     while True:
         try:
-            header = _wire.read_exactly(requests, _wire.HEADER.size)
+            request = inbox.request()
         except _wire.ProtocolError:
             return  # the host closed our stdin: done
-        (size,) = _wire.HEADER.unpack(header)
-        request = _wire.decode(_wire.read_exactly(requests, size))
-        if isinstance(request, dict) and request.get("op") == "parse":
-            (size,) = _wire.HEADER.unpack(_wire.read_exactly(requests, _wire.HEADER.size))
-            request["lines"] = _wire.unpack_lines(request, _wire.read_exactly(requests, size))
         worker.answer(request)
 
 
+class _Inbox:
+    """Requests from the host, decoded where they land in the pipe's buffer (see :mod:`._pipe`)."""
+
+    def __init__(self, fd: int) -> None:
+        self._pipe = PipeReader(fd)
+        #: Seconds to poll for the next request, as the host said in the last one.
+        self._spin = 0.0
+
+    def request(self) -> Any:
+        """The next request (a length, then the request in marshal form, from the host);
+        ProtocolError once stdin closes."""
+        pipe = self._pipe
+        self._wait(_wire.HEADER.size)
+        (size,) = _wire.HEADER.unpack_from(pipe.data, pipe.start)
+        pipe.consume(_wire.HEADER.size)
+        pipe.reserve(size)
+        self._wait(size)
+        with memoryview(pipe.data) as view, view[pipe.start : pipe.start + size] as body:
+            request = marshal.loads(body)
+        pipe.consume(size)
+        if isinstance(request, dict):
+            spin = request.get("poll")
+            self._spin = min(float(spin), 0.01) if isinstance(spin, float) else 0.0
+        return request
+
+    def _wait(self, size: int) -> None:
+        pipe = self._pipe
+        while pipe.unread < size:
+            came = pipe.poll(self._spin)
+            if came is None:
+                select.select([pipe.fd], [], [])
+                came = pipe.read_now()
+            if not came:
+                raise _wire.ProtocolError("the host closed the pipe")
+
+
 class _Outbox:
-    """Replies on their way to the host, written a few lines at a time.
+    """Replies on their way to the host, written in groups of a few lines.
 
     Before each line the worker writes the line's number into the shared
     progress page, so the host knows which line a hang or a crash happened on
-    even though the last few replies were still here.
+    even though the last few replies were still here. A reply longer than
+    :data:`~._wire.REPLY_FLOOR` goes in a group of its own, so the host can
+    bound every group by its lines and blame the right one. The bell is rung
+    after the last reply of a request (see :mod:`._pipe`).
     """
 
-    def __init__(self, fd: int, progress: mmap.mmap) -> None:
+    def __init__(self, fd: int, bell: Bell, progress: mmap.mmap) -> None:
         self._fd = fd
+        os.set_blocking(fd, False)
+        self.bell = bell
         self._progress = progress
-        self._buffer = bytearray()
+        self._replies: list[bytes] = []
+        self._size = 0
 
     def at_line(self, number: int) -> None:
         PROGRESS.pack_into(self._progress, 0, number)
 
     def add(self, message: object) -> None:
-        self._buffer += _wire.encode(message)
-        if len(self._buffer) >= FLUSH_BYTES:
+        body = _wire.encode_reply(message)
+        if len(body) > _wire.REPLY_FLOOR:
+            self.flush()
+            self._replies.append(body)
+            self.flush()
+            return
+        self._replies.append(body)
+        self._size += len(body)
+        if self._size >= FLUSH_BYTES:
             self.flush()
 
     def send(self, message: object) -> None:
+        """One reply, the last of its request: written, and the host woken."""
         self.add(message)
         self.flush()
+        self.bell.ring()
 
     def flush(self) -> None:
-        view = memoryview(self._buffer)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        view.release()
-        self._buffer.clear()
+        if not self._replies:
+            return
+        pieces = _wire.group(self._replies)
+        self._replies.clear()
+        self._size = 0
+        write_all(self._fd, pieces, self.bell.ring)
 
 
 def _failure(error: BaseException) -> dict[str, str]:
@@ -189,6 +241,7 @@ class _Worker:
             if number % FLUSH_LINES == 0:
                 outbox.flush()
         outbox.flush()
+        outbox.bell.ring()
 
     def _recover(self) -> bool:
         """Reset the parser; when reset raises too, a fresh one (True)."""
