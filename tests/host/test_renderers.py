@@ -170,3 +170,16 @@ def test_a_result_cost_of_zero_without_a_summary_is_not_reported_in_every_view()
         assert "$0" not in shown, name
     # Compact draws a result the CLI's way (no usage line): it shows no cost at all.
     assert "cost" not in views["compact"] and "--- Result ---" in views["compact"]
+
+
+def test_the_text_footer_lists_a_few_errors_and_counts_the_rest() -> None:
+    from linewise.renderers.text import SUMMARY_ERRORS
+    from linewise_contracts.summary import RunSummary
+
+    errors = tuple(f"failure number {n}" for n in range(SUMMARY_ERRORS + 3))
+    text = _views(RunSummary(outcome="failed", is_error=True, complete=True, errors=errors))["text"]
+    assert f"error: failure number {SUMMARY_ERRORS - 1}" in text
+    assert f"failure number {SUMMARY_ERRORS}" not in text
+    assert "… 3 more errors not shown (linewise summarize --json lists them)" in text
+    few = _views(RunSummary(outcome="failed", is_error=True, complete=True, errors=errors[:2]))
+    assert "error: failure number 1" in few["text"] and "not shown" not in few["text"]

@@ -279,3 +279,40 @@ def test_the_classifiers_cost_linear_time_on_hostile_text() -> None:
     assert_linear_time(lambda n: retry_not_before("usage limit " * n, now=now))
     assert is_unknown_session_error("Error: thread 0199 not found")
     assert not is_unknown_session_error("thread not found")  # as the reference: needs an id
+
+
+def _error(message: str) -> str:
+    return json.dumps({"type": "error", "message": message})
+
+
+def test_errors_beyond_those_kept_are_counted_and_still_classified() -> None:
+    from linewise_codex.summary import KEPT_ERRORS
+
+    lines = [_error(f"stream failed {n}") for n in range(KEPT_ERRORS + 5)]
+    quiet = summarize_run(lines)
+    assert (
+        len(quiet.errors) == KEPT_ERRORS and quiet.errors[-1] == f"stream failed {KEPT_ERRORS - 1}"
+    )
+    assert quiet.details["errorsOmitted"] == 5
+    assert quiet.details["providerQuota"] is False and quiet.details["transientUpstream"] is False
+    assert quiet.details["authRefreshFailure"] is None and not quiet.unknown_session
+
+    late = summarize_run(
+        [
+            *lines,
+            _error("We're currently experiencing high demand, which may cause temporary errors."),
+            _error("refresh_token_expired: sign in again"),
+            _error("unknown thread 0199"),
+        ]
+    )
+    assert late.details["errorsOmitted"] == 8
+    assert late.details["transientUpstream"] is True
+    assert late.details["authRefreshFailure"] == "refresh_token_expired"
+    assert late.unknown_session
+    quota = summarize_run([*lines, _error("You've hit your usage limit. Try again later.")])
+    assert quota.details["providerQuota"] is True and quota.details["transientUpstream"] is False
+
+
+def test_an_ordinary_run_omits_nothing() -> None:
+    summary = summarize_run([_error("boom"), _error("boom"), _error("bang")])
+    assert summary.errors == ("boom", "bang") and "errorsOmitted" not in summary.details

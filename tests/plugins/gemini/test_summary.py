@@ -176,3 +176,60 @@ def test_auth_and_network_failures_are_flagged() -> None:
     network = summarize_run(["_GaxiosError: getaddrinfo ENOTFOUND oauth2.googleapis.com"])
     assert network.details["transientNetworkError"] is True
     assert not network.unknown_session
+
+
+def _assistant(text: str, *, delta: bool = False) -> str:
+    event = {"type": "message", "role": "assistant", "content": text}
+    if delta:
+        event["delta"] = True
+    return json.dumps(event)
+
+
+def test_a_huge_run_keeps_its_latest_text_and_counts_what_it_let_go() -> None:
+    from linewise_gemini.final_text import KEPT_CHARS
+
+    message = "x" * 1000
+    count = 3 * KEPT_CHARS // 1000
+    lines = [_assistant(f"{index:04d}{message}") for index in range(count)]
+    lines.append(_assistant("the answer"))
+    summary = summarize_run(lines)
+    assert summary.final_text is not None
+    assert summary.final_text.endswith("\n\nthe answer")  # the end of the run is what is kept
+    kept = summary.final_text.count("x" * 1000)
+    assert KEPT_CHARS // 2 < kept * 1004 <= KEPT_CHARS  # the blank lines between come on top
+    omitted = summary.details["finalTextOmitted"]
+    assert isinstance(omitted, int)
+    # Every message is either in the final text or counted as let go.
+    assert omitted == (count - kept) * 1004
+
+
+def test_one_endless_streamed_message_keeps_its_end() -> None:
+    from linewise_gemini.final_text import KEPT_CHARS
+
+    piece = "abcdefghij" * 100
+    pieces = 3 * KEPT_CHARS // len(piece)
+    lines = [_assistant(piece, delta=True) for _ in range(pieces)]
+    lines.append(_assistant("END", delta=True))
+    summary = summarize_run(lines)
+    assert summary.final_text is not None and summary.final_text.endswith("abcdefghijEND")
+    assert len(summary.final_text) <= 2 * KEPT_CHARS
+    omitted = summary.details["finalTextOmitted"]
+    assert omitted == pieces * len(piece) + 3 - len(summary.final_text)
+
+
+def test_a_short_run_says_nothing_was_omitted() -> None:
+    summary = summarize_run(LONG_RUN.read_text(encoding="utf-8").splitlines())
+    assert not [key for key in summary.details if key.endswith("Omitted")]
+
+
+def test_errors_beyond_those_kept_are_counted_and_still_classified() -> None:
+    from linewise_gemini.summary import KEPT_MESSAGES
+
+    lines = [json.dumps({"type": "error", "message": f"boom {n}"}) for n in range(KEPT_MESSAGES)]
+    lines.append(json.dumps({"type": "error", "message": "getaddrinfo ENOTFOUND example.com"}))
+    lines.append(json.dumps({"type": "error", "message": "please authenticate"}))
+    summary = summarize_run(lines)
+    assert len(summary.errors) == KEPT_MESSAGES and summary.errors[0] == "boom 0"
+    assert summary.details["errorsOmitted"] == 2
+    assert summary.details["transientNetworkError"] is True
+    assert summary.details["authRequired"] is True

@@ -31,6 +31,9 @@ except ImportError:  # a Python built without it
 
 __all__ = ["MAX_PENDING_CALLS", "TextRenderer"]
 
+#: Errors the run's footer lists; the rest are counted (``linewise summarize --json``
+#: lists them).
+SUMMARY_ERRORS: Final = 10
 _INPUT_PREVIEW: Final = 400
 _LINK_PREVIEW: Final = 60
 _FOLDED: Final = "⋯ (hidden; --thinking shows it)"
@@ -280,5 +283,12 @@ class TextRenderer:
         if summary.model:  # never invented: a model the run did not name is left out
             lines.append(self._layout.body(f"model {summary.model}", "lifecycle"))
         lines.append(self._layout.body(summary_usage(summary), "lifecycle"))
-        lines.extend(self._layout.body(f"error: {message}", "error") for message in summary.errors)
+        shown = summary.errors[:SUMMARY_ERRORS]
+        lines.extend(self._layout.body(f"error: {message}", "error") for message in shown)
+        hidden = len(summary.errors) - len(shown)
+        if hidden:
+            plural = "s" if hidden != 1 else ""
+            more = f"… {hidden:,} more error{plural} not shown"
+            more += " (linewise summarize --json lists them)"
+            lines.append(self._layout.body(more, "muted"))
         self._out.write(self._layout.label("run", role) + ("\n" + INDENT).join(lines) + "\n")

@@ -122,6 +122,8 @@ _AUTH_FAILURES: Final[tuple[tuple[re.Pattern[str], AuthRefreshFailure], ...]] = 
 )
 _RECONNECTING: Final = re.compile(r"^Reconnecting\.\.\. \d+/\d+$")
 _KEPT_WARNINGS: Final = 20
+#: Error messages a summary keeps; later ones are counted and classified, not kept.
+KEPT_ERRORS: Final = 1000
 
 
 def _haystack(texts: Iterable[str | None]) -> str:
@@ -273,6 +275,33 @@ class _Usage:
         self.reasoning = as_int(usage.get("reasoning_output_tokens"))
 
 
+class _LateErrors:
+    """What the errors beyond :data:`KEPT_ERRORS` tell the classifiers (each looked at once)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.quota = self.transient = self.retry_worthy = self.unknown_session = False
+        self.auth: AuthRefreshFailure | None = None
+
+    def add(self, message: str) -> None:
+        self.count += 1
+        self.quota = self.quota or is_provider_quota_error(message)
+        self.transient = self.transient or _TRANSIENT.search(message) is not None
+        self.retry_worthy = self.retry_worthy or _RETRY_WORTHY.search(message) is not None
+        self.unknown_session = self.unknown_session or is_unknown_session_error(message)
+        self.auth = _first_failure(self.auth, classify_auth_refresh_failure(message))
+
+
+def _first_failure(
+    one: AuthRefreshFailure | None, other: AuthRefreshFailure | None
+) -> AuthRefreshFailure | None:
+    """Of two auth failures, the one :func:`classify_auth_refresh_failure` would name first."""
+    for _, failure in _AUTH_FAILURES:
+        if failure in (one, other):
+            return failure
+    return None
+
+
 class _Run:
     """What one pass over a run's lines has seen so far."""
 
@@ -284,6 +313,8 @@ class _Run:
         self.final_text: str | None = None
         self.plan_text: str | None = None
         self.errors: list[str] = []
+        self.late_errors = _LateErrors()
+        self.last_error = ""
         self.warnings: list[str] = []
         self.reconnects = self.threads = self.turns = 0
         self.outcome: str | None = None
@@ -302,8 +333,12 @@ class _Run:
             self.outcome, self.pending = "failed", False
         if _RECONNECTING.match(message):
             self.reconnects += 1
-        elif message and (not self.errors or self.errors[-1] != message):
-            self.errors.append(message)
+        elif message and message != self.last_error:
+            self.last_error = message
+            if len(self.errors) < KEPT_ERRORS:
+                self.errors.append(message)
+            else:
+                self.late_errors.add(message)
 
     def warning(self, message: str) -> None:
         if len(self.warnings) < _KEPT_WARNINGS:
@@ -372,7 +407,10 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     in ``details``. A run whose last turn never ended, or that started a
     thread and no turn after the last one ended, is incomplete. Log lines a
     wrapper prefixed with a timestamp are read like raw ones, and the
-    legacy ``{"id", "msg"}`` events of older releases too.
+    legacy ``{"id", "msg"}`` events of older releases too. The first
+    :data:`KEPT_ERRORS` error messages are kept (a repeat of the one before is
+    not); later ones still count for the classifiers, and
+    ``details["errorsOmitted"]`` says how many were not kept.
     """
     run = _Run()
     for line in lines:
@@ -387,6 +425,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     for part in run.usage_by_thread.values():
         total += part.usage
     evidence = [*run.errors, *run.warnings, *run.other_text]
+    late = run.late_errors
+    quota = is_provider_quota_error(*run.errors) or late.quota
+    errors = _haystack(run.errors)
+    transient = (_TRANSIENT.search(errors) is not None or late.transient) and (
+        _RETRY_WORTHY.search(errors) is not None or late.retry_worthy
+    )
     details: dict[str, JsonValue] = {
         "usageBasis": "per_run" if run.usage_by_thread else "none",
         "threads": run.threads,
@@ -394,10 +438,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         "cacheWriteInputTokens": sum(part.cache_write for part in run.usage_by_thread.values()),
         "reconnects": run.reconnects,
         "warnings": list(run.warnings),
-        "providerQuota": is_provider_quota_error(*run.errors),
-        "transientUpstream": is_transient_upstream_error(*run.errors),
-        "authRefreshFailure": classify_auth_refresh_failure(*evidence),
+        "providerQuota": quota,
+        "transientUpstream": transient and not quota,
+        "authRefreshFailure": _first_failure(classify_auth_refresh_failure(*evidence), late.auth),
     }
+    if late.count:
+        details["errorsOmitted"] = late.count
     return RunSummary(
         session_id=run.session_id,
         model=run.model,
@@ -407,7 +453,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         outcome=run.outcome,
         is_error=run.outcome == "failed",
         errors=tuple(run.errors),
-        unknown_session=is_unknown_session_error(*evidence),
+        unknown_session=is_unknown_session_error(*evidence) or late.unknown_session,
         turns=run.turns or None,
         complete=run.outcome is not None and not run.pending,
         details=details,

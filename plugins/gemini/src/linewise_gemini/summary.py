@@ -20,6 +20,7 @@ from linewise_contracts.extract import (
 )
 from linewise_contracts.summary import RunSummary, Usage
 
+from linewise_gemini.final_text import FinalText
 from linewise_gemini.parser import glued_event, plain_line_kind, read_session_id, read_usage
 
 __all__ = [
@@ -61,6 +62,10 @@ _TURN_LIMIT_VALUES: Final = re.compile(r"^(?:turn_limit|max_turns)", re.IGNORECA
 _TURN_LIMIT_ERROR_TYPES: Final = frozenset({"FatalTurnLimitedError", "MaxSessionTurnsError"})
 # Gemini exits with 53 when --max-session-turns (or the settings' limit) is used up.
 _TURN_LIMIT_EXIT_CODE: Final = 53
+#: Error, warning and tool error messages a summary keeps of each (the rest are counted).
+KEPT_MESSAGES: Final = 1000
+# Where a result event carries the answer, when no assistant message did.
+_RESULT_TEXT: Final = ("result", "text", "response")
 
 
 def is_session_unrecoverable_error(*texts: str) -> bool:
@@ -161,24 +166,64 @@ def _assistant_texts(event: Mapping[str, Any]) -> list[str]:
     return texts
 
 
+class _Messages:
+    """Messages of one kind in order: the first :data:`KEPT_MESSAGES` kept, all counted."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.count = 0
+
+    def add(self, text: str) -> None:
+        self.count += 1
+        if len(self.kept) < KEPT_MESSAGES:
+            self.kept.append(text)
+
+    @property
+    def omitted(self) -> int:
+        return self.count - len(self.kept)
+
+
+class _Classified:
+    """Whether any text seen so far tells of lost credentials, a network failure or a
+    session Gemini cannot resume (looked at as each text comes, so none need be kept)."""
+
+    def __init__(self) -> None:
+        self.auth_required = self.transient_network = self.unknown_session = False
+
+    def add(self, text: str) -> None:
+        self.auth_required = self.auth_required or is_auth_required(text)
+        self.transient_network = self.transient_network or is_transient_network_error(text)
+        self.unknown_session = self.unknown_session or is_session_unrecoverable_error(text)
+
+
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """Summarise a whole Gemini stream-json run (several runs in one log add up).
 
     The final text is the assistant's messages joined by blank lines, streamed
-    fragments joined back into their message. Usage and cost come from the
-    ``result`` events (Gemini reports no cost; one written by a wrapper is
-    read). A run whose stream stops before its result is incomplete.
+    fragments joined back into their message; on a run with more than a
+    mebibyte of them only the latest are kept, and ``details["finalTextOmitted"]``
+    counts the characters let go (see :mod:`.final_text`). Usage and cost come
+    from the ``result`` events (Gemini reports no cost; one written by a wrapper
+    is read). A run whose stream stops before its result is incomplete. Memory
+    stays bounded however long the log: beyond :data:`KEPT_MESSAGES` errors,
+    warnings or tool errors, the rest are counted in ``details`` (``errorsOmitted``
+    and the like), never silently lost.
     """
     session_id: str | None = None
     model: str | None = None
-    messages: list[str] = []
+    final_text = FinalText()
     streaming = False  # the last assistant message was a fragment still being streamed
-    results: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None  # the last result event
+    result_text = ""  # the text of the last result that has one
+    results = 0
     usage = Usage()
-    costs: list[float] = []
-    errors: list[str] = []
-    warnings: list[str] = []
-    tool_errors: list[str] = []
+    cost: float | None = None
+    tool_calls_reported = duration_ms = 0
+    models: set[str] = set()
+    errors = _Messages()
+    warnings = _Messages()
+    tool_errors = _Messages()
+    classified = _Classified()
     tool_uses = 0
     question: dict[str, JsonValue] | None = None
     open_activity = False  # events after the last result: a run without its result yet
@@ -212,32 +257,45 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
             open_activity = True
             fragment = kind == "message" and event.get("delta") is True
             texts = _assistant_texts(event)
-            if fragment and streaming and messages and texts:
-                messages[-1] += texts[0]
+            if fragment and streaming and not final_text.empty and texts:
+                final_text.extend(texts[0])
                 texts = texts[1:]
-            messages.extend(texts)
+            for text in texts:
+                final_text.add(text)
             streaming = fragment
             question = _question(_first(event, "content", "message")) or question
         elif kind == "result":
-            results.append(event)
+            last = event
+            results += 1
+            result_text = next(
+                (text for key in _RESULT_TEXT if (text := as_string(event.get(key)).strip())),
+                result_text,
+            )
             input_tokens, output_tokens, cached_tokens = read_usage(event)
             usage += Usage(
                 input_tokens=int(input_tokens),
                 output_tokens=int(output_tokens),
                 cached_tokens=int(cached_tokens),
             )
-            cost = _cost(event)
-            if cost is not None:
-                costs.append(cost)
+            paid = _cost(event)
+            if paid is not None:
+                cost = paid if cost is None else cost + paid
+            stats = as_object(event.get("stats"))
+            tool_calls_reported += as_int(stats.get("tool_calls"))
+            duration_ms += as_int(stats.get("duration_ms"))
+            models.update(as_object(stats.get("models")))
             if _is_error_result(event):
-                errors.append(_result_error(event) or as_string(event.get("status"), "error"))
+                message = _result_error(event) or as_string(event.get("status"), "error")
+                errors.add(message)
+                classified.add(message)
             open_activity = error_since_result = streaming = False
         elif kind == "error" or (kind == "system" and subtype == "error"):
             text = error_text(_first(event, "error", "message", "detail"))
             if event.get("severity") == "warning":
-                warnings.append(text)
+                warnings.add(text)
             else:
-                errors.append(text or "error")
+                errors.add(text or "error")
+                classified.add(text or "error")
                 error_since_result = True
         elif kind == "tool_use":
             open_activity = True
@@ -246,58 +304,55 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         elif kind == "tool_result":
             streaming = False
             if as_string(event.get("status")).lower() == "error":
-                tool_errors.append(
+                tool_errors.add(
                     error_text(event.get("error")) or as_string(event.get("output"), "error")
                 )
 
-    last = results[-1] if results else None
-    if last is None and not errors and failures:
+    if last is None and not errors.count and failures:
         # No result and no error event: the CLI failed before streaming (no
         # credentials, a bad --resume), and said so on stderr.
-        errors.extend(failures)
+        for failure in failures:
+            errors.add(failure)
+            classified.add(failure)
         error_since_result = True
-    final = "\n\n".join(text.strip() for text in messages if text.strip())
-    if not final:
-        final = next(
-            (
-                text
-                for result in reversed(results)
-                for key in ("result", "text", "response")
-                if (text := as_string(result.get(key)).strip())
-            ),
-            "",
-        )
-    texts = [*errors, *other_text]
-    stats = [as_object(result.get("stats")) for result in results]
+    for text in other_text:
+        classified.add(text)
+    final = final_text.text() or result_text
     details: dict[str, JsonValue] = {
-        "runs": len(results) + (1 if open_activity else 0),
-        "toolCalls": max(tool_uses, sum(as_int(s.get("tool_calls")) for s in stats)),
-        "toolErrors": list(tool_errors),
-        "warnings": list(warnings),
-        "durationMs": sum(as_int(s.get("duration_ms")) for s in stats),
+        "runs": results + (1 if open_activity else 0),
+        "toolCalls": max(tool_uses, tool_calls_reported),
+        "toolErrors": list(tool_errors.kept),
+        "warnings": list(warnings.kept),
+        "durationMs": duration_ms,
         "turnLimit": is_turn_limit_result(last),
-        "authRequired": is_auth_required(*texts),
-        "transientNetworkError": is_transient_network_error(*texts),
+        "authRequired": classified.auth_required,
+        "transientNetworkError": classified.transient_network,
     }
-    names = {name for s in stats for name in as_object(s.get("models"))}
-    models: list[JsonValue] = [*sorted(names)]
     if models:
-        details["models"] = models
+        details["models"] = [*sorted(models)]
     if question is not None:
         details["question"] = question
+    for key, omitted in (
+        ("finalTextOmitted", final_text.omitted),
+        ("errorsOmitted", errors.omitted),
+        ("warningsOmitted", warnings.omitted),
+        ("toolErrorsOmitted", tool_errors.omitted),
+    ):
+        if omitted:
+            details[key] = omitted
     return RunSummary(
         session_id=session_id,
         model=model,
         usage=usage,
-        cost_usd=sum(costs) if costs else None,
+        cost_usd=cost,
         final_text=final or None,
         outcome=(as_string(last.get("subtype")) or as_string(last.get("status")) or None)
         if last is not None
         else None,
         # An error the CLI reported after its last result (or with none) fails the run too.
         is_error=(last is not None and _is_error_result(last)) or error_since_result,
-        errors=tuple(errors),
-        unknown_session=is_session_unrecoverable_error(*texts),
+        errors=tuple(errors.kept),
+        unknown_session=classified.unknown_session,
         turns=None,
         complete=last is not None and not open_activity,
         details=details,
