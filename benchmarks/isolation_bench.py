@@ -6,6 +6,11 @@ through a session in-process and through one whose parser runs in a worker
 (``Registry(isolate=...)``), interleaved round by round; the median ratio
 isolated/in-process of lines per second is the figure issue 14 asks for
 (target: at least 0.5). Worker start-up is timed apart, once per session.
+
+The stream is fed in 64 KiB chunks, as `linewise render` reads a log; each
+chunk's lines are one batch for the worker (``--chunk`` changes that, to see
+what a batch costs apart from its lines). CPU time is counted per side, host
+and worker (Linux /proc schedstat).
 """
 
 from __future__ import annotations
@@ -27,63 +32,78 @@ from linewise._isolation._parser import IsolatedParser
 TS = "2026-01-01T00:00:00.000Z"
 
 
+def _cpu(pid: int | str) -> float:
+    """CPU seconds a process has run so far (Linux /proc/PID/schedstat, in nanoseconds)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+
+
 def _worker_cpu() -> float:
-    """CPU seconds used so far by the live isolated parsers' workers (Linux /proc)."""
-    total = 0.0
-    for thing in gc.get_objects():
-        if isinstance(thing, IsolatedParser) and not thing.worker.dead:
-            fields = Path(f"/proc/{thing.worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    """CPU seconds used so far by the live isolated parsers' workers."""
+    return sum(
+        _cpu(thing.worker.pid)
+        for thing in gc.get_objects()
+        if isinstance(thing, IsolatedParser) and not thing.worker.dead
+    )
 
 
-def _run(registry: Registry, chunks: list[bytes], lines: int) -> tuple[float, float, float]:
-    """(seconds to start the session, seconds to feed every chunk, CPU seconds of both sides)."""
+def _run(registry: Registry, chunks: list[bytes], lines: int) -> tuple[float, float, float, float]:
+    """Seconds to start the session and to feed every chunk; CPU seconds of host and worker."""
     loaded = registry.load("claude_local")
     assert not loaded.is_fallback, loaded.fallback_reason
     start = time.perf_counter()
     session = TranscriptSession(loaded)
     started = time.perf_counter()
-    cpu = time.process_time() - _worker_cpu()
+    host, worker = _cpu("self"), _worker_cpu()
     for chunk in chunks:
         session.feed(chunk, TS)
-    cpu = time.process_time() + _worker_cpu() - cpu
+    host, worker = _cpu("self") - host, _worker_cpu() - worker
     done = time.perf_counter()
     session.close()
     assert session.diagnostics.lines == lines, session.diagnostics.summary()
     assert session.diagnostics.clean, session.diagnostics.summary()
-    return started - start, done - started, cpu
+    return started - start, done - started, host, worker
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--lines", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--chunk", type=int, default=64 * 1024, help="bytes fed at a time")
     args = parser.parse_args()
     lines = claude_workload(args.lines)
     data = ("\n".join(lines) + "\n").encode()
-    chunks = [data[start : start + 65536] for start in range(0, len(data), 65536)]
+    size = args.chunk
+    chunks = [data[start : start + size] for start in range(0, len(data), size)]
     inside = Registry()
     isolated = Registry(isolate="claude_local")
     assert isolated.load("claude_local").isolated
+    load = os.getloadavg()[0]
     rounds = []
     for _ in range(args.repeats):
-        _, local, local_cpu = _run(inside, chunks, len(lines))
-        spawn, remote, remote_cpu = _run(isolated, chunks, len(lines))
-        rounds.append((local, remote, spawn, local_cpu, remote_cpu))
+        _, local, local_cpu, _ = _run(inside, chunks, len(lines))
+        spawn, remote, host_cpu, worker_cpu = _run(isolated, chunks, len(lines))
+        rounds.append((local, remote, spawn, local_cpu, host_cpu, worker_cpu))
     local_s = min(r[0] for r in rounds)
     remote_s = min(r[1] for r in rounds)
     spawn_s = statistics.median(r[2] for r in rounds)
     ratio = statistics.median(r[0] / r[1] for r in rounds)
     print(f"workload: {len(lines)} lines, {len(data) / 1e6:.1f} MB of Claude stream-json")
+    print(f"chunks  : {size} bytes, {len(lines) / len(chunks):.0f} lines per batch")
     print(f"in-process : {len(lines) / local_s:10.0f} lines/s")
     print(f"isolated   : {len(lines) / remote_s:10.0f} lines/s  ratio {ratio:.2f}x (target 0.5)")
     print(f"worker start: median {spawn_s * 1000:.0f} ms per session")
-    per_line = [(r[3] / len(lines) * 1e6, r[4] / len(lines) * 1e6) for r in rounds]
+
+    def per_line(index: int) -> float:
+        return statistics.median(r[index] for r in rounds) / len(lines) * 1e6
+
     print(
-        f"CPU per line: in-process {statistics.median(p[0] for p in per_line):.1f} us, isolated host+worker {statistics.median(p[1] for p in per_line):.1f} us (median)"
+        f"CPU per line (median): in-process {per_line(3):.1f} us; "
+        f"isolated host {per_line(4):.1f} + worker {per_line(5):.1f} us"
     )
-    print(f"load average at the end: {os.getloadavg()[0]:.2f} (wall ratios need two idle cores)")
+    end = os.getloadavg()[0]
+    print(
+        f"load average: {load:.2f} at the start, {end:.2f} at the end (wall ratios need idle cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -10,11 +10,10 @@ state is lost, and the diagnostics say so) and every other line is still
 parsed by the plugin.
 
 Modules: :mod:`._wire` (framing), :mod:`._pipe` (reading and writing the
-pipes), :mod:`._polling` (when polling them pays), :mod:`._policy` (which
-types, which limits), :mod:`._worker` (the worker's side), :mod:`._sandbox`
-(the worker's limits and audit hook), :mod:`._client` (one worker process,
-seen from the host), :mod:`._parser` (the parser and exports the host's
-session uses).
+pipes), :mod:`._policy` (which types, which limits), :mod:`._worker` (the
+worker's side), :mod:`._sandbox` (the worker's limits and audit hook),
+:mod:`._client` (one worker process, seen from the host), :mod:`._parser`
+(the parser and exports the host's session uses).
 """
 
 from __future__ import annotations

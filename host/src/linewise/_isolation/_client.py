@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from linewise._isolation import _wire
-from linewise._isolation._pipe import Bell, PipeReader, write_all
+from linewise._isolation._pipe import PipeReader, write_all
 from linewise._isolation._policy import IsolationPolicy
 from linewise._isolation._polling import POLICY
 from linewise._isolation._worker import PROGRESS
@@ -39,6 +39,12 @@ _BOOT: Final = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1])['path']; "
     "from linewise._isolation._worker import main; main()"
 )
+#: glibc's malloc, told to keep freed memory: otherwise it gives the top of the heap
+#: back after every batch and takes it again for the next (thousands of page faults).
+_WORKER_ENVIRONMENT: Final = {
+    "MALLOC_TOP_PAD_": str(8 * 1024 * 1024),
+    "MALLOC_TRIM_THRESHOLD_": str(32 * 1024 * 1024),
+}
 #: Seconds a new worker has to import its plugin and say hello.
 _START_TIMEOUT: Final = 60.0
 
@@ -67,9 +73,7 @@ class WorkerProcess:
         #: The number the next line sent gets (the worker reports lines by these numbers).
         self.next_line = 1
         read_end, write_end = os.pipe()
-        bell_end, ring_end = os.pipe()
         self._pipe = PipeReader(read_end)
-        self._bell = Bell(bell_end)
         #: Set when the worker was stopped with replies left to read: raised after them.
         self._stopped: WorkerDied | None = None
         config = {
@@ -77,7 +81,6 @@ class WorkerProcess:
             "value": value,
             "memory": policy.worker_memory,
             "reply_fd": write_end,
-            "bell_fd": ring_end,
             "progress_fd": self._progress_file.fileno(),
             "sandbox": sandbox,
         }
@@ -87,12 +90,12 @@ class WorkerProcess:
                 [sys.executable, "-I", "-S", "-c", _BOOT, json.dumps(config)],
                 stdin=subprocess.PIPE,
                 stdout=stderr,
-                pass_fds=(write_end, ring_end, self._progress_file.fileno()),
+                env=_WORKER_ENVIRONMENT | os.environ,
+                pass_fds=(write_end, self._progress_file.fileno()),
                 start_new_session=True,  # the terminal's Ctrl-C is the host's alone
             )
         finally:
             os.close(write_end)
-            os.close(ring_end)
         for pipe in (read_end, self._process.stdin):
             _widen(pipe)
         reply = self._reply(_START_TIMEOUT, len(value))
@@ -111,13 +114,13 @@ class WorkerProcess:
     def parse(self, lines: list[str], ts: str) -> Iterator[Any]:
         """One reply per line, as they arrive (raises WorkerDied, whose ``line`` says where).
 
-        A polling host (see :mod:`._pipe`) works on the entries of the first
-        lines while the worker parses the next ones, side by side. A caller
-        that stops early leaves replies in the pipe, so the worker is stopped.
+        A caller that stops early leaves replies in the pipe, so the worker is
+        stopped.
         """
         first = self.next_line
         self.next_line += len(lines)
-        self._send({"op": "parse", "ts": ts, "first": first, "lines": lines, "poll": POLICY.spin()})
+        spin = POLICY.spin()
+        self._send({"op": "parse", "ts": ts, "first": first, "lines": lines, "poll": spin})
         return self._replies_for([len(line) for line in lines], self._policy.line_timeout, first)
 
     def _replies_for(self, sizes: list[int], timeout: float, first: int = 0) -> Iterator[Any]:
@@ -172,15 +175,14 @@ class WorkerProcess:
         return int(PROGRESS.unpack_from(self._progress, 0)[0])
 
     def _receive(self, timeout: float) -> None:
-        """Read more of what the worker wrote: polled for, or after sleeping on its bell.
+        """Read more of what the worker wrote: polled for (see :mod:`._pipe`), or slept for.
 
         A line that shows no progress within ``timeout`` hangs: the worker is
         stopped, and WorkerDied raised once the replies it wrote before are read.
         """
         if self._stopped is not None:
             raise self._stopped
-        pipe = self._pipe
-        came = pipe.poll(POLICY.spin())
+        came = self._pipe.poll(POLICY.spin())
         if came is None:
             came = self._sleep(timeout)
         if not came:
@@ -189,17 +191,16 @@ class WorkerProcess:
             raise self._died("the worker closed its pipe")
 
     def _sleep(self, timeout: float) -> int:
-        """Sleep until the worker rings (or its pipe has news once the bell is gone)."""
+        """Sleep until the worker writes, keeping an eye on its progress page."""
         pipe = self._pipe
         poll = min(timeout / 4, 0.5)
         seen = self.line
         since = time.monotonic()
         while True:
-            ringing = self._bell.drain()
-            came = pipe.read_now()
-            if came is not None:
-                return came
-            if select.select([self._bell.fd if ringing else pipe.fd], [], [], poll)[0]:
+            if select.select([pipe.fd], [], [], poll)[0]:
+                came = pipe.read_now()
+                if came is not None:
+                    return came
                 continue
             now = time.monotonic()
             line = self.line
@@ -271,7 +272,6 @@ class WorkerProcess:
             with contextlib.suppress(OSError):
                 process.stdin.close()
         os.close(self._pipe.fd)
-        os.close(self._bell.fd)
         self._progress.close()
         self._progress_file.close()
 

@@ -1,21 +1,15 @@
-"""The pipes between host and worker: read into one reused buffer, written whole, and a bell.
+"""The pipes between host and worker: read into one reused buffer, polled before sleeping.
 
 Host and worker hand work to each other hundreds of times a second (a batch
 of lines one way, groups of replies the other), each time after well under a
 millisecond. Waking a process that sleeps on a pipe goes through the
 scheduler, and on a virtual machine through the hypervisor to wake its core
-too: tens of microseconds, and the scheduler tends to put the two processes
-on one core, where every wake-up makes them take turns. So:
-
-- each side first polls for what it waits for, for a moment (yielding the
-  core to anything else that wants it, the other side included), and sleeps
-  only after that (and at once when its last wait was longer than the
-  moment, or when polling does not pay, see :mod:`._polling`);
-- the worker writes its replies a few lines at a time, but a sleeping host
-  sleeps on a :class:`Bell`, which the worker rings only after a batch's last
-  reply (or when the reply pipe is full): one wake-up per batch, while a
-  polling host takes each group as it comes and works side by side with the
-  worker.
+too: tens of microseconds, and a core that slept starts with cold caches. So
+where polling pays (:mod:`._polling`), each side first polls its pipe for a
+moment, yielding the core to anything else that wants it, and sleeps only
+after that (at once when its last wait was longer than the moment): host and
+worker then stay awake on two cores, the host taking each group of replies as
+it comes while the worker parses the next lines.
 
 What is read stays in one buffer, reused for every message, so messages are
 decoded where they landed (no copy, and no fresh memory for each batch).
@@ -23,14 +17,13 @@ decoded where they landed (no copy, and no fresh memory for each batch).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import time
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["Bell", "PipeReader", "write_all"]
+__all__ = ["PipeReader", "write_all"]
 
 _IOV_MAX: Final = 512
 #: The buffer's size to begin with (it grows for a longer message, and shrinks back).
@@ -108,36 +101,25 @@ class PipeReader:
         return count
 
 
-class Bell:
-    """A pipe one side rings (a byte) to wake the other, which sleeps on its reading end."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        os.set_blocking(fd, False)
-
-    def ring(self) -> None:
-        """Wake the other side (a bell already ringing stays so)."""
-        with contextlib.suppress(BlockingIOError):
-            os.write(self.fd, b"!")
-
-    def drain(self) -> bool:
-        """Silence the bell before sleeping on it; False once the other side closed it."""
-        while True:
-            try:
-                if not os.read(self.fd, 4096):
-                    return False
-            except BlockingIOError:
-                return True
-
-
 def write_all(fd: int, parts: list[bytes], full: Callable[[], None] | None = None) -> None:
     """Write ``parts`` to ``fd`` one after the other, without joining them first.
 
     With ``full``, ``fd`` is non-blocking: ``full()`` is called each time the
     pipe is full, before waiting until it can take more.
     """
+    try:
+        written = os.writev(fd, parts)
+    except BlockingIOError:
+        written = 0
+    if written == sum(map(len, parts)):
+        return  # all at once, as almost always
     views = [memoryview(part) for part in parts if part]
-    while views:
+    while True:
+        while views and written >= len(views[0]):
+            written -= len(views.pop(0))
+        if not views:
+            return
+        views[0] = views[0][written:]
         try:
             written = os.writev(fd, views[:_IOV_MAX])
         except BlockingIOError:
@@ -145,8 +127,4 @@ def write_all(fd: int, parts: list[bytes], full: Callable[[], None] | None = Non
                 raise
             full()
             select.select([], [fd], [])
-            continue
-        while views and written >= len(views[0]):
-            written -= len(views.pop(0))
-        if views:
-            views[0] = views[0][written:]
+            written = 0

@@ -22,7 +22,7 @@ SPIN: Final = 0.0005
 #: Seconds between two looks at how long this process waited for a core.
 _WINDOW: Final = 0.05
 #: Polling stops while the waits took more than this share of the time.
-_BUSY: Final = 0.05
+_BUSY: Final = 0.1
 _SCHEDSTAT: Final = "/proc/self/schedstat"
 
 

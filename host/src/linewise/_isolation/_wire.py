@@ -73,14 +73,10 @@ def encode_reply(message: Any) -> bytes:
 
 
 def group(replies: Sequence[bytes]) -> list[bytes]:
-    """Replies (each from :func:`encode_reply`) as one group, in pieces to write in turn
-    (never joined: that would copy them once more): the header, then a JSON array."""
-    pieces = [b"["]
-    for reply in replies:
-        pieces += (reply, b",")
-    pieces[-1:] = [b"]"] if replies else [b"[", b"]"]
-    pieces[0] = GROUP.pack(sum(map(len, pieces)), len(replies)) + pieces[0]
-    return pieces
+    """Replies (each from :func:`encode_reply`) as one group, in pieces to write in turn:
+    the header, then a JSON array."""
+    items = b",".join(replies)
+    return [GROUP.pack(len(items) + 2, len(replies)) + b"[", items, b"]"]
 
 
 def group_limit(sizes: Sequence[int]) -> int:

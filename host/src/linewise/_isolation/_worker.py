@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from linewise._isolation import _sandbox, _wire
-from linewise._isolation._pipe import Bell, PipeReader, write_all
+from linewise._isolation._pipe import PipeReader, write_all
 
 __all__ = ["main"]
 
@@ -42,6 +42,8 @@ PROGRESS: Final = struct.Struct("<Q")
 #: Replies go to the host every this many lines, or sooner when this many bytes wait.
 FLUSH_LINES: Final = 8
 FLUSH_BYTES: Final = 128 * 1024
+#: The longest the host may ask the worker to poll for its next request (seconds).
+_MAX_SPIN: Final = 0.01
 
 
 def main() -> None:
@@ -54,7 +56,7 @@ def main() -> None:
     sys.stdout = sys.stderr
     _sandbox.limit_memory(int(config["memory"]))
     progress = mmap.mmap(int(config["progress_fd"]), PROGRESS.size)
-    outbox = _Outbox(replies, Bell(int(config["bell_fd"])), progress)
+    outbox = _Outbox(replies, progress)
     inbox = _Inbox(sys.stdin.buffer.fileno())
     worker = _Worker(str(config["value"]), outbox)
     hello = worker.load()
@@ -91,7 +93,9 @@ class _Inbox:
         pipe.consume(size)
         if isinstance(request, dict):
             spin = request.get("poll")
-            self._spin = min(float(spin), 0.01) if isinstance(spin, float) else 0.0
+            self._spin = 0.0
+            if isinstance(spin, float) and 0.0 <= spin <= _MAX_SPIN:
+                self._spin = spin
         return request
 
     def _wait(self, size: int) -> None:
@@ -112,14 +116,11 @@ class _Outbox:
     progress page, so the host knows which line a hang or a crash happened on
     even though the last few replies were still here. A reply longer than
     :data:`~._wire.REPLY_FLOOR` goes in a group of its own, so the host can
-    bound every group by its lines and blame the right one. The bell is rung
-    after the last reply of a request (see :mod:`._pipe`).
+    bound every group by its lines and blame the right one.
     """
 
-    def __init__(self, fd: int, bell: Bell, progress: mmap.mmap) -> None:
+    def __init__(self, fd: int, progress: mmap.mmap) -> None:
         self._fd = fd
-        os.set_blocking(fd, False)
-        self.bell = bell
         self._progress = progress
         self._replies: list[bytes] = []
         self._size = 0
@@ -140,10 +141,8 @@ class _Outbox:
             self.flush()
 
     def send(self, message: object) -> None:
-        """One reply, the last of its request: written, and the host woken."""
         self.add(message)
         self.flush()
-        self.bell.ring()
 
     def flush(self) -> None:
         if not self._replies:
@@ -151,7 +150,7 @@ class _Outbox:
         pieces = _wire.group(self._replies)
         self._replies.clear()
         self._size = 0
-        write_all(self._fd, pieces, self.bell.ring)
+        write_all(self._fd, pieces)
 
 
 def _failure(error: BaseException) -> dict[str, str]:
@@ -241,7 +240,6 @@ class _Worker:
             if number % FLUSH_LINES == 0:
                 outbox.flush()
         outbox.flush()
-        outbox.bell.ring()
 
     def _recover(self) -> bool:
         """Reset the parser; when reset raises too, a fresh one (True)."""
