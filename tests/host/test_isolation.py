@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
@@ -362,3 +363,37 @@ def test_render_isolate_survives_a_hanging_line_end_to_end(
     texts = [json.loads(line)["text"] for line in done.stdout.splitlines()]
     assert texts == ["1:a", "hang", "2:b", "saw 2"]  # the new worker saw a again
     assert "1 fallback" in done.stderr
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_host_polls_only_while_it_hardly_waits_for_a_core(tmp_path: Path) -> None:
+    from linewise._isolation._polling import SPIN, PollingPolicy
+
+    schedstat = tmp_path / "schedstat"
+    clock = _Clock()
+    policy = PollingPolicy(str(schedstat), clock)
+    schedstat.write_text("5000000 0 10\n")
+    assert policy.spin() == 0.0  # nothing known yet: no polling
+    clock.now += 1.0
+    schedstat.write_text("9000000 20000000 20\n")  # waited 0.02 s of 1 s for a core
+    assert policy.spin() == SPIN
+    clock.now += 1.0
+    schedstat.write_text("9900000 620000000 30\n")  # waited 0.6 s of 1 s: a busy machine
+    assert policy.spin() == 0.0
+
+
+def test_without_schedstat_nobody_polls(tmp_path: Path) -> None:
+    from linewise._isolation._polling import PollingPolicy
+
+    clock = _Clock()
+    policy = PollingPolicy(str(tmp_path / "missing"), clock)
+    for _ in range(3):
+        clock.now += 1.0
+        assert policy.spin() == 0.0

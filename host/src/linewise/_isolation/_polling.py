@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Final
 
 __all__ = ["POLICY", "SPIN", "PollingPolicy"]
@@ -29,8 +30,9 @@ _SCHEDSTAT: Final = "/proc/self/schedstat"
 class PollingPolicy:
     """How long this process should poll now: :data:`SPIN` on an idle machine, else 0."""
 
-    def __init__(self, path: str = _SCHEDSTAT) -> None:
+    def __init__(self, path: str = _SCHEDSTAT, clock: Callable[[], float] = time.monotonic) -> None:
         self._path = path
+        self._clock = clock
         self._pid = -1
         self._fd = -1
         self._at = 0.0
@@ -39,7 +41,7 @@ class PollingPolicy:
 
     def spin(self) -> float:
         """Seconds to poll before sleeping (looked at again every few hundredths of a second)."""
-        now = time.monotonic()
+        now = self._clock()
         if now - self._at >= _WINDOW:
             self._look(now)
         return self._spin
