@@ -102,3 +102,19 @@ def test_every_renderer_name_resolves_lazily() -> None:
     assert set(renderers.__all__) <= set(dir(renderers))
     with pytest.raises(AttributeError):
         renderers.nothing_here  # noqa: B018
+
+
+def _freeze_count_after(code: str) -> int:
+    probe = f"{code}\nimport gc, sys\nprint(gc.get_freeze_count(), file=sys.stderr)"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+def test_the_command_line_freezes_start_up_objects_but_a_host_calling_main_keeps_its_own() -> None:
+    # The linewise command (argv from sys.argv) spares the collector its start-up objects;
+    # a host app calling main(argv) in its own process keeps its collector as it was.
+    command = "import sys\nfrom linewise.cli import main\nsys.argv = ['linewise', 'list']\nmain()"
+    assert _freeze_count_after(command) > 1000
+    assert _freeze_count_after("from linewise.cli import main\nmain(['list'])") == 0

