@@ -260,3 +260,26 @@ class _Unprintable:
 def test_a_reason_is_given_for_objects_whose_repr_raises() -> None:
     entry = {"kind": "tool_call", "ts": TS, "name": "x", "input": {_Unprintable(): 1}}
     assert entry_problem(entry) == "tool_call.input has a non-str key <_Unprintable>"
+
+
+def test_the_fast_check_accepts_only_what_the_full_check_accepts() -> None:
+    from linewise_contracts.validation import _fast_ok, _problem
+
+    fast_kinds = set()
+    for entry in VALID:
+        for shape in (entry, {**entry, "parentToolUseId": "t"}, {**entry, "extra": 1}):
+            if _fast_ok(shape):
+                assert _problem(shape) is None, shape
+                fast_kinds.add(shape["kind"])
+    # The usual shape of every common kind takes the fast path (result and diff do not).
+    assert fast_kinds >= {
+        "assistant",
+        "thinking",
+        "user",
+        "system",
+        "stdout",
+        "stderr",
+        "tool_call",
+        "tool_result",
+        "init",
+    }

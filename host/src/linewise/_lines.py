@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Final
 
 from linewise._defaults import MAX_LINE_CHARS, READ_SIZE
 
 __all__ = ["LineReader", "read_lines", "text_lines"]
 
-_BOM = "\ufeff"
+_BOM: Final = "\ufeff"
 
 
 class LineReader:

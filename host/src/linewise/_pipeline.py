@@ -83,9 +83,9 @@ class Pipeline:
         self.discard_partial = self.session.discard_partial
 
     def _sink(self, line: str | None, entries: list[TranscriptEntry]) -> None:
-        add = self.stats.add
+        stats = self.stats
         for entry in entries:
-            add(entry)
+            stats.add(entry)  # a method call: compiled, a bound method would be a dynamic call
         if line is not None and self._on_line is not None and len(line) <= self._limit:
             self._on_line(line, entries)
         elif self._on_entry is not None:

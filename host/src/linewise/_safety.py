@@ -106,27 +106,26 @@ class SafetyNet:
             raw = piece + "\n" if self.raw else piece
             out: list[TranscriptEntry] = []
             try:
-                self.line(raw, ts, out)
+                line = self.line(raw, ts, out)
             except KeyboardInterrupt:
                 self.diagnostics.lines -= 1
                 self.leftover = Leftover([], pieces[index:])
                 raise
             if self.raw:
                 sink(raw, out)
-            elif out or raw.strip():
-                sink(stripped(raw), out)
+            elif out or line:
+                sink(line, out)
 
     def last_line_to(self, text: str, ts: str, sink: LineSink) -> None:
         """Parse the line the stream ended in (no newline), handing it to ``sink`` with its
         entries, unless it is blank and gave none."""
         entries: list[TranscriptEntry] = []
-        self.line(text, ts, entries)
-        line = text if self.raw else stripped(text)
+        line = self.line(text, ts, entries)
         if line or entries:
             sink(line, entries)
 
-    def line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> None:
-        """Parse one line into ``out`` (the hot path)."""
+    def line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> str:
+        """Parse one line into ``out`` (the hot path); the line as the parser saw it."""
         if self.raw:
             line = raw
         else:
@@ -136,19 +135,20 @@ class SafetyNet:
         diagnostics = self.diagnostics
         if not line:
             diagnostics.blank_lines += 1
-            return
+            return line
         diagnostics.lines += 1
         if len(line) > self._max_line:
             out.append(self.cut(line, ts))
-            return
+            return line
         try:
             result = self._parse(line, ts)
         except BaseException as error:
             if not is_plugin_failure(error):
                 raise
             out.extend(self._parser_raised(line, ts, error))
-            return
+            return line
         self.accept(line, ts, result, out)
+        return line
 
     def accept(
         self, line: str, ts: str, result: Any, out: list[TranscriptEntry], *, recover: bool = True
@@ -159,13 +159,12 @@ class SafetyNet:
         ``recover=False`` when the parser has reset itself already.
         """
         diagnostics = self.diagnostics
-        if isinstance(result, BaseException):
-            out.extend(self._parser_raised(line, ts, result, recover=recover))
-            return
-        if type(result) is not list:
-            out.extend(
-                self._fallback(line, ts, f"parser returned {type(result).__name__}, not a list")
-            )
+        if type(result) is not list:  # tested first: a list is the usual result, and cheap to see
+            if isinstance(result, BaseException):
+                out.extend(self._parser_raised(line, ts, result, recover=recover))
+            else:
+                why = f"parser returned {type(result).__name__}, not a list"
+                out.extend(self._fallback(line, ts, why))
             return
         if not result:
             diagnostics.lines_without_entries += 1

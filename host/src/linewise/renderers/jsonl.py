@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import IO, Any
+from collections.abc import Callable, Mapping
+from typing import IO, Any, Final
 
 import orjson
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
 __all__ = ["JsonlRenderer", "entry_json"]
+
+_dumps: Final = orjson.dumps
+_APPEND_NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
 
 
 def entry_json(entry: Mapping[str, Any]) -> bytes:
@@ -29,13 +32,15 @@ class JsonlRenderer:
 
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
+        # Looked up once: write() runs for every entry.
+        self._write: Callable[[bytes], object] = stream.write
 
     def write(self, entry: TranscriptEntry) -> None:
         try:
-            line = orjson.dumps(entry, option=orjson.OPT_APPEND_NEWLINE)
+            line = _dumps(entry, option=_APPEND_NEWLINE)
         except (TypeError, orjson.JSONEncodeError):
             line = entry_json(entry) + b"\n"
-        self._stream.write(line)
+        self._write(line)
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         # The summary is not an entry: the entry stream stays exactly the parser's.
