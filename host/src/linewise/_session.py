@@ -242,8 +242,8 @@ class TranscriptSession:
         # lines not parsed yet (the interrupted one first), for the next call or close().
         if self._sink is None:
             net.lines(pieces, ts, out)
-        else:
-            net.lines_to(pieces, ts, lambda line, entries: self._emit(line, entries, out))
+        else:  # each line with its entries straight to the sink, no call in between
+            net.lines_to(pieces, ts, self._sink)
 
     def _last_line(self, text: str, ts: str, out: list[TranscriptEntry]) -> None:
         """The line the stream ended in, without a newline (raw-line parsers see it so)."""
@@ -255,7 +255,7 @@ class TranscriptSession:
         if self._sink is None:
             net.line(text, ts, out)
         else:
-            net.last_line_to(text, ts, lambda line, entries: self._emit(line, entries, out))
+            net.last_line_to(text, ts, self._sink)
 
     def _resume(self, ts: str) -> list[TranscriptEntry]:
         """What a Ctrl-C left: the entries not yet handed out, the lines not yet parsed."""
