@@ -11,7 +11,6 @@ how many lines came before, never a silent cut.
 from __future__ import annotations
 
 import io
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
@@ -114,6 +113,8 @@ def records_stream(lines: Iterable[str], mask: Callable[[str], str] | None = Non
     ``mask`` (secret redaction) is applied to each line first. Memory is bounded:
     past :data:`SPOOL_BYTES` the stream spills to a temporary file.
     """
+    import tempfile  # only when a session is read: not on every render's start
+
     stream = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 - returned
     try:
         for line in lines:

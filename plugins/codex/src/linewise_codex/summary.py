@@ -7,7 +7,6 @@ from collections import deque
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any, Final, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_object, as_string, dig
@@ -191,6 +190,8 @@ def _zone(hint: str | None) -> tzinfo | None:
         return None
     if hint.strip().upper() in ("UTC", "GMT"):
         return UTC
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only for a named zone: not at import
+
     try:
         return ZoneInfo(hint.strip())
     except (ZoneInfoNotFoundError, ValueError):

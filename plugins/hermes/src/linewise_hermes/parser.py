@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +14,12 @@ from linewise_contracts.entries import (
     TranscriptEntry,
 )
 from linewise_contracts.extract import strip_ansi
+
+try:
+    # Built in; hashlib would load OpenSSL first (3.7 MiB, a few ms) for this one digest.
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b as _blake2b
 
 __all__ = [
     "HermesStdoutParser",
@@ -416,7 +421,7 @@ class HermesStdoutParser:
 
     def _new_id(self, tool: ToolLine) -> str:
         if self._stateless:
-            digest = hashlib.blake2b(repr(tool).encode(), digest_size=6).hexdigest()
+            digest = _blake2b(repr(tool).encode(), digest_size=6).hexdigest()
             return f"hermes-tool-{digest}"
         self._counter += 1
         return f"hermes-tool-{self._counter}"

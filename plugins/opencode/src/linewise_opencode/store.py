@@ -38,14 +38,16 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from linewise_contracts.extract import as_object, as_string, dig, to_json_text
 from linewise_contracts.sessions import SessionStore, store_root
+
+if TYPE_CHECKING:
+    import sqlite3  # imported where a database is opened: the plugin loads without it
 
 __all__ = ["session_keys", "session_records", "session_stores"]
 
@@ -69,6 +71,8 @@ def _is_database(path: Path) -> bool:
 
 def _read_only(uri: str) -> sqlite3.Connection | None:
     """The database opened ``mode=ro`` (its log read too), or None when SQLite refuses."""
+    import sqlite3
+
     try:
         connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=2)
     except sqlite3.OperationalError:
@@ -82,6 +86,8 @@ def _read_only(uri: str) -> sqlite3.Connection | None:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    import sqlite3
+
     uri = path.resolve().as_uri()
     connection = _read_only(uri)
     if connection is None:  # the main file only, as it is
