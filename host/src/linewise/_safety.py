@@ -75,16 +75,15 @@ class SafetyNet:
         if self.batch is not None:
             batched_into(self, pieces, ts, out)
             return
-        line = self.line
         diagnostics = self.diagnostics
         before = diagnostics.lines + diagnostics.blank_lines
-        try:
+        try:  # self.line called as a method: compiled, a bound method would be a dynamic call
             if self.raw:
                 for piece in pieces:
-                    line(piece + "\n", ts, out)
+                    self.line(piece + "\n", ts, out)
             else:
                 for piece in pieces:
-                    line(piece, ts, out)
+                    self.line(piece, ts, out)
         except KeyboardInterrupt:
             # Each line is counted before it is parsed: the interrupted one is counted already.
             started = diagnostics.lines + diagnostics.blank_lines - before

@@ -600,14 +600,14 @@ class CodexStdoutParser:
     def _tool_item(self, item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
         ident = _tool_use_id(item)
         entries: list[TranscriptEntry] = []
-        name = self._open.get(ident)
+        completed = phase == "completed"
+        name = self._open.pop(ident, None) if completed else self._open.get(ident)
         if name is None:
             call = _tool_call(item, ts, ident)
             name = call["name"]
             self._names[ident] = name
             entries.append(call)
-        if phase == "completed":
-            self._open.pop(ident, None)
+        if completed:
             result = _tool_result(item, ts, ident)
             result["toolName"] = name
             entries.append(result)
