@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from linewise import Registry
-from linewise._summary import summarize_log
+from linewise._run_report import summarize_log
 from linewise.cli import main
 from linewise.export import (
     ENTRIES_COLUMNS,
@@ -387,16 +387,16 @@ def test_without_append_an_export_replaces_the_folder_contents(logs: Path, tmp_p
 def test_an_input_that_fails_is_reported_and_the_rest_exported(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import linewise._summary
+    import linewise._run_report
 
-    real = linewise._summary.summarize_log
+    real = linewise._run_report.summarize_log
 
     def vanishing(path: str, *args: Any, **kwargs: Any) -> Any:
         if path.endswith("b.jsonl"):  # deleted between the walk and the read
             raise FileNotFoundError(2, "No such file or directory")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(linewise._summary, "summarize_log", vanishing)
+    monkeypatch.setattr(linewise._run_report, "summarize_log", vanishing)
     code, _, err = _cli(
         "export", str(logs), "--to", str(tmp_path / "out"), "-j", "1", capsys=capsys
     )

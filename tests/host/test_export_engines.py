@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from linewise._summary import summarize_log
+from linewise._run_report import summarize_log
 from linewise.cli import main
 from linewise.export import EXAMPLE_QUERIES, export_logs, run_query
 from support import CORPUS, corpus_path

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from linewise import Registry, build_transcript
 from linewise._lines import read_lines
-from linewise._summary import RunReport, TranscriptStats, summarize_log, total
+from linewise._run_report import RunReport, summarize_log, total
+from linewise._summary import TranscriptStats
 from linewise.cli import main
 from linewise_contracts.summary import Usage
 from support import CORPUS, REPO, FakeSite, corpus_path

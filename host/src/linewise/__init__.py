@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         reset_registry,
     )
     from linewise._run import RunResult, run_agent
+    from linewise._run_report import RunReport, summarize_log
     from linewise._session import (
         Diagnostics,
         LineError,
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
         merge_deltas,
         utc_now,
     )
-    from linewise._summary import RunReport, summarize_log
     from linewise._transcript import Transcript, build_transcript, open_session
     from linewise.errors import (
         AgentStartError,
@@ -56,8 +56,8 @@ _EXPORTS = {
     "AgentStartError": "linewise.errors",
     "RunResult": "linewise._run",
     "run_agent": "linewise._run",
-    "RunReport": "linewise._summary",
-    "summarize_log": "linewise._summary",
+    "RunReport": "linewise._run_report",
+    "summarize_log": "linewise._run_report",
     "FailedLoad": "linewise._failed_load",
     "LoadedParser": "linewise._registry",
     "ParserInfo": "linewise._parser_info",

@@ -31,8 +31,9 @@ from linewise._redact import (
     secret_variables,
 )
 from linewise._registry import Registry, get_registry
+from linewise._run_report import RunReport
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
-from linewise._summary import RunReport, plugin_summary
+from linewise._summary import plugin_summary
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:

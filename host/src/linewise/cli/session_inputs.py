@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from linewise._detect import Detection
-    from linewise._summary import RunReport
+    from linewise._run_report import RunReport
     from linewise.renderers.progress import ProgressBar
 
 __all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
@@ -224,7 +224,7 @@ def session_report(reference: str, adapter_type: str, registry: Registry) -> Run
     unreadable file, like any missing path); a session that cannot be read
     raises :class:`OSError`, so it is reported the same way.
     """
-    from linewise._summary import summarize_stream
+    from linewise._run_report import summarize_stream
 
     try:
         found = session_input(reference, adapter_type, registry)

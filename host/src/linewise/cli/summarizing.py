@@ -20,7 +20,7 @@ from linewise.renderers.sanitising import neutralize
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
 
-    from linewise._summary import RunReport, RunTotals
+    from linewise._run_report import RunReport, RunTotals
 
 __all__ = ["describe", "register"]
 
@@ -244,7 +244,7 @@ def _logs(paths: list[str]) -> Iterator[str]:
 
 def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
     """One log's report; stdin is copied to a temporary file first (it is read twice)."""
-    from linewise._summary import summarize_log, summarize_stream
+    from linewise._run_report import summarize_log, summarize_stream
     from linewise.cli.session_inputs import session_report
 
     if (report := session_report(path, adapter_type, registry)) is not None:
@@ -259,7 +259,7 @@ def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunRepor
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Summarise every log named; unreadable ones are reported and the rest still summarised."""
-    from linewise._summary import total
+    from linewise._run_report import total
 
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)

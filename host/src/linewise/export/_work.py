@@ -17,8 +17,8 @@ from linewise._registry import Registry
 
 if TYPE_CHECKING:
     from linewise._diagnostics import Diagnostics
+    from linewise._run_report import RunReport
     from linewise._session import TranscriptSession
-    from linewise._summary import RunReport
 
 __all__ = ["ExportFailure", "FileExport", "content_hash", "export_file", "export_or_fail", "run_id"]
 
@@ -127,7 +127,7 @@ def export_file(
     to the process's own. Raises OSError when the file cannot be read.
     """
     from linewise._registry import get_registry
-    from linewise._summary import summarize_log
+    from linewise._run_report import summarize_log
     from linewise._transcript import open_session
 
     source = os.path.abspath(path)

@@ -142,7 +142,8 @@ def read_facts(
     result entries do, and without any, tokens and cost are unknown.
     """
     from linewise._pipeline import Pipeline
-    from linewise._summary import RunReport, plugin_summary
+    from linewise._run_report import RunReport
+    from linewise._summary import plugin_summary
 
     collector = _Collector()
     pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)

@@ -1,0 +1,213 @@
+"""Run reports: one finished run's log summarised (``linewise summarize``), and totals.
+
+Kept apart from the compiled hot path: a report is made once per log, and its
+dataclasses would cost every start-up their compiled creation.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import IO, Any, Literal, TypeAlias
+
+from linewise_contracts.summary import RunSummary, Usage
+
+from linewise._defaults import MAX_LINE_CHARS, READ_SIZE
+from linewise._diagnostics import Diagnostics
+from linewise._lines import read_lines
+from linewise._registry import Registry, get_registry
+from linewise._summary import TranscriptStats, plugin_summary
+from linewise.errors import UnknownAdapterError
+
+__all__ = [
+    "RunReport",
+    "RunStatus",
+    "RunTotals",
+    "SummarySource",
+    "summarize_log",
+    "summarize_stream",
+    "total",
+]
+
+SummarySource: TypeAlias = Literal["plugin", "transcript"]
+RunStatus: TypeAlias = Literal["complete", "error", "cut off", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport:
+    """One run summarised: the run summary, transcript counts, and where the summary came from.
+
+    ``summary`` is the plugin's ``summarize_run`` result when the plugin
+    exports one and it worked (``summary_source == "plugin"``), else the one
+    :class:`TranscriptStats` gives; ``summary_problem`` says why the plugin's
+    was not used when it should have been.
+    """
+
+    source: str
+    adapter_type: str
+    summary: RunSummary
+    stats: TranscriptStats
+    diagnostics: Diagnostics
+    summary_source: SummarySource = "transcript"
+    summary_problem: str | None = None
+    detection: str | None = None
+
+    @property
+    def complete(self) -> bool | None:
+        """Whether the run ended with its CLI's final result (None: cannot tell)."""
+        if self.summary_source == "plugin":
+            return self.summary.complete
+        return self.stats.complete
+
+    @property
+    def status(self) -> RunStatus:
+        """``complete``; ``error`` (it ended, with an error result or errors such as running
+        out of turns); ``cut off`` (no final result); ``unknown`` (the transcript cannot tell)."""
+        complete = self.complete
+        if complete is None:
+            return "unknown"
+        if not complete:
+            return "cut off"
+        return "error" if self.summary.is_error or self.summary.errors else "complete"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict (camelCase keys; ``summary`` as the contract writes it)."""
+        return {
+            "source": self.source,
+            "adapterType": self.adapter_type,
+            "detection": self.detection,
+            "status": self.status,
+            "complete": self.complete,
+            "toolCalls": self.stats.tool_calls,
+            "toolErrors": self.stats.tool_errors,
+            "summarySource": self.summary_source,
+            "summaryProblem": self.summary_problem,
+            "summary": self.summary.to_json(),
+            "diagnostics": self.diagnostics.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunTotals:
+    """Sums over several runs; ``cost_usd`` over the runs whose cost is known."""
+
+    runs: int = 0
+    turns: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    errors: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = None
+    statuses: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict (camelCase keys)."""
+        return {
+            "runs": self.runs,
+            "turns": self.turns,
+            "toolCalls": self.tool_calls,
+            "toolErrors": self.tool_errors,
+            "errors": self.errors,
+            "usage": {
+                "inputTokens": self.usage.input_tokens,
+                "outputTokens": self.usage.output_tokens,
+                "cachedTokens": self.usage.cached_tokens,
+            },
+            "costUsd": self.cost_usd,
+            "statuses": dict(self.statuses),
+        }
+
+
+def total(reports: Iterable[RunReport]) -> RunTotals:
+    """The totals of ``reports``."""
+    runs = turns = tool_calls = tool_errors = errors = 0
+    usage = Usage()
+    costs: list[float] = []
+    statuses: dict[str, int] = {}
+    for report in reports:
+        summary = report.summary
+        runs += 1
+        turns += summary.turns or 0
+        tool_calls += report.stats.tool_calls
+        tool_errors += report.stats.tool_errors
+        errors += len(summary.errors)
+        usage += summary.usage
+        if summary.cost_usd is not None:
+            costs.append(summary.cost_usd)
+        statuses[report.status] = statuses.get(report.status, 0) + 1
+    return RunTotals(
+        runs=runs,
+        turns=turns,
+        tool_calls=tool_calls,
+        tool_errors=tool_errors,
+        errors=errors,
+        usage=usage,
+        cost_usd=sum(costs) if costs else None,
+        statuses=statuses,
+    )
+
+
+def summarize_log(
+    path: str | os.PathLike[str],
+    adapter_type: str = "auto",
+    *,
+    registry: Registry | None = None,
+    max_line_chars: int = MAX_LINE_CHARS,
+) -> RunReport:
+    """Summarise one finished run's stdout log.
+
+    The log is read twice in constant memory (the plugin's ``summarize_run``
+    may keep what it likes): once through a transcript session, once as
+    lines for ``summarize_run``. ``adapter_type="auto"`` detects it from the
+    first lines. Raises :class:`OSError` when the file cannot be read and
+    :class:`~linewise.UnknownAdapterError` for an unknown adapter type.
+    """
+    with open(path, "rb") as stream:
+        return summarize_stream(
+            stream,
+            os.fspath(path),
+            adapter_type,
+            registry=registry,
+            max_line_chars=max_line_chars,
+        )
+
+
+def summarize_stream(
+    stream: IO[bytes],
+    source: str,
+    adapter_type: str = "auto",
+    *,
+    registry: Registry | None = None,
+    max_line_chars: int = MAX_LINE_CHARS,
+) -> RunReport:
+    """:func:`summarize_log` of an open, seekable byte stream named ``source`` (read from
+    where it stands, then again from the start for the plugin's ``summarize_run``)."""
+    from linewise._pipeline import Pipeline
+
+    registry = registry or get_registry()
+    if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        raise UnknownAdapterError(adapter_type, registry.adapter_types)
+    start = stream.tell()
+    pipeline = Pipeline(adapter_type, registry=registry, max_line_chars=max_line_chars)
+    while chunk := stream.read(READ_SIZE):
+        pipeline.feed(chunk)
+    pipeline.close()
+    session = pipeline.session
+    parser = registry.load(session.adapter_type)
+    stream.seek(start)
+    summary, problem = plugin_summary(
+        parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
+    )
+    stats = pipeline.stats
+    detection = session.detection
+    return RunReport(
+        source=source,
+        adapter_type=session.adapter_type,
+        summary=summary or stats.to_summary(),
+        stats=stats,
+        diagnostics=session.diagnostics,
+        summary_source="plugin" if summary is not None else "transcript",
+        summary_problem=problem,
+        detection=detection.reason if detection is not None else None,
+    )
