@@ -23,12 +23,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from linewise_contracts.entries import JsonValue, ToolResultEntry, TranscriptEntry
-from linewise_contracts.environment import EnvironmentCheck, command_check
 from linewise_contracts.extract import BoundedMap, stdout_entries
 from linewise_contracts.summary import RunSummary, Usage
+
+if TYPE_CHECKING:
+    # Imported when a check runs (it brings shutil): rendering never pays for it.
+    from linewise_contracts.environment import EnvironmentCheck
 
 __all__ = [
     "TallyParser",
@@ -238,6 +241,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
 def check_environment(environ: Mapping[str, str] | None = None) -> list[EnvironmentCheck]:
     """Is the ``tally`` command on PATH? (Tally needs no credentials.)"""
     import os
+
+    from linewise_contracts.environment import command_check
 
     env = os.environ if environ is None else environ
     return [
