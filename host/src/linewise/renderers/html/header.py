@@ -73,6 +73,9 @@ class Figures:
     errors: int = 0
     first_error: str | None = None
     entries: int = 0
+    #: The run's terminal state in words, from a top-level ``run_terminal`` (contract 1.3).
+    terminal: str | None = None
+    terminal_state: str = "unfinished"
     first_ts: str | None = None
     last_ts: str | None = None
 
@@ -121,6 +124,7 @@ class Figures:
             "toolCalls": self.tool_calls,
             "errors": self.errors,
             "entries": self.entries,
+            "terminal": self.terminal,
             "firstTs": self.first_ts,
             "lastTs": self.last_ts,
             "linewise": __version__,
@@ -146,7 +150,9 @@ class Figures:
             cost = cost_text(summary.cost_usd)
             models = [summary.model] if summary.model else self.models
         else:
-            if self.outcome is None:
+            if self.outcome is None and self.terminal is not None:
+                state, outcome = self.terminal_state, self.terminal
+            elif self.outcome is None:
                 state, outcome = "unfinished", "no result"
             else:
                 state = "failed" if self.failed else "finished"
@@ -190,6 +196,11 @@ class Figures:
             f'<div class="title-row"><h1>{escaped(title)}</h1>'
             f'<span class="outcome">{escaped(outcome)}</span></div>'
             f'<div class="who">model {who}</div>'
-            f'<div class="scope note">tokens and cost: {scope}</div>'
+            + (
+                f'<div class="terminal">run end: {escaped(self.terminal)}</div>'
+                if self.terminal
+                else ""
+            )
+            + f'<div class="scope note">tokens and cost: {scope}</div>'
             f'<dl class="figures">{body}</dl></header>\n'
         )
