@@ -124,11 +124,12 @@ class Figures:
             "toolCalls": self.tool_calls,
             "errors": self.errors,
             "entries": self.entries,
-            "terminal": self.terminal,
             "firstTs": self.first_ts,
             "lastTs": self.last_ts,
             "linewise": __version__,
         }
+        if self.terminal is not None:  # contract 1.3's run_terminal, only where a run said it
+            data["terminal"] = self.terminal
         if summary is not None:
             data["run"] = summary.to_json()
             if not summary_tokens_known(summary):
