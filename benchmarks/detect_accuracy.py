@@ -3,7 +3,8 @@
 Run with `python3 -m uv run python benchmarks/detect_accuracy.py`: one line per
 file (expected, chosen, score, reason) and the accuracy per CLI and overall,
 first for the captured stdout of real-logs/ (the stdout types must win there),
-then for the on-disk sessions of real-sessions/ (the session types must win).
+then for the on-disk sessions of real-sessions/ (the session types must win), then for
+the sample lines of newer CLIs in field-samples/ (FIELD lists the folders read).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ SESSIONS = {
     "copilot": "copilot_session",
     "opencode": "opencode_session",
     "qwen": "qwen_session",
+}
+# Sample lines of newer CLIs (field-samples/<folder>/): their stdout types must win.
+FIELD = {
+    "antigravity": "agy_local",
 }
 # The ACP folder's Markdown report holds a Codex `proto` run as JSON lines (its ACP
 # messages are pretty-printed over many lines): the Codex parser is the right one.
@@ -79,6 +84,8 @@ def main() -> int:
     _section("real-logs", LOGS)
     if (CORPUS / "real-sessions").is_dir():
         _section("real-sessions", SESSIONS, NOT_SESSIONS)
+    if (CORPUS / "field-samples").is_dir():
+        _section("field-samples", FIELD, ("*.md",))
     return 0
 
 
