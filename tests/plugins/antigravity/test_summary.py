@@ -7,6 +7,7 @@ from pathlib import Path
 
 import linewise_antigravity
 from linewise_antigravity import is_unknown_session_error, summarize_run
+from linewise_contracts.usage import TokenUsage
 from support import corpus_path
 
 RUN = Path(linewise_antigravity.__file__).parent / "samples" / "agy-stream-json-run.jsonl"
@@ -31,7 +32,10 @@ def test_the_sample_run_adds_up_each_steps_latest_usage() -> None:
         "cache_read_tokens": 8192,
         "total_tokens": 14670,
     }
-    assert summary.cost_usd is None
+    assert summary.token_usage == TokenUsage(
+        uncached_input=14086, cache_read=8192, cache_write=None, output=473, reasoning=291
+    )
+    assert summary.cost_usd is None and summary.cost_source is None
     assert (summary.outcome, summary.is_error, summary.complete) == ("completed", False, True)
     assert summary.final_text == (
         "Invoice totals now round half up, so 10.005 becomes 10.01; both invoice tests pass."
@@ -47,6 +51,9 @@ def test_without_step_usage_the_results_usage_is_the_runs() -> None:
     summary = summarize_run(_lines(path))
     assert summary.details["usageBasis"] == "result"
     assert (summary.usage.input_tokens, summary.usage.output_tokens) == (23702, 275)
+    assert summary.token_usage == TokenUsage(
+        uncached_input=23702, cache_read=0, output=275, reasoning=253
+    )
     assert summary.outcome == "failed" and summary.is_error
     assert summary.details["quotaExhausted"] is True
     assert "RESOURCE_EXHAUSTED" in summary.errors[-1]
@@ -63,8 +70,9 @@ def test_a_run_without_a_result_is_cut_off_and_keeps_its_streamed_text() -> None
         for part in ("Half ", "way")
     ]
     summary = summarize_run(lines)
-    assert (summary.complete, summary.outcome, summary.final_text) == (False, None, "Half way")
+    assert (summary.complete, summary.outcome, summary.final_text) == (False, "cut_off", "Half way")
     assert summary.details["usageBasis"] is None
+    assert summary.token_usage.is_empty  # nothing reported: unknown, not 0
 
 
 def test_an_unknown_conversation_is_recognised() -> None:

@@ -10,6 +10,7 @@ from typing import Any, Final
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_number, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_antigravity.parser import result_errors, tool_error_text
 
@@ -178,6 +179,11 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     if run.errors_omitted:
         details["errorsOmitted"] = run.errors_omitted
     turns = result.get("num_turns")
+    outcome = None
+    if status is not None:
+        outcome = "completed" if status == "SUCCESS" else "failed"
+    elif run.result is None and (run.streamed or run.steps or run.tool_steps):
+        outcome = "cut_off"
     return RunSummary(
         session_id=run.conversation or None,
         model=run.model,
@@ -188,11 +194,17 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         ),
         cost_usd=None,
         final_text=response or streamed or None,
-        outcome=None if status is None else ("completed" if status == "SUCCESS" else "failed"),
+        outcome=outcome,
         is_error=bool(run.errors) or (status is not None and status != "SUCCESS"),
         errors=tuple(run.errors),
         unknown_session=is_unknown_session_error("\n".join([*run.other_text, *run.errors])),
         turns=turns if type(turns) is int else None,
         complete=run.result is not None,
         details=details,
+        token_usage=TokenUsage(
+            uncached_input=_total(parts, "input_tokens"),
+            cache_read=_total(parts, "cache_read_tokens"),
+            output=_total(parts, "output_tokens"),
+            reasoning=_total(parts, "thinking_tokens"),
+        ),
     )
