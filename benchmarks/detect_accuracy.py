@@ -37,6 +37,12 @@ SESSIONS = {
 # Sample lines of newer CLIs (field-samples/<folder>/): their stdout types must win.
 FIELD = {
     "antigravity": "agy_local",
+    "droid": "droid_local",
+}
+# Field samples that are session files, not stdout.
+FIELD_BY_FILE = {
+    "field-samples/droid/agi-cli-session-droid-execute-create.jsonl": "droid_session",
+    "field-samples/droid/agi-cli-session-render-droid.jsonl": "droid_session",
 }
 # The ACP folder's Markdown report holds a Codex `proto` run as JSON lines (its ACP
 # messages are pretty-printed over many lines): the Codex parser is the right one.
@@ -84,6 +90,7 @@ def main() -> int:
     _section("real-logs", LOGS)
     if (CORPUS / "real-sessions").is_dir():
         _section("real-sessions", SESSIONS, NOT_SESSIONS)
+    BY_FILE.update(FIELD_BY_FILE)
     if (CORPUS / "field-samples").is_dir():
         _section("field-samples", FIELD, ("*.md",))
     return 0

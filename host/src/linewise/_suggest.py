@@ -20,6 +20,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "copilot_session": "linewise-copilot",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
+    "droid_local": "linewise-droid",
+    "droid_session": "linewise-droid",
     "gemini_local": "linewise-gemini",
     "gemini_session": "linewise-gemini",
     "grok_local": "linewise-grok",
