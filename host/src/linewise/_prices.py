@@ -24,15 +24,20 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+if TYPE_CHECKING:
+    from linewise_contracts.summary import RunSummary
 
 __all__ = [
     "PRICE_DISTRIBUTION",
     "Estimate",
     "Rates",
     "TokenCounts",
+    "cost_source",
     "estimate_cost",
     "price_data",
+    "priced",
     "rates_for",
     "warn_unpriced",
 ]
@@ -187,6 +192,40 @@ def estimate_cost(model_usage: Mapping[str, TokenCounts], when: str | None = Non
     )
 
 
+def priced(summary: RunSummary, when: str | None = None) -> tuple[RunSummary, Estimate | None]:
+    """``summary`` with its cost estimated when the CLI reported none, and the estimate.
+
+    A reported cost is kept as it is. Otherwise the tokens of each model (``model_usage``; else
+    ``token_usage`` at the run's one model) are priced at ``when``'s list
+    prices: the summary then carries the estimate with ``cost_source``
+    ``estimated``, or stays unknown when a model could not be priced (the
+    estimate names it, and a warning says so once per process).
+    """
+    from dataclasses import replace
+
+    if summary.cost_usd is not None:
+        return summary, None
+    model_usage: Mapping[str, TokenCounts] = summary.model_usage
+    if not model_usage and summary.token_usage.known:
+        model_usage = {summary.model or "": summary.token_usage}
+    if not model_usage:
+        return summary, None
+    estimate = estimate_cost(model_usage, when)
+    if estimate.unpriced:
+        warn_unpriced(name or "(model not reported)" for name in estimate.unpriced)
+    if estimate.cost_usd is None:
+        return summary, estimate
+    return replace(summary, cost_usd=estimate.cost_usd, cost_source="estimated"), estimate
+
+
+def cost_source(summary: RunSummary) -> str | None:
+    """Where the summary's cost came from: ``reported`` (a plugin of contract 1.2 does not
+    say, but a cost linewise did not estimate is the CLI's), ``estimated``, or None."""
+    if summary.cost_usd is None:
+        return None
+    return summary.cost_source or "reported"
+
+
 _warned: set[str] = set()
 
 
@@ -204,6 +243,4 @@ def warn_unpriced(models: Iterable[str]) -> None:
             ", ".join(fresh),
         )
     else:
-        logger.warning(
-            "cost unknown for %s: not in the price table (%s)", ", ".join(fresh), table
-        )
+        logger.warning("cost unknown for %s: not in the price table (%s)", ", ".join(fresh), table)

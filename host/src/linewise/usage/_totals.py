@@ -13,7 +13,8 @@ __all__ = ["Contribution", "Totals"]
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
-    """What one session adds to a row: its tokens, its cost (None: unknown) and the cost's source."""
+    """What one session adds to a row: tokens, cost (None: unknown), the cost's source, and
+    each model's tokens and cost."""
 
     tokens: TokenUsage
     cost_usd: float | None
@@ -42,7 +43,9 @@ class Totals:
     last: str | None = None
     models: dict[str, Totals] = field(default_factory=dict)
 
-    def add(self, part: Contribution, first: str | None, last: str | None, *, by_model: bool = True) -> None:
+    def add(
+        self, part: Contribution, first: str | None, last: str | None, *, by_model: bool = True
+    ) -> None:
         """Add one session's figures (and, with ``by_model``, each of its models' figures)."""
         self.sessions += 1
         self.tokens = self.tokens + part.tokens
@@ -97,7 +100,5 @@ class Totals:
             "last": self.last,
         }
         if self.models:
-            data["models"] = {
-                model: row.to_json() for model, row in sorted(self.models.items())
-            }
+            data["models"] = {model: row.to_json() for model, row in sorted(self.models.items())}
         return data
