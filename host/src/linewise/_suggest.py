@@ -26,6 +26,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "gemini_session": "linewise-gemini",
     "grok_local": "linewise-grok",
     "hermes_local": "linewise-hermes",
+    "kimi_local": "linewise-kimi",
+    "kimi_session": "linewise-kimi",
     "model_stream": "linewise-segments",
     "model_stream_json": "linewise-segments",
     "model_stream_sentinel": "linewise-segments",
