@@ -39,6 +39,7 @@ FIELD = {
     "antigravity": "agy_local",
     "droid": "droid_local",
     "kimi": "kimi_local",
+    "goose": "goose_local",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

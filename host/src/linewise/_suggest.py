@@ -24,6 +24,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "droid_session": "linewise-droid",
     "gemini_local": "linewise-gemini",
     "gemini_session": "linewise-gemini",
+    "goose_local": "linewise-goose",
     "grok_local": "linewise-grok",
     "hermes_local": "linewise-hermes",
     "kimi_local": "linewise-kimi",
