@@ -14,6 +14,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "agy_local": "linewise-antigravity",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
+    "cline_local": "linewise-cline",
     "codex_local": "linewise-codex",
     "codex_session": "linewise-codex",
     "copilot_local": "linewise-copilot",
