@@ -539,11 +539,15 @@ def test_a_runner_run_exports_every_new_kind_with_its_one_line_text(
 ) -> None:
     from linewise.renderers.described import DESCRIBED_KINDS, heading
 
-    sample = REPO / "plugins/paperclip-runner/src/linewise_paperclip_runner/samples/runner-run.jsonl"
+    sample = (
+        REPO / "plugins/paperclip-runner/src/linewise_paperclip_runner/samples/runner-run.jsonl"
+    )
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "runner.jsonl").write_bytes(sample.read_bytes())
-    code, _, err = _cli("export", str(logs), "--to", str(tmp_path / "out"), "-j", "1", capsys=capsys)
+    code, _, err = _cli(
+        "export", str(logs), "--to", str(tmp_path / "out"), "-j", "1", capsys=capsys
+    )
     assert code == 0, err
     [run] = _rows(tmp_path / "out" / "runs.parquet")
     assert (run["adapter_type"], run["status"], run["outcome"]) == (
