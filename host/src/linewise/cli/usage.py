@@ -149,6 +149,12 @@ def _json(
     else:
         made = usage_report(records, report)  # type: ignore[arg-type]
         data["rows"] = [{"key": key, **totals.to_json()} for key, totals in made.rows]
+        if report == "session":
+            # Which session a row is: its CLI, id, file and project.
+            about = {f"{r.cli} {r.session}": r for r in records}
+            for row in data["rows"]:
+                one = about[row["key"]]
+                row.update(cli=one.cli, sessionId=one.session, path=one.path, project=one.project)
         data["totals"] = made.total.to_json()
     data["priceData"] = _price_data(records)
     data["unpricedModels"] = sorted({model for record in records for model in record.unpriced})
