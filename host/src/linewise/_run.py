@@ -31,7 +31,7 @@ from linewise._redact import (
     secret_variables,
 )
 from linewise._registry import Registry, get_registry
-from linewise._run_report import RunReport
+from linewise._run_report import RunReport, SummarySource
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
 from linewise._summary import plugin_summary
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
@@ -325,14 +325,19 @@ def _result(
         # The stdout written to disk as it came is read back, so memory stays flat.
         lines = read_lines(source, max_chars=max_line_chars)
         summary, problem = plugin_summary(parser, lines, strict=registry.strict)
+    from linewise._prices import priced
+
     detection = session.detection
+    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
+    summary, estimate = priced(summary or pipeline.stats.to_summary())
     report = RunReport(
         source=" ".join(shown),
         adapter_type=session.adapter_type,
-        summary=summary or pipeline.stats.to_summary(),
+        summary=summary,
+        estimate=estimate,
         stats=pipeline.stats,
         diagnostics=session.diagnostics,
-        summary_source="plugin" if summary is not None else "transcript",
+        summary_source=summary_source,
         summary_problem=problem,
         detection=detection.reason if detection is not None else None,
     )

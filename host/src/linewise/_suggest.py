@@ -11,6 +11,7 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 #: The adapter types of linewise's first-party plugins and the distribution serving each.
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
+    "agy_local": "linewise-antigravity",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
     "codex_local": "linewise-codex",
@@ -19,10 +20,15 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "copilot_session": "linewise-copilot",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
+    "droid_local": "linewise-droid",
+    "droid_session": "linewise-droid",
     "gemini_local": "linewise-gemini",
     "gemini_session": "linewise-gemini",
+    "goose_local": "linewise-goose",
     "grok_local": "linewise-grok",
     "hermes_local": "linewise-hermes",
+    "kimi_local": "linewise-kimi",
+    "kimi_session": "linewise-kimi",
     "model_stream": "linewise-segments",
     "model_stream_json": "linewise-segments",
     "model_stream_sentinel": "linewise-segments",

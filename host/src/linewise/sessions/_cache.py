@@ -21,17 +21,17 @@ from pathlib import Path
 from typing import Final
 
 from linewise._cachedir import cache_folder
-from linewise.sessions._facts import SessionInfo
+from linewise.sessions._facts import FIELDS, SessionInfo, from_row, to_row
 
 __all__ = ["FactsCache", "cache_dir"]
 
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
-SCHEMA: Final = 2
+SCHEMA: Final = 3
 _FILE: Final = "sessions.sqlite3"
 #: The facts' own columns, one per :class:`SessionInfo` field, in its order.
-_FIELDS: Final = tuple(SessionInfo.__dataclass_fields__)
+_FIELDS: Final = FIELDS
 _CREATE: Final = f"""
 CREATE TABLE IF NOT EXISTS facts (
     file TEXT NOT NULL,
@@ -108,7 +108,11 @@ class FactsCache:
         try:
             query = f"SELECT file, file_key, file_size, file_mtime_ns, reader, {columns} FROM facts"
             for path, key, size, mtime_ns, reader, *values in self._db.execute(query):
-                found[(path, key)] = (size, mtime_ns, reader, SessionInfo(*values))
+                try:
+                    info = from_row(tuple(values))
+                except (ValueError, TypeError):
+                    continue  # a damaged row: that session is read again
+                found[(path, key)] = (size, mtime_ns, reader, info)
         except sqlite3.Error as error:
             logger.info("sessions cache unreadable (%s)", error)
         return found
@@ -137,7 +141,7 @@ class FactsCache:
                 size,
                 mtime_ns,
                 reader,
-                *(getattr(info, name) for name in _FIELDS),
+                *to_row(info),
                 zlib.compress(text.encode("utf-8", "replace")),
             )
             for key, size, mtime_ns, reader, info, text in rows
