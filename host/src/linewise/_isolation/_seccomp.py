@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sys
 from typing import Any, Final
 
 __all__ = ["apply"]
@@ -137,16 +138,25 @@ _UNKNOWN: Final = ("openat2", "clone3", "io_uring_setup", "io_uring_enter", "io_
 
 
 def _load_library() -> Any:
-    """pyseccomp, found without ``ctypes.util.find_library`` (which runs ldconfig: tens of ms)."""
-    import ctypes.util
+    """pyseccomp, imported without ``ctypes.util``: its ``find_library`` runs ldconfig, and
+    importing it brings subprocess and shutil (together most of a worker's start-up)."""
+    import ctypes
+    import types
 
-    real = ctypes.util.find_library
     sonames = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
-    ctypes.util.find_library = lambda name: sonames.get(name) or real(name)
+    stand_in = types.ModuleType("ctypes.util")
+    stand_in.find_library = sonames.get  # type: ignore[attr-defined]
+    real = sys.modules.get("ctypes.util")
+    sys.modules["ctypes.util"] = stand_in
+    ctypes.util = stand_in  # type: ignore[attr-defined]
     try:
         import pyseccomp  # type: ignore[import-untyped]
     finally:
-        ctypes.util.find_library = real
+        if real is None:
+            del sys.modules["ctypes.util"]
+            del ctypes.util  # type: ignore[attr-defined]
+        else:
+            sys.modules["ctypes.util"] = ctypes.util = real  # type: ignore[attr-defined]
     return pyseccomp
 
 
