@@ -71,7 +71,12 @@ ENTRIES_COLUMNS: Final = (
     Column("seq", "BIGINT", "the entry's position in its run, from 0"),
     Column("kind", "VARCHAR", "the entry kind (assistant, tool_call, result, ...)"),
     Column("ts", "VARCHAR", "the entry's ts, as rendered"),
-    Column("text", "VARCHAR", "text, or a tool result's content; null for tool_call and init"),
+    Column(
+        "text",
+        "VARCHAR",
+        "text, or a tool result's content, or for the kinds of contract 1.3 (run_result,"
+        " workspace_change, ...) the one line `linewise render` shows; null for tool_call and init",
+    ),
     Column("tool_name", "VARCHAR", "a tool call's name or a tool result's toolName"),
     Column("tool_use_id", "VARCHAR", "toolUseId"),
     Column("parent_tool_use_id", "VARCHAR", "parentToolUseId: the subagent's spawning call"),

@@ -14,6 +14,7 @@ from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
 from linewise._registry import Registry
+from linewise.renderers.described import DESCRIBED_KINDS, heading
 
 if TYPE_CHECKING:
     from linewise._diagnostics import Diagnostics
@@ -88,6 +89,9 @@ def _moment(stamp: str | None) -> datetime | None:
 def _entry_row(entry: TranscriptEntry) -> tuple[Any, ...]:
     values: Any = entry
     text = next((values[key] for key in _TEXT_KEYS if isinstance(values.get(key), str)), None)
+    if entry["kind"] in DESCRIBED_KINDS:
+        # Contract 1.3's kinds have no text field: the one line every view shows for them.
+        text = heading(values)
     name = values.get("name") if entry["kind"] == "tool_call" else values.get("toolName")
     error = values.get("isError")
     delta = values.get("delta")
