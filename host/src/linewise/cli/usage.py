@@ -315,6 +315,15 @@ def _legend(report: str, records: list[UsageRecord], total: Totals) -> str:
     )
     if total.unknown_cost:
         lines.append(f"{total.unknown_cost:,} of {total.sessions:,} sessions: cost unknown")
+    if report == "blocks":
+        from linewise.usage._blocks import billed
+
+        unbilled = sum(not billed(record) for record in records)
+        if unbilled:
+            lines.append(
+                f"{unbilled:,} sessions reported no usage (or no time) and are in no block; "
+                "TOTAL counts every session"
+            )
     return "".join(line + "\n" for line in lines)
 
 
