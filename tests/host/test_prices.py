@@ -235,3 +235,18 @@ def test_a_damaged_rates_file_is_looked_up_again(tmp_path: Path) -> None:
 
     assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", True)
     assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", False)
+
+
+def test_rendering_a_run_with_a_reported_cost_never_imports_the_price_table() -> None:
+    sample = Path(__file__).resolve().parents[2] / "examples" / "claude-sample.jsonl"
+    probe = (
+        "import sys\nfrom linewise.cli import main\n"
+        f"try:\n    main(['render', {str(sample)!r}, '-q'])\nexcept SystemExit:\n    pass\n"
+        "print('genai_prices' in sys.modules, 'pydantic' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+
+    assert "cost $" in done.stdout
+    assert done.stderr.split()[-2:] == ["False", "False"]
