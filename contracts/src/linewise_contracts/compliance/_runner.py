@@ -248,6 +248,7 @@ def run_worker(
             "examples": examples,
             "line_timeout": line_timeout,
             "memory_limit_mb": 1024,
+            "parent": os.getpid(),
             "samples": {name: [lines, source] for name, (lines, source) in samples.items()},
         }
         config_path.write_text(json.dumps(config), encoding="utf-8")

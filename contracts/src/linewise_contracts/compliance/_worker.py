@@ -527,9 +527,21 @@ def _guarded() -> tuple[ModuleType, ...]:
     return tuple(modules)
 
 
+def _die_with(parent: int) -> None:
+    """The kernel kills this worker when ``check`` dies, however it died (Linux)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with suppress(AttributeError, OSError):
+            ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def main(argv: list[str]) -> int:
     """Run the checks described by CONFIG, sending records over the channel CHANNEL_FD."""
     config = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    _die_with(int(config["parent"]))
     out = _Out(Sender(int(argv[2])))
     calls = _Calls(Slot(argv[3]), float(config["line_timeout"]))
     _limit_memory(config["memory_limit_mb"])
