@@ -40,6 +40,7 @@ FIELD = {
     "droid": "droid_local",
     "kimi": "kimi_local",
     "goose": "goose_local",
+    "cline": "cline_local",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from linewise import _prices
@@ -197,3 +202,36 @@ def test_without_the_price_table_every_cost_stays_unknown_with_a_hint(
 
     assert estimated.cost_usd is None
     assert "linewise[prices]" in caplog.text
+
+
+def _lookup_in_a_fresh_process(cache: Path) -> tuple[str, bool]:
+    code = (
+        "import sys; from linewise._prices import rates_for; "
+        "rates = rates_for('claude-sonnet-4-5', '2025-10-01'); "
+        "print(rates.output, 'genai_prices' in sys.modules)"
+    )
+    env = {**os.environ, "LINEWISE_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    output, imported = done.stdout.split()
+    return output, imported == "True"
+
+
+def test_rates_looked_up_once_are_kept_so_later_runs_need_not_import_the_table(
+    tmp_path: Path,
+) -> None:
+    first = _lookup_in_a_fresh_process(tmp_path)
+    second = _lookup_in_a_fresh_process(tmp_path)
+
+    assert first == ("15.0", True)
+    assert second == ("15.0", False)
+    kept = json.loads((tmp_path / "prices.json").read_text())
+    assert kept["table"] == price_data()
+
+
+def test_a_damaged_rates_file_is_looked_up_again(tmp_path: Path) -> None:
+    (tmp_path / "prices.json").write_text("{not json")
+
+    assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", True)
+    assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", False)

@@ -5,7 +5,10 @@ price table is the one the ``genai-prices`` distribution ships (the
 ``linewise[prices]`` extra): nothing is fetched, so estimates work offline and
 say which version of the table priced them. genai-prices is heavy to import
 (pydantic and a 1.5 MB table, about a second), so it is imported on the first
-estimate only; :func:`price_data` reads its version without importing it.
+estimate only, and the rates it gives are kept in a small file in the user
+cache folder (``prices.json``, per version of the table): later runs read the
+rates they need from there without importing it. :func:`price_data` reads its
+version without importing it either.
 
 Each kind is priced at its own list rate: uncached input, cache reads and
 cache writes (the 5-minute write rate, as Claude Code writes its cache), and
@@ -27,6 +30,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from linewise_contracts.summary import RunSummary
 
 __all__ = [
@@ -118,6 +123,82 @@ def price_data() -> str | None:
         return None
 
 
+_RATES_FILE: Final = "prices.json"
+
+
+class _RatesCache:
+    """Rates looked up before, by (model, day), for one version of the price table."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.rates: dict[str, list[Any] | None] = {}
+        self.path: Path | None = None
+        from linewise._cachedir import cache_folder
+
+        try:
+            folder = cache_folder()
+        except RuntimeError:
+            folder = None
+        if folder is None:
+            return
+        self.path = folder / _RATES_FILE
+        try:
+            import json
+
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("table") == table:
+                rates = data.get("rates")
+                self.rates = rates if isinstance(rates, dict) else {}
+        except (OSError, ValueError):
+            pass  # none yet, or damaged: looked up again
+
+    def get(self, key: str) -> tuple[bool, Rates | None]:
+        """(found, rates); a cached None is a model the table does not know."""
+        if key not in self.rates:
+            return False, None
+        value = self.rates[key]
+        if value is None:
+            return True, None
+        try:
+            model, provider, *prices = value
+            return True, Rates(str(model), str(provider), *(float(price) for price in prices))
+        except (TypeError, ValueError):
+            return False, None
+
+    def put(self, key: str, rates: Rates | None) -> None:
+        self.rates[key] = (
+            None
+            if rates is None
+            else [
+                rates.model,
+                rates.provider,
+                rates.uncached_input,
+                rates.cache_read,
+                rates.cache_write,
+                rates.output,
+            ]
+        )
+        if self.path is None:
+            return
+        import json
+        import os
+        import tempfile
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            handle, name = tempfile.mkstemp(dir=self.path.parent, prefix=".prices-")
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                json.dump({"table": self.table, "rates": self.rates}, stream)
+            os.replace(name, self.path)
+        except OSError as error:
+            logger.info("price cache not written (%s)", error)
+
+
+@functools.cache
+def _rates_cache(table: str) -> _RatesCache:
+    return _RatesCache(table)
+
+
 def _snapshot() -> Any:
     from genai_prices import data_snapshot
 
@@ -138,14 +219,30 @@ def rates_for(model: str, day: str | None = None) -> Rates | None:
     The table keeps each model's price history, so a run is priced as it was
     on its own day. None too when genai-prices is not installed.
     """
-    if price_data() is None or not model.strip():
+    table = price_data()
+    if table is None or not model.strip():
         return None
+    day = day or datetime.now(UTC).date().isoformat()
+    cache = _rates_cache(table)
+    key = f"{model.strip()}|{day}"
+    found, rates = cache.get(key)
+    if not found:
+        rates = _table_rates(model, day)
+        cache.put(key, rates)
+    return rates
+
+
+def _table_rates(model: str, day: str) -> Rates | None:
+    """``model``'s rates on ``day`` as genai-prices gives them (importing it)."""
     try:
         snapshot = _snapshot()
         provider, info = snapshot.find_provider_model(model.strip(), None, None, None)
     except LookupError:
         return None
-    when = datetime.fromisoformat(day).replace(tzinfo=UTC) if day else datetime.now(UTC)
+    try:
+        when = datetime.fromisoformat(day).replace(tzinfo=UTC)
+    except ValueError:
+        when = datetime.now(UTC)
     prices = info.get_prices(when)
     uncached = _base(prices.input_mtok)
     output = _base(prices.output_mtok)

@@ -149,6 +149,12 @@ def _json(
     else:
         made = usage_report(records, report)  # type: ignore[arg-type]
         data["rows"] = [{"key": key, **totals.to_json()} for key, totals in made.rows]
+        if report == "session":
+            # Which session a row is: its CLI, id, file and project.
+            about = {f"{r.cli} {r.session}": r for r in records}
+            for row in data["rows"]:
+                one = about[row["key"]]
+                row.update(cli=one.cli, sessionId=one.session, path=one.path, project=one.project)
         data["totals"] = made.total.to_json()
     data["priceData"] = _price_data(records)
     data["unpricedModels"] = sorted({model for record in records for model in record.unpriced})
@@ -221,7 +227,8 @@ def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: 
             for block in blocks
         ]
     else:
-        listed = [(_cut(key), [], totals) for key, totals in made.rows]
+        shown = _session_keys(made) if report == "session" else {}
+        listed = [(_cut(shown.get(key, key)), [], totals) for key, totals in made.rows]
     for key, extra, totals in listed:
         rows.append([key, *extra, *_figures(totals), *([] if by_model else [_models(totals)])])
         if breakdown and not by_model:
@@ -240,6 +247,20 @@ def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: 
     if active:
         text += _active(active[0], now)
     return text + _legend(report, records, made.total)
+
+
+def _session_keys(made: Report) -> dict[str, str]:
+    """Each session row's key as the table shows it: its CLI and the shortest id prefix
+    that tells it apart (what ``linewise render`` takes)."""
+    from linewise.cli.sessions import unique_prefixes
+
+    ids = [key.partition(" ")[2] for key, _ in made.rows]
+    prefixes = unique_prefixes(ids)
+    shown = {}
+    for key, _ in made.rows:
+        cli, _, ident = key.partition(" ")
+        shown[key] = f"{cli} {prefixes.get(ident, ident)}"
+    return shown
 
 
 def _active(block: Block, now: datetime) -> str:
@@ -294,6 +315,15 @@ def _legend(report: str, records: list[UsageRecord], total: Totals) -> str:
     )
     if total.unknown_cost:
         lines.append(f"{total.unknown_cost:,} of {total.sessions:,} sessions: cost unknown")
+    if report == "blocks":
+        from linewise.usage._blocks import billed
+
+        unbilled = sum(not billed(record) for record in records)
+        if unbilled:
+            lines.append(
+                f"{unbilled:,} sessions reported no usage (or no time) and are in no block; "
+                "TOTAL counts every session"
+            )
     return "".join(line + "\n" for line in lines)
 
 

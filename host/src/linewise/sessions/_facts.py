@@ -64,11 +64,12 @@ class SessionInfo:
     first_prompt: str | None
     size: int
     problem: str | None = None
+    cost_source: str | None = None
+    price_data: str | None = None
+    # Last, in this order: the facts cache keeps them together (one JSON column).
     token_usage: TokenUsage = field(default_factory=TokenUsage)
     model_usage: dict[str, TokenUsage] = field(default_factory=dict)
-    cost_source: str | None = None
     model_costs: dict[str, float] = field(default_factory=dict)
-    price_data: str | None = None
 
     @property
     def id(self) -> str:
@@ -100,42 +101,6 @@ def _camel(name: str) -> str:
 
 #: Each field's name in JSON (camelCase, like the entries).
 _CAMEL: Final = {name: _camel(name) for name in SessionInfo.__dataclass_fields__}
-#: The fields a row of the facts cache keeps as JSON text (the others are plain values).
-_AS_JSON: Final = frozenset({"token_usage", "model_usage", "model_costs"})
-#: Every field, in order: what a row of the facts cache holds.
-FIELDS: Final = tuple(SessionInfo.__dataclass_fields__)
-
-
-def to_row(info: SessionInfo) -> tuple[Any, ...]:
-    """The facts as plain values (SQLite's), one per field of :data:`FIELDS`."""
-    import json
-
-    values: list[Any] = []
-    for name in FIELDS:
-        value = getattr(info, name)
-        if name == "token_usage":
-            value = json.dumps(value.to_json())
-        elif name == "model_usage":
-            value = json.dumps({model: usage.to_json() for model, usage in value.items()})
-        elif name in _AS_JSON:
-            value = json.dumps(value)
-        values.append(value)
-    return tuple(values)
-
-
-def from_row(values: tuple[Any, ...]) -> SessionInfo:
-    """The inverse of :func:`to_row`; raises ValueError when the JSON columns are malformed."""
-    import json
-
-    named = dict(zip(FIELDS, values, strict=True))
-    for name in _AS_JSON:
-        named[name] = json.loads(named[name]) if named[name] else {}
-    named["token_usage"] = TokenUsage.from_json(named["token_usage"])
-    usage = named["model_usage"]
-    if not isinstance(usage, dict) or not isinstance(named["model_costs"], dict):
-        raise ValueError("malformed usage columns")
-    named["model_usage"] = {str(model): TokenUsage.from_json(one) for model, one in usage.items()}
-    return SessionInfo(**named)
 
 
 def utc_iso(ts: str) -> str | None:

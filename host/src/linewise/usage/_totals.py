@@ -33,7 +33,9 @@ class Totals:
     """
 
     sessions: int = 0
-    tokens: TokenUsage = field(default_factory=TokenUsage)
+    # Each count as an int or None (TokenUsage's five, in its order): summed without
+    # making a TokenUsage per addition.
+    counts: list[int | None] = field(default_factory=lambda: [None] * 5)
     reported_usd: float = 0.0
     estimated_usd: float = 0.0
     reported: int = 0
@@ -48,7 +50,20 @@ class Totals:
     ) -> None:
         """Add one session's figures (and, with ``by_model``, each of its models' figures)."""
         self.sessions += 1
-        self.tokens = self.tokens + part.tokens
+        counts = self.counts
+        tokens = part.tokens
+        for index, value in enumerate(
+            (
+                tokens.uncached_input,
+                tokens.cache_read,
+                tokens.cache_write,
+                tokens.output,
+                tokens.reasoning,
+            )
+        ):
+            if value is not None:
+                known = counts[index]
+                counts[index] = value if known is None else known + value
         if part.cost_usd is None:
             self.unknown_cost += part.tokens.total != 0
         elif part.cost_source == "estimated":
@@ -70,6 +85,18 @@ class Totals:
             row.add(Contribution(tokens, cost, part.cost_source, {}), first, last, by_model=False)
 
     @property
+    def tokens(self) -> TokenUsage:
+        """The tokens by kind; a kind no session reported is None."""
+        uncached, read, write, output, reasoning = self.counts
+        return TokenUsage(
+            uncached_input=uncached,
+            cache_read=read,
+            cache_write=write,
+            output=output,
+            reasoning=reasoning,
+        )
+
+    @property
     def cost_usd(self) -> float | None:
         """The known costs' sum; None when no session's cost is known."""
         if not (self.reported or self.estimated):
@@ -87,10 +114,11 @@ class Totals:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys; null is unknown)."""
+        tokens = self.tokens
         data: dict[str, Any] = {
             "sessions": self.sessions,
-            "tokenUsage": self.tokens.to_json(),
-            "totalTokens": self.tokens.total,
+            "tokenUsage": tokens.to_json(),
+            "totalTokens": tokens.total,
             "costUsd": self.cost_usd,
             "costSource": self.cost_source,
             "reportedCostUsd": self.reported_usd if self.reported else None,
