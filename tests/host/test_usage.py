@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -494,3 +495,13 @@ def test_a_file_no_parser_recognises_is_named_and_left_out(
     assert code == 0
     assert json.loads(out)["totals"]["sessions"] == 0
     assert "notes.txt" in err and "left out" in err
+
+
+def test_two_session_files_with_one_id_are_two_rows_named_by_their_files() -> None:
+    first = record("same", "2026-01-01T00:00:00Z")
+    other = replace(record("same", "2026-01-02T00:00:00Z"), path="/elsewhere/same.jsonl")
+
+    rows = dict(usage_report([first, other], "session").rows)
+
+    assert set(rows) == {"claude same /store/same.jsonl", "claude same /elsewhere/same.jsonl"}
+    assert usage_report([first], "session").rows[0][0] == "claude same"
