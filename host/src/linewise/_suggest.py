@@ -35,6 +35,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "model_stream_sentinel": "linewise-segments",
     "opencode_local": "linewise-opencode",
     "opencode_session": "linewise-opencode",
+    "paperclip_runner": "linewise-paperclip-runner",
     "pi_local": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "tally_local": "linewise-tally",

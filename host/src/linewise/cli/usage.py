@@ -150,8 +150,10 @@ def _json(
         made = usage_report(records, report)  # type: ignore[arg-type]
         data["rows"] = [{"key": key, **totals.to_json()} for key, totals in made.rows]
         if report == "session":
+            from linewise.usage._report import session_keys
+
             # Which session a row is: its CLI, id, file and project.
-            about = {f"{r.cli} {r.session}": r for r in records}
+            about = dict(zip(session_keys(records), records, strict=True))
             for row in data["rows"]:
                 one = about[row["key"]]
                 row.update(cli=one.cli, sessionId=one.session, path=one.path, project=one.project)
@@ -228,7 +230,9 @@ def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: 
         ]
     else:
         shown = _session_keys(made) if report == "session" else {}
-        listed = [(_cut(shown.get(key, key)), [], totals) for key, totals in made.rows]
+        listed = [
+            (shown[key] if key in shown else _cut(key), [], totals) for key, totals in made.rows
+        ]
     for key, extra, totals in listed:
         rows.append([key, *extra, *_figures(totals), *([] if by_model else [_models(totals)])])
         if breakdown and not by_model:
@@ -254,12 +258,13 @@ def _session_keys(made: Report) -> dict[str, str]:
     that tells it apart (what ``linewise render`` takes)."""
     from linewise.cli.sessions import unique_prefixes
 
-    ids = [key.partition(" ")[2] for key, _ in made.rows]
+    ids = [key.split(" ", 2)[1] for key, _ in made.rows]
     prefixes = unique_prefixes(ids)
     shown = {}
     for key, _ in made.rows:
-        cli, _, ident = key.partition(" ")
-        shown[key] = f"{cli} {prefixes.get(ident, ident)}"
+        cli, ident, *path = key.split(" ", 2)
+        # A file named where two sessions share an id.
+        shown[key] = " ".join([cli, prefixes.get(ident, ident), *path])
     return shown
 
 
@@ -315,6 +320,15 @@ def _legend(report: str, records: list[UsageRecord], total: Totals) -> str:
     )
     if total.unknown_cost:
         lines.append(f"{total.unknown_cost:,} of {total.sessions:,} sessions: cost unknown")
+    if report == "blocks":
+        from linewise.usage._blocks import billed
+
+        unbilled = sum(not billed(record) for record in records)
+        if unbilled:
+            lines.append(
+                f"{unbilled:,} sessions reported no usage (or no time) and are in no block; "
+                "TOTAL counts every session"
+            )
     return "".join(line + "\n" for line in lines)
 
 
