@@ -12,6 +12,8 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
     "agy_local": "linewise-antigravity",
+    "amp_local": "linewise-amp",
+    "amp_session": "linewise-amp",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
     "cline_local": "linewise-cline",
