@@ -12,6 +12,8 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
     "agy_local": "linewise-antigravity",
+    "amp_local": "linewise-amp",
+    "amp_session": "linewise-amp",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
     "cline_local": "linewise-cline",
@@ -39,6 +41,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "pi_local": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "tally_local": "linewise-tally",
+    "vibe_local": "linewise-vibe",
+    "vibe_session": "linewise-vibe",
 }
 
 

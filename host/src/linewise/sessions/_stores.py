@@ -147,8 +147,7 @@ def find_files(found: StoreOf, parser: LoadedParser, registry: Registry) -> Iter
             if path in seen:
                 continue
             seen.add(path)
-            relative = path.relative_to(store.root).as_posix()
-            if store.exclude and excluded(relative, store.exclude):
+            if store.exclude and excluded(path.relative_to(store.root).as_posix(), store.exclude):
                 continue
             try:
                 status = os.stat(path)
