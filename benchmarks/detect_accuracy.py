@@ -42,6 +42,7 @@ FIELD = {
     "goose": "goose_local",
     "cline": "cline_local",
     "amp": "amp_local",
+    "mistral-vibe": "vibe_local",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

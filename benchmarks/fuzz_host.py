@@ -67,6 +67,8 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "paperclip_runner": (),
     "amp_local": ("claude",),
     "amp_session": (),
+    "vibe_local": (),
+    "vibe_session": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

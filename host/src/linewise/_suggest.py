@@ -41,6 +41,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "pi_local": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "tally_local": "linewise-tally",
+    "vibe_local": "linewise-vibe",
+    "vibe_session": "linewise-vibe",
 }
 
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from linewise_contracts.extract import iso_timestamp
-from linewise_contracts.sessions import SessionStore, store_root
+from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 
 __all__ = ["session_records", "session_stores"]
-
-_THREAD_LIMIT: Final = 512 << 20  # a thread file is one JSON document: refuse absurd sizes
 
 
 def session_stores(environ: Mapping[str, str], home: Path) -> list[SessionStore]:
@@ -54,14 +52,20 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     Amp's thread is ``{v, id, created, messages: [{role, content: [...]}], env, meta}``
     with Anthropic content blocks, which is what a Claude ``assistant`` / ``user``
     event carries: each message becomes one, after a system ``init`` naming the thread.
-    An unreadable or oversized file gives no records.
+    An unreadable file gives no records; one too long to hold whole is given
+    line by line (bounded), so what it holds is still shown.
     """
     del key  # one thread per file
     try:
-        if path.stat().st_size > _THREAD_LIMIT:
-            return
-        thread = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError, RecursionError):
+        text = read_document(path)
+    except OSError:
+        return
+    if text is None:
+        yield from record_lines(path)  # too long to hold whole: shown line by line
+        return
+    try:
+        thread = json.loads(text)
+    except (ValueError, RecursionError):
         return
     if type(thread) is not dict:
         return
