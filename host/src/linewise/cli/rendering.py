@@ -59,7 +59,7 @@ __all__ = [
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html", "markdown")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -103,7 +103,8 @@ def add_arguments(
         default=default,
         help="text (readable, the default), jsonl (the entries exactly), html "
         "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
-        "to paste into an issue or a gist)",
+        "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
+        "v1.7 trajectory, subagents embedded)",
     )
     render.add_argument(
         "-s",
