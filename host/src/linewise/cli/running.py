@@ -82,7 +82,9 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--save-transcript", metavar="PATH", help="save the transcript to PATH as JSON lines"
     )
-    run_parser.add_argument("-f", "--format", choices=("text", "jsonl", "html"), default="text")
+    run_parser.add_argument(
+        "-f", "--format", choices=("text", "jsonl", "html", "markdown"), default="text"
+    )
     run_parser.add_argument(
         "-s",
         "--style",
