@@ -56,6 +56,8 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),
+    # No real runner capture either (the field samples are test inputs).
+    "paperclip_runner": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

@@ -87,7 +87,8 @@ def test_thinking_is_folded_unless_asked_for(capsys: pytest.CaptureFixture[str])
     [
         (["-f", "text"], lambda text: text.startswith("system      hook SessionStart")),
         (["-s", "compact"], lambda text: text.startswith("[session 5b0e2f7c")),
-        (["-f", "jsonl"], lambda text: len([json.loads(x) for x in text.splitlines()]) == 18),
+        # 18 entries, and contract 1.3's run_terminal after the result.
+        (["-f", "jsonl"], lambda text: len([json.loads(x) for x in text.splitlines()]) == 19),
     ],
 )
 def test_output_goes_to_a_file_for_every_format(
@@ -178,7 +179,7 @@ def test_html_goes_through_the_html_renderer(
     monkeypatch.setitem(sys.modules, "linewise.renderers.html", module)
     target = tmp_path / "run.html"
     assert main(["render", str(SAMPLE), "--format", "html", "-o", str(target), "-q"]) == 0
-    assert target.read_text(encoding="utf-8") == "<html>18 entries, completed</html>"
+    assert target.read_text(encoding="utf-8") == "<html>19 entries, completed</html>"
     (renderer,) = made
     assert renderer.title == "claude-sample.jsonl"
     assert renderer.kinds[:3] == ["system", "system", "init"]
@@ -386,8 +387,11 @@ def test_a_long_render_shows_a_bar_on_the_terminal_not_in_the_output(
     out = capsys.readouterr().out
     assert "linewise [" in err.getvalue() and "%  " in err.getvalue()
     assert "linewise [" not in out and "\r" not in out
-    count = len(log.read_bytes().splitlines())
-    summary = f"linewise: claude_local: {count} lines, {count} entries, 0 fallbacks, 0 dropped"
+    lines = log.read_bytes().splitlines()
+    count = len(lines)
+    # Each result line also gives its run_terminal (contract 1.3).
+    entries = count + sum(line.startswith(b'{"type":"result"') for line in lines)
+    summary = f"linewise: claude_local: {count} lines, {entries} entries, 0 fallbacks, 0 dropped"
     assert err.screen() == [summary, ""]  # the bar was erased before the summary
 
 

@@ -96,7 +96,8 @@ def test_summarize_tells_the_same_outcome(
 
 def test_jsonl_stays_the_entries_only(max_turns_log: Path) -> None:
     lines = _render(str(max_turns_log), "-f", "jsonl").splitlines()
-    assert [json.loads(line)["kind"] for line in lines][-1] == "result"
+    # The CLI's result, then its terminal state (contract 1.3): entries, no summary line.
+    assert [json.loads(line)["kind"] for line in lines][-2:] == ["result", "run_terminal"]
 
 
 def test_a_log_without_a_plugin_summary_gets_no_invented_outcome(tmp_path: Path) -> None:

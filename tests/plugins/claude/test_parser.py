@@ -72,6 +72,12 @@ def _undo_deliberate(
         if event["type"] == "result" and entry["kind"] == "system":
             labels.add("denials and terminal reason")
             continue
+        if event["type"] == "result" and entry["kind"] == "run_terminal":
+            labels.add("run terminal state")  # contract 1.3's kind, after the result
+            continue
+        if event["type"] == "control_request" and entry["kind"] == "runtime_request":
+            labels.add("permission prompt as a runtime request")
+            entry = {"kind": "system", "ts": entry["ts"], "text": entry["prompt"]}
         if event["type"] == "user" and event.get("isSynthetic") and entry["kind"] == "system":
             labels.add("synthetic user turn")
             entry["kind"] = "user"
@@ -162,10 +168,10 @@ def test_every_real_line_is_recognised_and_valid() -> None:
             expected = {
                 "system": {"init"} if event.get("subtype") == "init" else {"system"},
                 "rate_limit_event": {"system"},
-                "control_request": {"system"},
-                "result": {"result", "system"},
+                "control_request": {"runtime_request"},
+                "result": {"result", "system", "run_terminal"},
                 "assistant": {"assistant", "thinking", "tool_call", "system", "stderr"},
-                "user": {"user", "tool_result", "system", "diff"},
+                "user": {"user", "tool_result", "system", "diff", "runtime_request"},
             }[event["type"]]
             assert set(kinds) <= expected, f"{path.name}:{number}: {kinds}"
             assert entries or event["type"] in ("assistant", "user"), f"{path.name}:{number}"
@@ -312,7 +318,15 @@ def test_result_with_structured_errors() -> None:
             "subtype": "error_during_execution",
             "isError": True,
             "errors": ["plain", "Overloaded", '{"code":7}'],
-        }
+        },
+        {
+            "kind": "run_terminal",
+            "ts": TS,
+            "turnState": "failed",
+            "runState": "failed",
+            "disposition": "blocked",
+            "stopReason": "error_during_execution",
+        },
     ]
 
 
