@@ -65,6 +65,12 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "goose_local": (),
     "cline_local": (),
     "paperclip_runner": (),
+    "amp_local": ("claude",),
+    "amp_session": (),
+    "vibe_local": (),
+    "vibe_session": (),
+    "openhands_local": (),
+    "openhands_session": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

@@ -152,3 +152,18 @@ def test_the_export_says_where_each_cost_came_from(fake_site: FakeSite, home: Pa
         "reported",
         None,
     )
+
+
+def test_a_summarize_total_that_leaves_out_unknown_costs_says_so(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = write_meter(
+        home, "p", "local", [message("2026-01-05T11:00:00Z", "my-local-7b", **{"in": 5, "out": 5})]
+    )
+
+    code, out, _ = _run(capsys, "summarize", str(_unpriced(home)), str(local))
+
+    total = next(line for line in out.splitlines() if line.startswith("TOTAL"))
+    assert code == 0
+    assert f"≥${ESTIMATE:.4f} est" in total
+    assert "1 runs' cost is unknown" in out.splitlines()[-1]

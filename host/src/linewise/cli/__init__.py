@@ -24,6 +24,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 COMMANDS: Final[dict[str, str]] = {
     "list": "listing",
     "render": "rendering",
+    "share": "sharing",
     "check": "checking",
     "new": "scaffold",
     "run": "running",

@@ -32,8 +32,10 @@ from linewise.cli.options import (
     add_color,
     add_full,
     add_max_line_chars,
+    add_otlp_endpoint,
     add_output,
     add_redact,
+    check_otlp,
     redactor_for,
 )
 from linewise.cli.output_file import OutputError, OutputFile
@@ -53,12 +55,13 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "STYLES",
+    "add_arguments",
     "follow_chunks",
     "register",
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -69,9 +72,17 @@ def register(commands: Any) -> None:
     render = commands.add_parser(
         "render",
         help="render an agent's stdout log as a transcript",
-        description="Render an agent's stdout log as a readable transcript, JSON lines or HTML. "
-        "Entries go to stdout (or -o), warnings and the diagnostics summary to stderr.",
+        description="Render an agent's stdout log as a readable transcript, JSON lines, HTML "
+        "or Markdown. Entries go to stdout (or -o), warnings and the diagnostics summary to "
+        "stderr.",
     )
+    add_arguments(render, formats=FORMATS, default="text", redact=False)
+
+
+def add_arguments(
+    render: argparse.ArgumentParser, *, formats: tuple[str, ...], default: str, redact: bool
+) -> None:
+    """The options of ``render`` (and of ``linewise share``, with its sharing defaults)."""
     render.add_argument(
         "paths",
         nargs="+",
@@ -90,10 +101,13 @@ def register(commands: Any) -> None:
     render.add_argument(
         "-f",
         "--format",
-        choices=FORMATS,
-        default="text",
-        help="text (readable, the default), jsonl (the entries exactly) or html "
-        "(one self-contained page, usually with -o run.html)",
+        choices=formats,
+        default=default,
+        help="text (readable, the default), jsonl (the entries exactly), html "
+        "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
+        "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
+        "v1.7 trajectory, subagents embedded) or otlp (OpenTelemetry GenAI spans as OTLP "
+        "JSON; needs linewise[otel])",
     )
     render.add_argument(
         "-s",
@@ -132,7 +146,8 @@ def register(commands: Any) -> None:
         "(default: the file's modification time; now for stdin and --follow)",
     )
     add_max_line_chars(render)
-    add_redact(render)
+    add_redact(render, default=redact)
+    add_otlp_endpoint(render)
     render.add_argument(
         "-q",
         "--quiet",
@@ -237,6 +252,7 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
     if args.style != "default" and args.format != "text":
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)
+    check_otlp(args)
     if args.format == "html":
         try:
             import linewise.renderers.html  # noqa: F401 - only checking that it is there
