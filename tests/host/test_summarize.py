@@ -167,6 +167,16 @@ def test_without_a_plugin_summary_completeness_comes_from_init_and_result(
             "def summarize_run(lines):\n    return {'sessionId': 'x'}\n",
             "tiny summarize_run returned a dict, not a RunSummary",
         ),
+        (
+            "from linewise_contracts.summary import RunSummary\n"
+            "def summarize_run(lines):\n    return RunSummary(token_usage={'output': 3})\n",
+            "tiny summarize_run: token_usage is not a TokenUsage",
+        ),
+        (
+            "from linewise_contracts.summary import RunSummary\n"
+            "def summarize_run(lines):\n    return RunSummary(cost_source='guessed')\n",
+            "tiny summarize_run: cost_source is not one of reported, estimated",
+        ),
     ],
 )
 def test_a_broken_summarize_run_falls_back_to_the_transcript_with_a_warning(

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         overall_status,
         variable_check,
     )
+    from linewise_contracts.outcomes import OUTCOMES, Outcome
     from linewise_contracts.protocols import (
         CHECK_ENVIRONMENT,
         CREATE_STDOUT_PARSER,
@@ -55,7 +56,8 @@ if TYPE_CHECKING:
         SESSION_STORES,
         SessionStore,
     )
-    from linewise_contracts.summary import RunSummary, Usage
+    from linewise_contracts.summary import COST_SOURCES, RunSummary, Usage
+    from linewise_contracts.usage import TokenUsage
     from linewise_contracts.validation import (
         InvalidEntryError,
         entry_problem,
@@ -105,7 +107,11 @@ _EXPORTS = {
     "SESSION_RECORDS": "linewise_contracts.sessions",
     "SESSION_STORES": "linewise_contracts.sessions",
     "SessionStore": "linewise_contracts.sessions",
+    "OUTCOMES": "linewise_contracts.outcomes",
+    "Outcome": "linewise_contracts.outcomes",
+    "COST_SOURCES": "linewise_contracts.summary",
     "RunSummary": "linewise_contracts.summary",
+    "TokenUsage": "linewise_contracts.usage",
     "Usage": "linewise_contracts.summary",
     "InvalidEntryError": "linewise_contracts.validation",
     "entry_problem": "linewise_contracts.validation",
@@ -116,11 +122,13 @@ _EXPORTS = {
 __all__ = [
     "CHECK_ENVIRONMENT",
     "CONTRACT_VERSION",
+    "COST_SOURCES",
     "CREATE_STDOUT_PARSER",
     "DIFF_CHANGE_TYPES",
     "ENTRY_KINDS",
     "ENTRY_POINT_GROUP",
     "METADATA_NAMES",
+    "OUTCOMES",
     "PARSE_STDOUT_LINE",
     "SESSION_KEYS",
     "SESSION_RECORDS",
@@ -138,6 +146,7 @@ __all__ = [
     "InvalidEntryError",
     "JsonValue",
     "ModelOption",
+    "Outcome",
     "ParseStdoutLine",
     "ResultEntry",
     "RunSummary",
@@ -148,6 +157,7 @@ __all__ = [
     "StdoutParserFactory",
     "SystemEntry",
     "ThinkingEntry",
+    "TokenUsage",
     "ToolCallEntry",
     "ToolResultEntry",
     "TranscriptEntry",

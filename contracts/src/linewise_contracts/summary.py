@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
+from linewise_contracts.usage import TokenUsage
 
-__all__ = ["RunSummary", "Usage"]
+__all__ = ["COST_SOURCES", "RunSummary", "Usage"]
+
+#: Where a run's ``cost_usd`` came from: the CLI reported it, or linewise estimated it from a
+#: price table.
+COST_SOURCES: Final = ("reported", "estimated")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Usage:
-    """Token counts for a run. ``cached_tokens`` are input tokens read from a cache."""
+    """Token counts for a run as the CLI's wire format has them (deprecated for display).
+
+    ``cached_tokens`` are input tokens read from a cache. What ``input_tokens``
+    counts differs by CLI (Codex's and Gemini's include the cached tokens,
+    Claude's plugin adds cache writes to it), so these three numbers cannot be
+    added up across CLIs or shown under one label. They stay as they were for
+    1.x consumers; views use :class:`~linewise_contracts.usage.TokenUsage`
+    (``RunSummary.token_usage``, contract 1.3) instead.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
@@ -35,6 +48,16 @@ class RunSummary:
     ``unknown_session`` is True when the CLI refused to resume a session it
     does not know, so a caller can retry with a fresh one. ``details`` holds
     plugin-specific findings (for example ``{"max_turns": True}``).
+
+    Contract 1.3 adds, all optional: ``token_usage``, the run's tokens in the
+    one vocabulary (:class:`~linewise_contracts.usage.TokenUsage`, every count
+    ``None`` when unknown); ``model_usage``, the same per model where the CLI
+    says (Claude's ``modelUsage``, subagents on another model); and
+    ``cost_source``, where ``cost_usd`` came from (one of
+    :data:`COST_SOURCES`: ``"reported"`` by the CLI, ``"estimated"`` from a
+    price table; ``None`` when there is no cost). ``outcome`` is one of
+    :data:`linewise_contracts.outcomes.OUTCOMES`. ``usage`` is the wire-format
+    view, kept for 1.x consumers and deprecated for display.
     """
 
     session_id: str | None = None
@@ -49,6 +72,9 @@ class RunSummary:
     turns: int | None = None
     complete: bool = False
     details: dict[str, JsonValue] = field(default_factory=dict)
+    token_usage: TokenUsage = field(default_factory=TokenUsage)
+    model_usage: dict[str, TokenUsage] = field(default_factory=dict)
+    cost_source: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON-compatible dict with camelCase keys."""
@@ -69,4 +95,7 @@ class RunSummary:
             "turns": self.turns,
             "complete": self.complete,
             "details": dict(self.details),
+            "tokenUsage": self.token_usage.to_json(),
+            "modelUsage": {model: usage.to_json() for model, usage in self.model_usage.items()},
+            "costSource": self.cost_source,
         }

@@ -11,6 +11,7 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 #: The adapter types of linewise's first-party plugins and the distribution serving each.
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
+    "agy_local": "linewise-antigravity",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
     "codex_local": "linewise-codex",
@@ -19,6 +20,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "copilot_session": "linewise-copilot",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
+    "droid_local": "linewise-droid",
+    "droid_session": "linewise-droid",
     "gemini_local": "linewise-gemini",
     "gemini_session": "linewise-gemini",
     "grok_local": "linewise-grok",

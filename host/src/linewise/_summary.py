@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from linewise_contracts.entries import TranscriptEntry
-from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.summary import COST_SOURCES, RunSummary, Usage
+from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise._registry import LoadedParser
 
@@ -137,6 +138,17 @@ def _tokens(value: object) -> int:
     return int(number)
 
 
+def _token_usage_problem(name: str, tokens: object) -> str | None:
+    """Why a plugin's TokenUsage cannot be shown (not one, or a count no run can have)."""
+    if not isinstance(tokens, TokenUsage):
+        return f"{name} is not a TokenUsage"
+    for field_name, _ in TOKEN_FIELDS:
+        count = getattr(tokens, field_name)
+        if count is not None and (type(count) is not int or not 0 <= count <= MAX_TOKENS):
+            return f"{name}.{field_name} is not a token count"
+    return None
+
+
 def _summary_problem(summary: RunSummary) -> str | None:
     """Why a plugin's run summary cannot be shown, or None when it is sane."""
     usage = summary.usage
@@ -147,6 +159,19 @@ def _summary_problem(summary: RunSummary) -> str | None:
     ):
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_TOKENS:
             return f"usage.{name} is not a token count"
+    problem = _token_usage_problem("token_usage", summary.token_usage)
+    if problem is not None:
+        return problem
+    if not isinstance(summary.model_usage, dict):
+        return "model_usage is not a dict"
+    for model, tokens in summary.model_usage.items():
+        if not isinstance(model, str):
+            return "model_usage has a model name that is not a string"
+        problem = _token_usage_problem(f"model_usage[{model[:40]!r}]", tokens)
+        if problem is not None:
+            return problem
+    if summary.cost_source is not None and summary.cost_source not in COST_SOURCES:
+        return "cost_source is not one of " + ", ".join(COST_SOURCES)
     if summary.cost_usd is not None and _finite(summary.cost_usd) is None:
         return "cost_usd is not a finite number"
     if summary.turns is not None and (

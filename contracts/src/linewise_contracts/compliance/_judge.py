@@ -273,6 +273,11 @@ def summary_problem(outcome: Outcome) -> str | None:
         _finite(usage.get(name)) for name in ("inputTokens", "outputTokens", "cachedTokens")
     ):
         return f"the summary's usage is {short(usage, 100)}, not three finite token counts"
+    tokens = summary.get("tokenUsage", {})
+    if type(tokens) is not dict or not all(
+        value is None or (type(value) is int and value >= 0) for value in tokens.values()
+    ):
+        return f"the summary's tokenUsage is {short(tokens, 100)}, not token counts or nulls"
     cost, turns = summary.get("costUsd"), summary.get("turns")
     if cost is not None and not _finite(cost):
         return f"the summary's costUsd is {short(cost, 60)}, not a finite number or None"

@@ -73,6 +73,9 @@ class Figures:
     errors: int = 0
     first_error: str | None = None
     entries: int = 0
+    #: The run's terminal state in words, from a top-level ``run_terminal`` (contract 1.3).
+    terminal: str | None = None
+    terminal_state: str = "unfinished"
     first_ts: str | None = None
     last_ts: str | None = None
 
@@ -125,6 +128,8 @@ class Figures:
             "lastTs": self.last_ts,
             "linewise": __version__,
         }
+        if self.terminal is not None:  # contract 1.3's run_terminal, only where a run said it
+            data["terminal"] = self.terminal
         if summary is not None:
             data["run"] = summary.to_json()
             if not summary_tokens_known(summary):
@@ -146,7 +151,9 @@ class Figures:
             cost = cost_text(summary.cost_usd)
             models = [summary.model] if summary.model else self.models
         else:
-            if self.outcome is None:
+            if self.outcome is None and self.terminal is not None:
+                state, outcome = self.terminal_state, self.terminal
+            elif self.outcome is None:
                 state, outcome = "unfinished", "no result"
             else:
                 state = "failed" if self.failed else "finished"
@@ -190,6 +197,11 @@ class Figures:
             f'<div class="title-row"><h1>{escaped(title)}</h1>'
             f'<span class="outcome">{escaped(outcome)}</span></div>'
             f'<div class="who">model {who}</div>'
-            f'<div class="scope note">tokens and cost: {scope}</div>'
+            + (
+                f'<div class="terminal">run end: {escaped(self.terminal)}</div>'
+                if self.terminal
+                else ""
+            )
+            + f'<div class="scope note">tokens and cost: {scope}</div>'
             f'<dl class="figures">{body}</dl></header>\n'
         )
