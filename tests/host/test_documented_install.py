@@ -172,6 +172,10 @@ def test_the_documented_install_renders_the_sample_and_leaves_out_hypothesis(
         check=False,
     )
     assert probe.returncode != 0
+    # `linewise check` says what to install for its fuzzing, and the plugin's other checks pass.
+    check = _linewise(user_install, "check", "claude_local")
+    assert "hypothesis is not installed: pip install 'linewise-contracts[testing]'" in check.stdout
+    assert check.returncode == 0, check.stdout[-3000:]
 
 
 @pytest.mark.parametrize("folder", _members())
