@@ -7,8 +7,10 @@ directory, bundles their UI parsers with a small driver using esbuild from npm,
 and times, interleaved over several rounds, `node driver` (parse + JSON.stringify
 of each entry, output written in 1 MiB blocks) against `linewise render
 --format jsonl` on the same files. Nothing of theirs is kept. It reports the
-median ratio per workload (above 1: linewise is faster), start-up on a one-line
-file, `linewise list`, and the peak memory of both on the largest workload.
+median ratio per workload (above 1: linewise is faster) of the wall times and,
+beside it, of the CPU times (user + system of every thread: what a loaded
+machine's waiting for a core does not change), start-up on a one-line file,
+`linewise list`, and the peak memory of both on the largest workload.
 
 linewise is timed as users install it (the README's "Installing"): two fresh
 venvs, each made with `python3 -m venv` and filled by plain pip with `pip
@@ -255,8 +257,10 @@ def real(cli: str, target_bytes: int) -> list[str] | None:
 # -- timing -------------------------------------------------------------------------
 
 
-def _time(command: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one process run, output discarded.
+def _time(command: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system, every thread) of one
+    process run, output discarded. On a loaded machine the wall time mostly waits for a
+    core; the CPU time says what the work itself cost.
 
     Linux keeps the parent's peak RSS in a child's across fork and exec, so the
     workloads are written by a separate process and this one stays small.
@@ -272,7 +276,7 @@ def _time(command: list[str]) -> tuple[float, int]:
         raise SystemExit(
             f"{command[0]} failed: {process.stderr.read().decode()[:400] if process.stderr else ''}"
         )
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def compare(
@@ -293,20 +297,27 @@ def compare(
             "never",
         ]
     times: dict[str, list[float]] = {label: [] for label in runs}
+    cpu: dict[str, list[float]] = {label: [] for label in runs}
     peaks: dict[str, int] = dict.fromkeys(runs, 0)
     for _ in range(rounds):
         for label, command in runs.items():
-            seconds, rss = _time(command)
+            seconds, rss, used = _time(command)
             times[label].append(seconds)
+            cpu[label].append(used)
             peaks[label] = max(peaks[label], rss)
     mb = path.stat().st_size / 1e6
     row = {"MB": mb}
     text = [f"{name:20s} {mb:5.1f} MB  node {statistics.median(times['node']):5.2f}s"]
     for label in installs:
         ratios = [n / o for n, o in zip(times["node"], times[label], strict=True)]
+        cpu_ratios = [n / o for n, o in zip(cpu["node"], cpu[label], strict=True)]
         row[f"{label}_s"] = statistics.median(times[label])
         row[f"{label}_ratio"] = statistics.median(ratios)
-        text.append(f"{label} {row[f'{label}_s']:5.2f}s {row[f'{label}_ratio']:.2f}x")
+        row[f"{label}_cpu_ratio"] = statistics.median(cpu_ratios)
+        text.append(
+            f"{label} {row[f'{label}_s']:5.2f}s {row[f'{label}_ratio']:.2f}x"
+            f" (cpu {row[f'{label}_cpu_ratio']:.2f}x)"
+        )
     peak = ", ".join(f"{label} {kib / 1024:.0f}" for label, kib in peaks.items())
     print("  ".join(text) + f"  (peak MiB: {peak})", flush=True)
     return row
@@ -324,13 +335,20 @@ def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) ->
     first = next(iter(installs.values()))
     runs["list"] = [str(first / "bin" / "linewise"), "list"]
     times: dict[str, list[float]] = {label: [] for label in runs}
+    cpu: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(rounds):
         for label, command in runs.items():
-            times[label].append(_time(command)[0])
+            seconds, _, used = _time(command)
+            times[label].append(seconds)
+            cpu[label].append(used)
     median = {label: statistics.median(values) * 1000 for label, values in times.items()}
-    text = [f"start-up, one-line file: node {median['node']:.0f} ms"]
+    cpu_ms = {label: statistics.median(values) * 1000 for label, values in cpu.items()}
+    text = [f"start-up, one-line file: node {median['node']:.0f} ms (cpu {cpu_ms['node']:.0f})"]
     for label in installs:
-        text.append(f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node)")
+        text.append(
+            f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node;"
+            f" cpu {cpu_ms[label]:.0f} ms, {cpu_ms[label] / cpu_ms['node']:.2f}x)"
+        )
     print(", ".join(text) + f"; linewise list {median['list']:.0f} ms", flush=True)
 
 
@@ -385,7 +403,11 @@ def user_install(venv: Path, *, pure: bool) -> Path:
 def hot_path(venv: Path) -> str:
     """What `linewise --version` says of the install's hot path, one distribution per line."""
     done = subprocess.run(
-        [str(venv / "bin" / "linewise"), "--version"], capture_output=True, text=True, check=True
+        [str(venv / "bin" / "linewise"), "--version"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=True,
     )
     return done.stdout.strip()
 

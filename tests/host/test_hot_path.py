@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sysconfig
 
+import pytest
 from linewise._hot_path import HotPathStatus, hot_path_statuses, status_lines
 from support import FakeSite
 
@@ -91,3 +92,14 @@ def test_the_workspace_is_an_editable_install_and_says_so() -> None:
     assert (
         len({line.index(status.describe()) for line, status in zip(lines, shown, strict=True)}) == 1
     )
+
+
+def test_version_prints_the_hot_path_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    from linewise.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert out.startswith("linewise ")
+    assert "  linewise-contracts " in out

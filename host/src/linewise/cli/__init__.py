@@ -90,7 +90,8 @@ class _VersionAction(argparse.Action):
 
         lines = [f"linewise {__version__}"]
         lines += [f"  {line}" for line in status_lines(hot_path_statuses())]
-        parser.exit(message="\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(lines) + "\n")  # on stdout, as argparse's version action
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
