@@ -124,9 +124,9 @@ def _editable_modules(dist: metadata.Distribution) -> list[str] | None:
 def _status(name: str) -> HotPathStatus | None:
     try:
         dist = metadata.distribution(name)
-    except metadata.PackageNotFoundError:
+        version = str(dist.version)
+    except Exception:  # not installed, or its metadata unreadable
         return None
-    version = dist.version
     record = _package_record(name.replace("-", "_"))
     reason: str | None
     if record is not None:
@@ -155,10 +155,16 @@ def _status(name: str) -> HotPathStatus | None:
 def hot_path_statuses() -> list[HotPathStatus]:
     """The host, the contracts, then every installed parser distribution with hot modules."""
     names = list(CORE)
-    for entry_point in metadata.entry_points(group="linewise.parsers"):
-        dist = getattr(entry_point, "dist", None)
-        if dist is not None and dist.name not in names:
-            names.append(dist.name)
+    for dist in metadata.distributions():
+        # Any installed distribution may be broken (unreadable or undecodable metadata):
+        # it is left out here, as discovery leaves it out (and warns) elsewhere.
+        try:
+            text = dist.read_text("entry_points.txt") or ""
+            name = dist.metadata["Name"]
+        except Exception:
+            continue
+        if isinstance(name, str) and name and "[linewise.parsers]" in text and name not in names:
+            names.append(name)
     found = (_status(name) for name in names[:2] + sorted(names[2:]))
     return [status for status in found if status is not None]
 
