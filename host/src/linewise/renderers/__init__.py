@@ -70,7 +70,7 @@ def __dir__() -> list[str]:
 
 
 #: The output formats and, for text, its styles.
-FORMATS = ("text", "jsonl", "html")
+FORMATS = ("text", "jsonl", "html", "markdown")
 STYLES = ("default", "compact")
 
 
@@ -87,7 +87,7 @@ def create_renderer(
 ) -> Renderer:
     """The renderer for ``format`` and ``style``, drawing on ``output``.
 
-    ``jsonl`` writes bytes to ``output.buffer``. ``html`` ignores the style.
+    ``jsonl`` writes bytes to ``output.buffer``. ``html`` and ``markdown`` ignore the style.
     ``compact`` with a plugin's ``formatter`` (its ``format_stdout_line``)
     returns a :class:`LineRenderer` printing the plugin's own lines (feed it
     raw lines through the pipeline); without one, the entry-based compact rules.
@@ -105,6 +105,10 @@ def create_renderer(
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
         return HtmlRenderer(output, title=title)
+    if format == "markdown":
+        from linewise.renderers.markdown import MarkdownRenderer
+
+        return MarkdownRenderer(output, title=title, full=full, thinking=thinking)
     if style == "compact":
         from linewise.renderers.compact import CompactRenderer, FormatterRenderer
 

@@ -51,6 +51,12 @@ _DESCRIBED_ROLES: Final = {
 _NEST: Final = "  │ "
 
 
+def _lifecycle_marker(entry: Mapping[str, Any]) -> str:
+    """An empty thinking item boundary (contract 1.3's ``lifecycle``) in words."""
+    lifecycle = entry.get("lifecycle")
+    return f"(reasoning {lifecycle})" if isinstance(lifecycle, str) else ""
+
+
 def _digest(text: str) -> bytes:
     return blake2b(text.strip().encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -150,7 +156,8 @@ class TextRenderer:
                 self._layout.block("assistant", "assistant", item["text"], body_role="assistant")
             case "thinking":
                 self._end_open()
-                self._layout.block("thinking", "input", item["text"], body_role="thinking")
+                text = item["text"] or _lifecycle_marker(item)
+                self._layout.block("thinking", "input", text, body_role="thinking")
             case "user":
                 self._end_open()
                 self._layout.block("user", "user", item["text"])

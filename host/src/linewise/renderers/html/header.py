@@ -13,6 +13,7 @@ from linewise._version import __version__
 from linewise.renderers.html.markup import escaped, number
 from linewise.renderers.outcome import (
     cost_text,
+    summary_cost,
     summary_failed,
     summary_outcome,
     summary_tokens_known,
@@ -132,6 +133,11 @@ class Figures:
             data["terminal"] = self.terminal
         if summary is not None:
             data["run"] = summary.to_json()
+            from linewise._prices import cost_source, price_data
+
+            data["costSource"] = cost_source(summary)
+            if summary.cost_source == "estimated":
+                data.update(costUsd=summary.cost_usd, priceData=price_data())
             if not summary_tokens_known(summary):
                 # The run reported no tokens: its results' zeros are unknown, not zero.
                 data.update(inputTokens=None, outputTokens=None, cachedTokens=None)
@@ -148,7 +154,7 @@ class Figures:
                 if summary_tokens_known(summary)
                 else None
             )
-            cost = cost_text(summary.cost_usd)
+            cost = summary_cost(summary)
             models = [summary.model] if summary.model else self.models
         else:
             if self.outcome is None and self.terminal is not None:
