@@ -12,9 +12,9 @@ from collections.abc import Iterable
 
 from support import REPO
 
-#: What only the optional features (export, query, the Dask and JavaScript engines) and the
-#: compliance kit's fuzzing need: never installed to render.
-OPTIONAL = {"pyarrow", "duckdb", "dask", "distributed", "quickjs-ng", "hypothesis"}
+#: What only the optional features (export, query, the Dask and JavaScript engines,
+#: estimated costs) and the compliance kit's fuzzing need: never installed to render.
+OPTIONAL = {"pyarrow", "duckdb", "dask", "distributed", "quickjs-ng", "hypothesis", "genai-prices"}
 
 
 def _readme_commands() -> dict[str, str]:
