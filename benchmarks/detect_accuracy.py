@@ -43,6 +43,7 @@ FIELD = {
     "cline": "cline_local",
     "amp": "amp_local",
     "mistral-vibe": "vibe_local",
+    "openhands": "openhands_local",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

@@ -69,6 +69,8 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "amp_session": (),
     "vibe_local": (),
     "vibe_session": (),
+    "openhands_local": (),
+    "openhands_session": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

@@ -36,6 +36,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "model_stream_json": "linewise-segments",
     "model_stream_sentinel": "linewise-segments",
     "opencode_local": "linewise-opencode",
+    "openhands_local": "linewise-openhands",
+    "openhands_session": "linewise-openhands",
     "opencode_session": "linewise-opencode",
     "paperclip_runner": "linewise-paperclip-runner",
     "pi_local": "linewise-pi",

@@ -32,8 +32,10 @@ from linewise.cli.options import (
     add_color,
     add_full,
     add_max_line_chars,
+    add_otlp_endpoint,
     add_output,
     add_redact,
+    check_otlp,
     redactor_for,
 )
 from linewise.cli.output_file import OutputError, OutputFile
@@ -59,7 +61,7 @@ __all__ = [
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html", "markdown")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -103,7 +105,9 @@ def add_arguments(
         default=default,
         help="text (readable, the default), jsonl (the entries exactly), html "
         "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
-        "to paste into an issue or a gist)",
+        "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
+        "v1.7 trajectory, subagents embedded) or otlp (OpenTelemetry GenAI spans as OTLP "
+        "JSON; needs linewise[otel])",
     )
     render.add_argument(
         "-s",
@@ -143,6 +147,7 @@ def add_arguments(
     )
     add_max_line_chars(render)
     add_redact(render, default=redact)
+    add_otlp_endpoint(render)
     render.add_argument(
         "-q",
         "--quiet",
@@ -247,6 +252,7 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
     if args.style != "default" and args.format != "text":
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)
+    check_otlp(args)
     if args.format == "html":
         try:
             import linewise.renderers.html  # noqa: F401 - only checking that it is there

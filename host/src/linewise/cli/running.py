@@ -18,8 +18,10 @@ from linewise.cli.options import (
     add_color,
     add_full,
     add_max_line_chars,
+    add_otlp_endpoint,
     add_output,
     add_redact,
+    check_otlp,
 )
 from linewise.errors import LinewiseError, UnknownAdapterError
 
@@ -100,6 +102,7 @@ def register(commands: Any) -> None:
     )
     add_max_line_chars(run_parser)
     add_redact(run_parser)
+    add_otlp_endpoint(run_parser)
     run_parser.add_argument(
         "-q",
         "--quiet",
@@ -125,6 +128,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         fail("no command to run: linewise run [OPTIONS] -- COMMAND [ARG ...]", EXIT_USAGE)
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+    check_otlp(args)
     if args.style == "compact" and args.format != "text":
         fail(
             "--style compact is a text style; it cannot be used with --format jsonl or html",

@@ -120,13 +120,19 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     warn_unpriced(model for record in records for model in record.unpriced)
     now = datetime.now(UTC)
     if args.json:
-        data = _masked(_json(report, records, problems, now), shown)
+        data = _json(report, records, problems, now)
+        if shown is not _unchanged:
+            data = _masked(data, shown)
         sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
     elif records:
         sys.stdout.write(_text(report, records, now, breakdown=args.breakdown, shown=shown))
     else:
         sys.stderr.write("linewise: no sessions to report on\n")
     return EXIT_FAILURE if any(problem.unreadable for problem in problems) else EXIT_OK
+
+
+def _unchanged(text: str) -> str:
+    return text
 
 
 def _shown(censor_usernames: bool) -> Callable[[str], str]:
@@ -136,7 +142,8 @@ def _shown(censor_usernames: bool) -> Callable[[str], str]:
 
     from linewise._redact import Redactor
 
-    mask = Redactor.for_environment(os.environ).text
+    redactor = Redactor.for_environment(os.environ)
+    mask = redactor.text if redactor.active else _unchanged
     if not censor_usernames:
         return mask
     from linewise.renderers.privacy import censor_text
