@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import signal
@@ -35,7 +36,7 @@ from linewise._registry import Registry, get_registry
 from linewise._run_report import RunReport, SummarySource
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
 from linewise._summary import plugin_summary
-from linewise._written import open_named
+from linewise._written import NamedRaw, open_named
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
@@ -117,6 +118,14 @@ class RunResult:
 # -- the wiring: child → redaction → log → pipeline ------------------------------------
 
 
+def _spool() -> IO[bytes]:
+    """A nameless temporary file for the agent's output; its write errors say what it is."""
+    with tempfile.TemporaryFile() as anonymous:
+        descriptor = os.dup(anonymous.fileno())
+    where = f"a temporary copy of the agent's output in {tempfile.gettempdir()}"
+    return io.BufferedRandom(NamedRaw(descriptor, where, "w+b"))
+
+
 @dataclass(frozen=True, slots=True)
 class _Files:
     """The files of a run: the saved log and transcript, if asked for, and the spool."""
@@ -139,7 +148,7 @@ class _Files:
                 if save_transcript is not None
                 else None
             )
-            spool = None if _rereadable(log) else stack.enter_context(tempfile.TemporaryFile())
+            spool = None if _rereadable(log) else stack.enter_context(_spool())
             yield _Files(log, transcript, spool)
 
 
