@@ -44,6 +44,7 @@ FIELD = {
     "amp": "amp_local",
     "mistral-vibe": "vibe_local",
     "openhands": "openhands_local",
+    "acp": "acp",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

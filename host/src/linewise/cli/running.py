@@ -24,6 +24,7 @@ from linewise.cli.options import (
     check_otlp,
 )
 from linewise.errors import LinewiseError, UnknownAdapterError
+from linewise.renderers import FORMATS
 
 if TYPE_CHECKING:
     from linewise._detect import Detection
@@ -84,9 +85,7 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--save-transcript", metavar="PATH", help="save the transcript to PATH as JSON lines"
     )
-    run_parser.add_argument(
-        "-f", "--format", choices=("text", "jsonl", "html", "markdown"), default="text"
-    )
+    run_parser.add_argument("-f", "--format", choices=FORMATS, default="text")
     run_parser.add_argument(
         "-s",
         "--style",
