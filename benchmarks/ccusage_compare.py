@@ -37,6 +37,12 @@ CORPUS = REPO.parent / "shared" / "corpus" / "real-sessions"
 #: The ccusage release compared against, with its native binary for this platform.
 CCUSAGE = "20.0.24"
 KINDS = ("uncached input", "cache write", "cache read", "output")
+#: What a ccusage figure above means in linewise's vocabulary, where the two differ.
+NOTES = {
+    ("gemini", "output"): "ccusage's outputTokens + the thought tokens it prices but does not list",
+    ("codex", "cache write"): "Codex reports no cache writes: unknown to linewise, 0 to ccusage",
+    ("gemini", "cache write"): "Gemini reports no cache writes: unknown to linewise, 0 to ccusage",
+}
 
 
 def _install(folder: Path) -> Path:
@@ -149,11 +155,15 @@ def _gemini(ccusage: Path, env: dict[str, str]) -> list[tuple[str, tuple[int, ..
     data = _json([str(ccusage), "gemini", "session", "--json", "--offline"], env)
     found = []
     for session in data["sessions"]:
+        # ccusage prices Gemini's thought tokens as output but leaves them out of
+        # outputTokens; they are what totalTokens has beyond the rest.
+        shown = session["inputTokens"] + session["cacheReadTokens"] + session["outputTokens"]
+        thoughts = session["totalTokens"] - shown
         tokens = (
             session["inputTokens"],
             session["cacheCreationTokens"],
             session["cacheReadTokens"],
-            session["outputTokens"],
+            session["outputTokens"] + thoughts,
         )
         found.append((str(session["sessionId"]), tokens, float(session["totalCost"])))
     return found
@@ -177,16 +187,48 @@ def _compare(
             continue
         mine, my_cost, source = _ours(row)
         compared += 1
-        same = tuple(mine) == tuple(tokens)
-        equal += same
-        print(f"  {cli} {name[-44:]}")
+        same = True
+        print(f"  {cli} {name}")
         for kind, one, other in zip(KINDS, mine, tokens, strict=True):
-            mark = "" if one == other else "   <- differs"
+            note = NOTES.get((cli, kind))
+            # An unreported kind (None) is what ccusage shows as 0, and says so.
+            agrees = one == other or (one is None and other == 0 and note is not None)
+            same = same and agrees
+            mark = "" if one == other else f"   ({note})" if agrees else "   <- differs"
             print(f"      {kind:15} linewise {_count(one):>12}  ccusage {other:>12,}{mark}")
+            if one == other and note is not None:
+                print(f"      {'':15} ({note})")
+        equal += same
         shown = "unknown" if my_cost is None else f"${my_cost:.4f} ({source})"
-        delta = "" if my_cost is None or not cost else f"  ({(my_cost - cost) / cost:+.1%})"
+        delta = "" if my_cost is None else f"  (difference ${my_cost - cost:+.6f})"
         print(f"      {'cost':15} linewise {shown:>12}  ccusage ${cost:.4f}{delta}")
     return compared, equal
+
+
+def _blocks(ccusage: Path, env: dict[str, str]) -> None:
+    """Claude's 5-hour billing blocks from both tools, side by side by start time."""
+    linewise = [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]
+    ours = {
+        row["start"]: row
+        for row in _json([*linewise, "usage", "blocks", "--cli", "claude", "--json"], env)["rows"]
+    }
+    theirs = {
+        block["startTime"]: block
+        for block in _json([str(ccusage), "blocks", "--json", "--offline"], env)["blocks"]
+        if not block.get("isGap")
+    }
+    print("claude billing blocks (start, total tokens, cost):")
+    for start in sorted(set(ours) | set(theirs)):
+        mine, other = ours.get(start), theirs.get(start)
+        left = (
+            f"linewise {mine['totalTokens']:>11,} ${mine['costUsd']:.4f}" if mine else "linewise -"
+        )
+        right = (
+            f"ccusage {sum(other['tokenCounts'].values()):>11,} ${other['costUSD']:.4f}"
+            if other
+            else "ccusage -"
+        )
+        print(f"  {start}  {left:32}  {right}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,8 +258,13 @@ def main(argv: list[str] | None = None) -> int:
         for cli, read in (("claude", _claude), ("codex", _codex), ("gemini", _gemini)):
             print(f"{cli}:")
             totals.append((cli, *_compare(cli, read(ccusage, env), ours)))
+        _blocks(ccusage, env)
         for cli, compared, equal in totals:
             print(f"{cli}: {compared} sessions compared, tokens equal in {equal}")
+        print(
+            "the README's usage section says why the sessions only one tool lists, and any "
+            "difference above, differ"
+        )
     return 0
 
 

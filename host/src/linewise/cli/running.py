@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from contextlib import ExitStack
@@ -17,12 +18,17 @@ from linewise.cli.options import (
     add_color,
     add_full,
     add_max_line_chars,
+    add_otlp_endpoint,
     add_output,
     add_redact,
+    check_otlp,
 )
 from linewise.errors import LinewiseError, UnknownAdapterError
+from linewise.renderers import FORMATS
 
 if TYPE_CHECKING:
+    from linewise_contracts.summary import RunSummary
+
     from linewise._detect import Detection
     from linewise._run import RunResult
 
@@ -81,7 +87,7 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--save-transcript", metavar="PATH", help="save the transcript to PATH as JSON lines"
     )
-    run_parser.add_argument("-f", "--format", choices=("text", "jsonl", "html"), default="text")
+    run_parser.add_argument("-f", "--format", choices=FORMATS, default="text")
     run_parser.add_argument(
         "-s",
         "--style",
@@ -97,6 +103,7 @@ def register(commands: Any) -> None:
     )
     add_max_line_chars(run_parser)
     add_redact(run_parser)
+    add_otlp_endpoint(run_parser)
     run_parser.add_argument(
         "-q",
         "--quiet",
@@ -122,21 +129,26 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         fail("no command to run: linewise run [OPTIONS] -- COMMAND [ARG ...]", EXIT_USAGE)
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+    check_otlp(args)
     if args.style == "compact" and args.format != "text":
         fail(
             "--style compact is a text style; it cannot be used with --format jsonl or html",
             EXIT_USAGE,
         )
+    _check_files_apart(args)
     with ExitStack() as stack:
         output: TextIO
         if not args.output or args.output == "-":
             # What plugins print goes to stderr: stdout carries the transcript alone.
             output = stack.enter_context(entry_stream())
         else:
+            from linewise._written import OutputError, open_named
+
             try:
-                output = stack.enter_context(open(args.output, "w", encoding="utf-8"))
-            except OSError as error:
-                fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_HOST_FAILURE)
+                binary = stack.enter_context(open_named(args.output))
+            except OutputError as error:
+                fail(str(error), EXIT_HOST_FAILURE)
+            output = stack.enter_context(io.TextIOWrapper(binary, encoding="utf-8"))
         result = _run_drawn(args, registry, command, output)
     if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
         logger.warning(
@@ -150,6 +162,32 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         report(result.session)
         _final_line(result)
     return result.exit_code
+
+
+def _check_files_apart(args: argparse.Namespace) -> None:
+    """-o, --save-log and --save-transcript must be three files: one would overwrite another."""
+    named = [
+        (option, path)
+        for option, path in (
+            ("-o", args.output if args.output != "-" else None),
+            ("--save-log", args.save_log),
+            ("--save-transcript", args.save_transcript),
+        )
+        if path
+    ]
+    for index, (option, path) in enumerate(named):
+        for other, other_path in named[index + 1 :]:
+            if _same_path(path, other_path):
+                fail(f"{option} and {other} name the same file ({path})", EXIT_USAGE)
+
+
+def _same_path(first: str, second: str) -> bool:
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def _run_drawn(
@@ -201,8 +239,23 @@ def _run_drawn(
     # The outcome the plugin's summarize_run gives, as `summarize` shows it; entries alone
     # cannot tell how a run ended, so without one no outcome is drawn.
     run_report = result.report
-    drawing.close(run_report.summary if run_report.summary_source == "plugin" else None)
+    summary = run_report.summary if run_report.summary_source == "plugin" else None
+    if summary is not None and args.redact:
+        summary = _masked(summary, args.redact_allow)
+    drawing.close(summary)
     return result
+
+
+def _masked(summary: RunSummary, allow: list[str]) -> RunSummary:
+    """The summary's texts with secrets found by content masked (``--redact``)."""
+    import dataclasses
+
+    from linewise._entry_redaction import EntryRedactor
+
+    text = EntryRedactor(patterns=True, allow=allow).text
+    final = None if summary.final_text is None else text(summary.final_text)
+    errors = tuple(text(error) for error in summary.errors)
+    return dataclasses.replace(summary, final_text=final, errors=errors)
 
 
 def _final_line(result: RunResult) -> None:

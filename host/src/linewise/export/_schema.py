@@ -54,6 +54,12 @@ RUNS_COLUMNS: Final = (
     Column("output_tokens", "BIGINT", "output tokens"),
     Column("cached_tokens", "BIGINT", "input tokens read from a cache"),
     Column("cost_usd", "DOUBLE", "cost in US dollars, as `linewise summarize`; null when unknown"),
+    Column(
+        "cost_source", "VARCHAR", "reported (by the CLI) or estimated (list prices); null: unknown"
+    ),
+    Column(
+        "price_data", "VARCHAR", "the price table of an estimate (genai-prices 0.2.3), else null"
+    ),
     Column("subagents", "BIGINT", "distinct parentToolUseId values: subagents that left entries"),
     Column("entries", "BIGINT", "entries (rows of this run in entries.parquet)"),
     Column("lines", "BIGINT", "non-blank stdout lines read"),

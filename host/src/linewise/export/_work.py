@@ -13,6 +13,7 @@ import orjson
 from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
+from linewise._prices import cost_source
 from linewise._registry import Registry
 from linewise.renderers.described import DESCRIBED_KINDS, heading
 
@@ -281,6 +282,12 @@ def _run_row(
         "output_tokens": summary.usage.output_tokens,
         "cached_tokens": summary.usage.cached_tokens,
         "cost_usd": summary.cost_usd,
+        "cost_source": cost_source(summary),
+        "price_data": (
+            report.estimate.price_data
+            if report.estimate is not None and summary.cost_source == "estimated"
+            else None
+        ),
         "subagents": len(rows.parents),
         "entries": len(rows.columns["seq"]),
         "lines": diagnostics.lines,

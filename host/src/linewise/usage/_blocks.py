@@ -10,6 +10,8 @@ to at that rate by the block's end.
 
 linewise's facts are per session, not per message: a session counts in the
 block where it starts, whole, and keeps that block going until its last event.
+A session that reported no usage at all (no token count, no cost) has nothing
+to bill and is in no block.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any, Final
 from linewise.usage._record import UsageRecord
 from linewise.usage._totals import Totals
 
-__all__ = ["BLOCK_HOURS", "Block", "billing_blocks"]
+__all__ = ["BLOCK_HOURS", "Block", "billed", "billing_blocks"]
 
 BLOCK_HOURS: Final = 5
 _LENGTH: Final = timedelta(hours=BLOCK_HOURS)
@@ -92,11 +94,16 @@ class Block:
         return data
 
 
+def billed(record: UsageRecord) -> bool:
+    """Whether a session has usage to put in a block: a time, and a token count or a cost."""
+    return bool(record.when) and (record.tokens.known or record.cost_usd is not None)
+
+
 def billing_blocks(records: Iterable[UsageRecord], now: datetime | None = None) -> list[Block]:
-    """The billing blocks of ``records`` (those with a time), oldest first."""
+    """The billing blocks of ``records`` (those :func:`billed`), oldest first."""
     now = now or datetime.now(UTC)
     timed = sorted(
-        ((_moment(record.when), record) for record in records if record.when),
+        ((_moment(record.when), record) for record in records if billed(record) and record.when),
         key=lambda pair: pair[0],
     )
     blocks: list[Block] = []

@@ -117,7 +117,8 @@ def log_records(
 
     Each file's type is detected as ``linewise render`` detects it (its first
     lines, else the session store whose layout holds it) and read through its
-    parser, as ``linewise sessions`` reads a session; nothing is cached.
+    parser, as ``linewise sessions`` reads a session; nothing is cached. A file
+    no installed parser recognises is left out, with a warning naming it.
     """
     from linewise.sessions import resolve_session
     from linewise.sessions._facts import read_facts
@@ -134,9 +135,13 @@ def log_records(
             problems.append(LogProblem(path, error.strerror or str(error), True))
             continue
         if source.adapter_type == GENERIC_ADAPTER_TYPE:
+            # Raw lines carry no usage: the file is named and left out of the report.
             problems.append(
-                LogProblem(path, f"no installed parser recognises it ({source.reason})", False)
+                LogProblem(
+                    path, f"left out: no installed parser recognises it ({source.reason})", False
+                )
             )
+            continue
         parser = registry.load(source.adapter_type)
         found = SessionFile(
             source.adapter_type,
