@@ -673,8 +673,9 @@ def test_2026_results_show_structured_output_startup_failures_and_api_errors() -
     entries = [entry for line in lines for entry in parse_stdout_line(line, "2026-01-01T00:00:00Z")]
     notes = [entry["text"] for entry in entries if entry["kind"] == "system"]
     assert notes[0].startswith("structured output:\n{") and '"domain": "visa"' in notes[0]
-    failed = entries[-1]
+    failed, end = entries[-2:]  # the result, then its run_terminal (contract 1.3)
     assert failed["kind"] == "result" and failed["isError"] is True
+    assert (end["kind"], end["runState"]) == ("run_terminal", "failed")
     assert failed["errors"] == ["API error 401: Not logged in"]
     startup = '{"type":"result","subtype":"error_during_execution","is_error":true,"startup_failure_reason":"mcp_config_invalid"}'
     assert parse_stdout_line(startup, "t")[0] == {
