@@ -3,7 +3,8 @@
 Run with `python3 -m uv run python benchmarks/detect_accuracy.py`: one line per
 file (expected, chosen, score, reason) and the accuracy per CLI and overall,
 first for the captured stdout of real-logs/ (the stdout types must win there),
-then for the on-disk sessions of real-sessions/ (the session types must win).
+then for the on-disk sessions of real-sessions/ (the session types must win), then for
+the sample lines of newer CLIs in field-samples/ (FIELD lists the folders read).
 """
 
 from __future__ import annotations
@@ -32,6 +33,22 @@ SESSIONS = {
     "copilot": "copilot_session",
     "opencode": "opencode_session",
     "qwen": "qwen_session",
+}
+# Sample lines of newer CLIs (field-samples/<folder>/): their stdout types must win.
+FIELD = {
+    "antigravity": "agy_local",
+    "droid": "droid_local",
+    "kimi": "kimi_local",
+    "goose": "goose_local",
+    "cline": "cline_local",
+}
+# Field samples that are session files, not stdout.
+FIELD_BY_FILE = {
+    "field-samples/droid/agi-cli-session-droid-execute-create.jsonl": "droid_session",
+    "field-samples/droid/agi-cli-session-render-droid.jsonl": "droid_session",
+    "field-samples/kimi/agi-cli-kimi-code-tool-args.jsonl": "kimi_session",
+    "field-samples/kimi/agi-cli-kimi-code-wire.jsonl": "kimi_session",
+    "field-samples/kimi/kimi-code-vis-fixture-wire.jsonl": "kimi_session",
 }
 # The ACP folder's Markdown report holds a Codex `proto` run as JSON lines (its ACP
 # messages are pretty-printed over many lines): the Codex parser is the right one.
@@ -79,6 +96,9 @@ def main() -> int:
     _section("real-logs", LOGS)
     if (CORPUS / "real-sessions").is_dir():
         _section("real-sessions", SESSIONS, NOT_SESSIONS)
+    BY_FILE.update(FIELD_BY_FILE)
+    if (CORPUS / "field-samples").is_dir():
+        _section("field-samples", FIELD, ("*.md",))
     return 0
 
 

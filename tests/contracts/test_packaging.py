@@ -64,3 +64,24 @@ def test_parsing_with_the_contract_never_imports_hypothesis() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "False"
+
+
+def test_the_all_extra_installs_every_first_party_plugin() -> None:
+    # The plugin list is declared once, as workspace members; the extra must not fall behind.
+    plugins = {str(_project(member)["name"]) for member in MEMBERS if member.startswith("plugins/")}
+    plugins.discard("linewise-tally")  # the example third-party plugin, not a first-party parser
+    optional = _project("host")["optional-dependencies"]
+    assert isinstance(optional, dict)
+    assert set(optional["all"]) == plugins
+
+
+def test_every_plugin_is_type_checked_and_named_for_the_missing_adapter_hint() -> None:
+    from linewise._suggest import FIRST_PARTY
+
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    for member in MEMBERS:
+        source = ROOT / member / "src"
+        package = next(path.name for path in source.iterdir() if (path / "__init__.py").is_file())
+        assert f"{member}/src" in mypy["mypy_path"], member
+        assert package in mypy["packages"], member
+    assert set(FIRST_PARTY.values()) <= {str(_project(member)["name"]) for member in MEMBERS}

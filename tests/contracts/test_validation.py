@@ -21,7 +21,7 @@ TS = "2026-03-29T00:00:00.000Z"
 
 def test_every_contract_kind_has_a_valid_example() -> None:
     assert {entry["kind"] for entry in VALID} == set(ENTRY_KINDS)
-    assert len(ENTRY_KINDS) == 11
+    assert len(ENTRY_KINDS) == 17
 
 
 @pytest.mark.parametrize("entry", VALID, ids=lambda e: e["kind"])
@@ -130,7 +130,7 @@ def test_valid_entries_pass(entry: dict[str, Any]) -> None:
                 "isError": False,
                 "errors": ["ok", {"message": "x"}],
             },
-            "result.errors [1] must be a str, got dict",
+            "result.errors[1] must be a str, got dict",
         ),
         (
             {"kind": "diff", "ts": TS, "changeType": "modify", "text": "x"},

@@ -532,3 +532,33 @@ def test_the_documented_schema_lists_every_column() -> None:
         assert f"| `{column.name}` | {column.type} |" in docs, column.name
     for name in EXAMPLE_QUERIES:
         assert name in docs
+
+
+def test_a_runner_run_exports_every_new_kind_with_its_one_line_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from linewise.renderers.described import DESCRIBED_KINDS, heading
+
+    sample = (
+        REPO / "plugins/paperclip-runner/src/linewise_paperclip_runner/samples/runner-run.jsonl"
+    )
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "runner.jsonl").write_bytes(sample.read_bytes())
+    code, _, err = _cli(
+        "export", str(logs), "--to", str(tmp_path / "out"), "-j", "1", capsys=capsys
+    )
+    assert code == 0, err
+    [run] = _rows(tmp_path / "out" / "runs.parquet")
+    assert (run["adapter_type"], run["status"], run["outcome"]) == (
+        "paperclip_runner",
+        "complete",
+        "completed",
+    )
+    entries = _rows(tmp_path / "out" / "entries.parquet")
+    described = [row for row in entries if row["kind"] in DESCRIBED_KINDS]
+    assert {row["kind"] for row in described} == DESCRIBED_KINDS
+    for row in described:
+        assert row["text"] == heading(json.loads(row["entry_json"]))
+    [result] = [row for row in described if row["kind"] == "run_result"]
+    assert "Leap years now follow the Gregorian rule" in result["text"]

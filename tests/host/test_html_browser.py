@@ -570,3 +570,54 @@ def test_a_long_real_run_loads_and_searches(open_transcript: Any) -> None:
     shown = page.locator("main > .entry:not(.miss)").count()
     assert 0 < shown < total
     _clean(opened)
+
+
+# -- contract 1.3's kinds (a Paperclip runner's run) ------------------------------------
+
+
+def _runner_entries() -> list[dict[str, Any]]:
+    from linewise_paperclip_runner import create_stdout_parser
+
+    sample = (
+        REPO / "plugins/paperclip-runner/src/linewise_paperclip_runner/samples/runner-run.jsonl"
+    )
+    parser = create_stdout_parser()
+    return [
+        entry
+        for line in sample.read_text(encoding="utf-8").splitlines()
+        for entry in parser.parse_line(line, TS)
+    ]
+
+
+def test_a_runner_run_shows_plan_changes_request_result_and_terminal_state(
+    open_transcript: Any,
+) -> None:
+    opened = open_transcript(_runner_entries(), "runner-run.jsonl")
+    page = opened.page
+    plan = page.locator("section.provider-activity").first
+    assert plan.is_visible()
+    steps = plan.locator("ul.checklist li")
+    assert steps.count() == 3
+    assert "Patch the parser" in steps.nth(1).inner_text()
+    assert plan.locator("li.todo.completed").count() == 1
+    change = page.locator("section.workspace-change")
+    assert "src/dates.ts" in change.locator("details.file summary").inner_text()
+    assert (
+        change.locator("span.d-add").is_visible() and change.locator("span.d-remove").is_visible()
+    )
+    requests = page.locator("section.runtime-request")
+    assert requests.count() == 2
+    assert requests.nth(1).locator("li.choice.chosen").inner_text() == "Allow once"
+    result = page.locator("section.run-result")
+    assert "needs review" in result.locator(".head").inner_text()
+    assert "pnpm test dates" in result.locator("ul.checks").inner_text()
+    assert "Add a test for the year 2100" in result.inner_text()
+    header = page.locator("header#summary")
+    assert "run end: turn completed · run succeeded · needs review" in header.inner_text()
+    reference = page.locator("section.workspace-file-reference")
+    assert "isLeapYear" in reference.inner_text()
+    # The page's own search box finds text inside the new cards, and only there.
+    page.locator("#search").fill("Gregorian")
+    page.wait_for_function("() => document.getElementById('search-status').textContent !== ''")
+    assert result.is_visible() and not change.is_visible()
+    _clean(opened)

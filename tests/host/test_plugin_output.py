@@ -122,3 +122,42 @@ def test_a_captured_stdout_gets_the_entries_and_prints_go_to_stderr(
         print("plugin noise")
     assert sys.stdout is out
     assert out.getvalue() == "entry\n" and err.getvalue() == "plugin noise\n"
+
+
+TITLER = """
+import os, sys
+
+def parse_stdout_line(line, ts):
+    print("\\x1b]0;pwned title\\x07printed")
+    sys.stdout.write("\\x1b]8;;https://evil.example\\x1b\\\\link\\n")
+    os.write(1, b"\\x1b]52;c;ZXZpbA==\\x07clipboard from fd 1\\n")
+    os.write(2, b"\\x1b]0;stderr title\\x07from fd 2\\n") if os.environ.get("LW_FD2") else None
+    return [{"kind": "assistant", "ts": ts, "text": "echo:" + line}]
+
+def sniff(lines):
+    return 0.95 if lines and lines[0].startswith("TITLE") else 0.0
+"""
+
+
+@pytest.mark.parametrize("isolate", ["", "all"], ids=["in-process", "isolated"])
+def test_escape_sequences_a_plugin_prints_reach_stderr_neutralised(
+    fake_site: FakeSite, isolate: str
+) -> None:
+    fake_site.add(
+        "zoo-titler",
+        entry_points={"zoo_titler": "zoo_titler_mod"},
+        requires=["linewise-contracts>=1,<2"],
+        modules={"zoo_titler_mod": TITLER},
+    )
+    env = {**os.environ, "PYTHONPATH": str(fake_site.root), "LINEWISE_ISOLATE": isolate}
+    if isolate:
+        env["LW_FD2"] = "1"  # an isolated worker's own stderr is the host's to forward too
+    done = _linewise(env, "render", "-", "-a", "zoo_titler", "-f", "jsonl", "-q", stdin="TITLE\n")
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["text"] for line in done.stdout.splitlines()] == ["echo:TITLE"]
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    for shown in ("␛]0;pwned title␇printed", "␛]8;;https://evil.example␛\\link"):
+        assert shown in done.stderr
+    assert "␛]52;c;ZXZpbA==␇clipboard from fd 1" in done.stderr
+    if isolate:
+        assert "␛]0;stderr title␇from fd 2" in done.stderr

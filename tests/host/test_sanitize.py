@@ -34,6 +34,16 @@ from linewise.renderers.sanitising import neutralize
         ("\u202egnp.exe", "<U+202E>gnp.exe"),
         ("lone \ud800 surrogate", "lone \ufffd surrogate"),
         ("unterminated \x1b]0;title", "unterminated ␛]0;title"),
+        # A CSI sequence that is not colour or cursor movement keeps its bytes on screen.
+        ("i.sh\x1b[ | sh", "i.sh␛[ | sh"),
+        ("\x1b[6n asks the terminal", "␛[6n asks the terminal"),
+        ("\x1b[?25lspinner\x1b[?25h\x1b[2K", "spinner"),
+        # Invisible characters, bidirectional marks and tag characters are shown.
+        ("zero\u200bwidth", "zero<U+200B>width"),
+        ("\u200ehidden mark", "<U+200E>hidden mark"),
+        ("a\u200db", "a<U+200D>b"),
+        ("x\U000e0068\U000e0069y", "x<tags:hi>y"),
+        ("lone cancel \U000e007f", "lone cancel <U+E007F>"),
     ],
 )
 def test_neutralize(text: str, shown: str) -> None:
@@ -62,3 +72,26 @@ def test_neutralize_is_linear() -> None:
     from scaling import assert_linear_time
 
     assert_linear_time(lambda n: neutralize("\x1b[" + "1;" * n + "\x1b]" * n + "\x9b" * n))
+
+
+_INVISIBLE = [
+    *range(0x200B, 0x2010),
+    *range(0x202A, 0x202F),
+    *range(0x2060, 0x2065),
+    *range(0x2066, 0x2070),
+    0xFEFF,
+    0x061C,
+    *range(0xE0000, 0xE0080),
+]
+
+
+@given(st.text(alphabet=st.sampled_from([*map(chr, _INVISIBLE), "a", " ", "\u00e9"])))
+def test_no_invisible_character_is_left_outside_emoji(text: str) -> None:
+    assert not set(neutralize(text)) & set(map(chr, _INVISIBLE))
+
+
+def test_hidden_text_neutralising_is_linear() -> None:
+    from scaling import assert_linear_time
+
+    tags = "\U000e0061" * 7 + "\U000e007f"
+    assert_linear_time(lambda n: neutralize(("\U0001f3f4" + tags + "\u200d") * n))

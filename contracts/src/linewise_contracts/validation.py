@@ -6,7 +6,16 @@ import sys
 from collections.abc import Callable
 from typing import Final, TypeAlias, TypeGuard
 
-from linewise_contracts.entries import DIFF_CHANGE_TYPES, TranscriptEntry
+from linewise_contracts.declared import field_shapes, optional_shapes
+from linewise_contracts.entries import (
+    ASSISTANT_CHANNELS,
+    DIFF_CHANGE_TYPES,
+    KINDS_1_3,
+    THINKING_CHANNELS,
+    THINKING_LIFECYCLES,
+    TranscriptEntry,
+)
+from linewise_contracts.shapes import is_safe_workspace_path, joined
 
 __all__ = [
     "MAX_INT",
@@ -14,8 +23,10 @@ __all__ = [
     "MAX_JSON_NODES",
     "InvalidEntryError",
     "entry_problem",
+    "is_safe_workspace_path",
     "is_valid_entry",
     "json_problem",
+    "number_problem",
     "validate_entry",
 ]
 
@@ -55,6 +66,11 @@ def _is_bool(value: object) -> str | None:
     return None if type(value) is bool else f"must be a bool, got {_type_name(value)}"
 
 
+def number_problem(value: object) -> str | None:
+    """Why ``value`` is not a number of the contract (finite, within float range), or None."""
+    return _is_number(value)
+
+
 def _is_number(value: object) -> str | None:
     kind = type(value)
     if kind is int:
@@ -82,13 +98,22 @@ def _is_change_type(value: object) -> str | None:
     return f"must be one of {', '.join(DIFF_CHANGE_TYPES)}, got {_short_repr(value)}"
 
 
-def json_problem(value: object) -> str | None:
+def _one_of(values: tuple[str, ...]) -> _Check:
+    def check(value: object) -> str | None:
+        if type(value) is str and value in values:
+            return None
+        return f"must be one of {', '.join(values)}, got {_short_repr(value)}"
+
+    return check
+
+
+def json_problem(value: object, max_nodes: int = MAX_JSON_NODES) -> str | None:
     """Say why ``value`` is not a plain JSON value, or return None when it is.
 
     Plain means dicts with str keys, lists, str, int within float range
     (:data:`MAX_INT`), finite float, bool and None, nested at most
-    :data:`MAX_JSON_DEPTH` deep with at most :data:`MAX_JSON_NODES` values
-    (which also stops self-referencing containers).
+    :data:`MAX_JSON_DEPTH` deep with at most ``max_nodes`` values (by default
+    :data:`MAX_JSON_NODES`; the bound also stops self-referencing containers).
     """
     stack: list[tuple[object, int]] = [(value, 0)]
     nodes = 0
@@ -119,8 +144,8 @@ def json_problem(value: object) -> str | None:
             stack.extend((child, depth + 1) for child in item)  # type: ignore[attr-defined]
         else:
             return f"contains a {kind.__name__}, which is not a JSON value"
-        if nodes + len(stack) > MAX_JSON_NODES:
-            return f"has more than {MAX_JSON_NODES} values"
+        if nodes + len(stack) > max_nodes:
+            return f"has more than {max_nodes} values"
     return None
 
 
@@ -130,8 +155,19 @@ _Spec: TypeAlias = tuple[tuple[tuple[str, _Check], ...], tuple[tuple[str, _Check
 
 # kind -> (required fields, optional fields of the kind); "kind" itself is checked first.
 _KIND_SPECS: Final[dict[str, _Spec]] = {
-    "assistant": (_TEXT, (("delta", _is_bool),)),
-    "thinking": (_TEXT, (("delta", _is_bool),)),
+    "assistant": (
+        _TEXT,
+        (("delta", _is_bool), ("channel", _one_of(ASSISTANT_CHANNELS)), ("itemId", _is_str)),
+    ),
+    "thinking": (
+        _TEXT,
+        (
+            ("delta", _is_bool),
+            ("lifecycle", _one_of(THINKING_LIFECYCLES)),
+            ("channel", _one_of(THINKING_CHANNELS)),
+            ("itemId", _is_str),
+        ),
+    ),
     "user": (_TEXT, ()),
     "tool_call": (
         (("ts", _is_str), ("name", _is_str), ("input", json_problem)),
@@ -139,7 +175,7 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
     ),
     "tool_result": (
         (("ts", _is_str), ("toolUseId", _is_str), ("content", _is_str), ("isError", _is_bool)),
-        (("toolName", _is_str),),
+        (("toolName", _is_str), ("delta", _is_bool)),
     ),
     "init": ((("ts", _is_str), ("model", _is_str), ("sessionId", _is_str)), (("cwd", _is_str),)),
     "result": (
@@ -160,6 +196,14 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
     "system": (_TEXT, ()),
     "stdout": (_TEXT, ()),
     "diff": ((("ts", _is_str), ("changeType", _is_change_type), ("text", _is_str)), ()),
+    # Contract 1.3: Paperclip's 2026 kinds, declared in linewise_contracts.declared.
+    **{
+        kind: (
+            tuple((name, shape.problem) for name, shape in field_shapes(kind)),
+            tuple((name, shape.problem) for name, shape in optional_shapes(kind)),
+        )
+        for kind in KINDS_1_3
+    },
 }
 
 # Contract 1.1: every kind may name the tool call whose subagent produced it.
@@ -222,13 +266,42 @@ def _plain_text_ok(entry: dict[str, object]) -> bool:
     return len(entry) == 3 and type(entry.get("ts")) is str and type(entry.get("text")) is str
 
 
-def _delta_text_ok(entry: dict[str, object]) -> bool:
+def _delta_text_ok(entry: dict[str, object], kind: str) -> bool:
     size = len(entry)
-    return (
-        type(entry.get("ts")) is str
-        and type(entry.get("text")) is str
-        and (size == 3 or (size == 4 and type(entry.get("delta")) is bool))
-    )
+    if type(entry.get("ts")) is not str or type(entry.get("text")) is not str:
+        return False
+    if size == 3 or (size == 4 and type(entry.get("delta")) is bool):
+        return True
+    return _item_text_ok(entry, kind, size)
+
+
+def _item_text_ok(entry: dict[str, object], kind: str, size: int) -> bool:
+    """Contract 1.3's assistant and thinking shapes: ``channel``, ``itemId`` (and a
+    thinking's ``lifecycle``) beside ``text`` and ``delta`` (the runner's streams)."""
+    present = 3
+    delta = entry.get("delta")
+    if delta is not None:
+        if type(delta) is not bool:
+            return False
+        present += 1
+    item = entry.get("itemId")
+    if item is not None:
+        if type(item) is not str:
+            return False
+        present += 1
+    channel = entry.get("channel")
+    if channel is not None:
+        channels = ASSISTANT_CHANNELS if kind == "assistant" else THINKING_CHANNELS
+        if type(channel) is not str or channel not in channels:
+            return False
+        present += 1
+    if kind == "thinking":
+        lifecycle = entry.get("lifecycle")
+        if lifecycle is not None:
+            if type(lifecycle) is not str or lifecycle not in THINKING_LIFECYCLES:
+                return False
+            present += 1
+    return present == size
 
 
 def _tool_call_ok(entry: dict[str, object]) -> bool:
@@ -257,8 +330,19 @@ def _tool_result_ok(entry: dict[str, object]) -> bool:
         and type(entry.get("toolUseId")) is str
         and type(entry.get("content")) is str
         and type(entry.get("isError")) is bool
-        and (size == 5 or (size == 6 and type(entry.get("toolName")) is str))
+        and (
+            size == 5
+            or (size == 6 and type(entry.get("toolName")) is str)
+            or _streamed_result_ok(entry, size)
+        )
     )
+
+
+def _streamed_result_ok(entry: dict[str, object], size: int) -> bool:
+    """A tool result with contract 1.3's ``delta`` (and perhaps ``toolName``)."""
+    if type(entry.get("delta")) is not bool:
+        return False
+    return size == 6 or (size == 7 and type(entry.get("toolName")) is str)
 
 
 def _init_ok(entry: dict[str, object]) -> bool:
@@ -289,7 +373,7 @@ def _fast_ok(entry: dict[str, object]) -> bool:
     if type(kind) is not str:
         return False
     if kind in ("assistant", "thinking"):
-        return _delta_text_ok(entry)
+        return _delta_text_ok(entry, kind)
     if kind == "tool_call":
         return _tool_call_ok(entry)
     if kind == "tool_result":
@@ -317,7 +401,7 @@ def _problem(entry: object) -> str | None:
             return f"{kind}.{name} is missing"
         problem = check(value)
         if problem is not None:
-            return f"{kind}.{name} {problem}"
+            return joined(f"{kind}.{name}", problem)
     present = len(required) + 1
     if len(entry) != present:
         for name, check in optional:
@@ -327,7 +411,7 @@ def _problem(entry: object) -> str | None:
             present += 1
             problem = check(value)
             if problem is not None:
-                return f"{kind}.{name} {problem}"
+                return joined(f"{kind}.{name}", problem)
         if len(entry) != present:
             allowed = _ALLOWED[kind]
             extra = sorted(_short_repr(key) for key in entry if key not in allowed)

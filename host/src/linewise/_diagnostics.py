@@ -58,6 +58,8 @@ class Diagnostics:
     parser_restarts: int = 0
     stderr_chunks: int = 0
     system_messages: int = 0
+    #: Secrets masked in what was written, by kind (``aws-access-key``, ``environment``).
+    redactions: dict[str, int] = field(default_factory=dict)
 
     @property
     def accounted(self) -> bool:
@@ -90,6 +92,11 @@ class Diagnostics:
                 LineError(line_number, type(error).__name__, _message(error), preview(line))
             )
 
+    def count_redactions(self, counts: dict[str, int]) -> None:
+        """Add the secrets a redactor masked, by kind."""
+        for kind, count in counts.items():
+            self.redactions[kind] = self.redactions.get(kind, 0) + count
+
     def summary(self) -> str:
         """One human line: lines, entries, fallbacks, dropped, and what else happened."""
         parts = [
@@ -106,6 +113,9 @@ class Diagnostics:
             parts.append(f"{self.truncated_lines} cut (too long)")
         if self.parser_errors:
             parts.append(_count(self.parser_errors, "parser error"))
+        if self.redactions:
+            kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.redactions.items()))
+            parts.append(f"{_count(sum(self.redactions.values()), 'secret')} redacted ({kinds})")
         return f"{self.adapter_type}: " + ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -128,6 +138,7 @@ class Diagnostics:
             "parserRestarts": self.parser_restarts,
             "stderrChunks": self.stderr_chunks,
             "systemMessages": self.system_messages,
+            "redactions": dict(self.redactions),
             "accounted": self.accounted,
         }
 

@@ -61,29 +61,27 @@ def secret_variables(env: Mapping[str, str]) -> dict[str, str]:
 
 def _spellings(value: str) -> set[str]:
     """The value as it may appear in output: raw or trimmed (a value set with a trailing
-    space or ``\\r``), or escaped inside a JSON string (``\\/``, ``\\u`` escapes)."""
+    space or ``\\r``), or escaped inside a JSON string. ``\\u`` and ``\\/`` escapes, in any
+    mix with plain characters, need no spelling of their own: matching sees them decoded."""
     spellings: set[str] = set()
     trimmed = value.strip()
     for text in {value, trimmed} if len(trimmed) >= _MIN_SECRET else {value}:
-        escaped = json.dumps(text, ensure_ascii=False)[1:-1]
-        spellings |= {
-            text,
-            escaped,
-            json.dumps(text, ensure_ascii=True)[1:-1],
-            escaped.replace("/", "\\/"),
-            "".join(f"\\u{ord(char):04x}" for char in text),
-            "".join(f"\\u{ord(char):04X}" for char in text),
-        }
+        spellings |= {text, json.dumps(text, ensure_ascii=False)[1:-1]}
     return {spelling for spelling in spellings if spelling}
 
 
 # A CSI sequence (colour, erase line), raw or escaped inside a JSON string (``\u001b``).
 # Bounded repeats of disjoint classes: linear, whatever the text.
 _CSI: Final = rb"(?:\x1b|\\u001[bB])\[[0-?]{0,32}[ -/]{0,8}[@-~]"
-_ESCAPES: Final = re.compile(_CSI)
-# The end of a chunk that may still become a CSI sequence once more bytes arrive.
+# What matching looks through: CSI sequences (left out), and a JSON ``\uXXXX`` or ``\/``
+# escape at any depth of nesting (read as the character it stands for), so a secret with
+# one character escaped (``sk-\u006cive``, Go's ``\u003c``) is still the secret.
+_HIDDEN: Final = re.compile(
+    rb"(?P<csi>" + _CSI + rb")|\\{1,7}(?:u(?!001[bB]\[)(?P<hex>[0-9a-fA-F]{4})|(?P<slash>/))"
+)
+# The end of a chunk that may still become a CSI sequence or an escape once more bytes arrive.
 _PARTIAL: Final = re.compile(
-    rb"(?:\x1b|\\(?:u(?:0(?:0(?:1(?:[bB])?)?)?)?)?)\Z"
+    rb"(?:\x1b|\\{1,8}(?:u[0-9a-fA-F]{0,3}|u001[bB])?)\Z"
     rb"|(?:\x1b|\\u001[bB])\[[0-?]{0,32}[ -/]{0,8}\Z"
 )
 _PARTIAL_MAX: Final = 48  # longest such unfinished sequence
@@ -92,26 +90,41 @@ _MAX_HELD_ESCAPES: Final = 4096
 
 
 def _has_escape(data: bytes) -> bool:
-    return b"\x1b" in data or b"\\u001" in data
+    return b"\x1b" in data or b"\\u" in data or b"\\/" in data
+
+
+def _decoded(match: re.Match[bytes]) -> bytes:
+    """What a hidden sequence reads as: nothing (CSI), ``/``, or its character in UTF-8."""
+    if match.group("csi") is not None:
+        return b""
+    if match.group("slash") is not None:
+        return b"/"
+    point = int(match.group("hex"), 16)
+    if 0xD800 <= point <= 0xDFFF:  # half a surrogate pair: kept as it is, never a secret's
+        return match.group()
+    return chr(point).encode("utf-8")
 
 
 class _View:
-    """``data`` with its CSI sequences left out, and the way back to positions in ``data``.
+    """``data`` as matching sees it (colour codes left out, JSON escapes decoded), and
+    the way back to positions in ``data``.
 
-    Memory is one pair per escape sequence, not one per byte.
+    Memory is one entry per hidden sequence, not one per byte.
     """
 
     def __init__(self, data: bytes, end: int) -> None:
         self.data, self.end = data, end
-        self.text = _ESCAPES.sub(b"", data[:end])
+        self.text = _HIDDEN.sub(_decoded, data[:end])
         # The way back is made only when asked for (a secret found or held back).
         self._starts: list[int] | None = None
         self.origins: list[int] = []  # where each piece starts in data
-        self.escapes: list[tuple[int, int]] = []  # (start, end) in data of each sequence
+        self.sizes: list[int] = []  # its size in data (a decoded escape: the escape's)
+        self.decoded: list[bool] = []  # whether it is one decoded escape
+        self.escapes: list[tuple[int, int]] = []  # (start, end) in data of each CSI sequence
 
     @property
     def starts(self) -> list[int]:
-        """Where each piece of text between escape sequences starts in the view."""
+        """Where each piece of the view starts (plain runs and decoded escapes)."""
         if self._starts is None:
             self._map()
         assert self._starts is not None
@@ -120,25 +133,44 @@ class _View:
     def _map(self) -> None:
         self._starts = []
         position = size = 0
-        for match in _ESCAPES.finditer(self.data, 0, self.end):
-            self._piece(match.start() - position, position, size)
-            size += match.start() - position
-            self.escapes.append(match.span())
+        for match in _HIDDEN.finditer(self.data, 0, self.end):
+            start = match.start()
+            self._piece(start - position, position, size, start - position, False)
+            size += start - position
+            if match.group("csi") is not None:
+                self.escapes.append(match.span())
+            else:
+                length = len(_decoded(match))
+                self._piece(length, start, size, match.end() - start, True)
+                size += length
             position = match.end()
-        self._piece(self.end - position, position, size)
+        self._piece(self.end - position, position, size, self.end - position, False)
 
-    def _piece(self, length: int, origin: int, at: int) -> None:
+    def _piece(self, length: int, origin: int, at: int, size: int, decoded: bool) -> None:
         if length:
             assert self._starts is not None
             self._starts.append(at)
             self.origins.append(origin)
+            self.sizes.append(size)
+            self.decoded.append(decoded)
 
     def origin(self, position: int, end: int) -> int:
-        """Where the view's byte at ``position`` is in data (``end`` past the last byte)."""
+        """Where the view's byte at ``position`` begins in data (``end`` past the last byte)."""
         if position >= len(self.text):
             return end
         index = bisect.bisect_right(self.starts, position) - 1
+        if self.decoded[index]:
+            return self.origins[index]
         return self.origins[index] + position - self.starts[index]
+
+    def origin_after(self, position: int, end: int) -> int:
+        """Where the view's byte at ``position`` ends in data (past a whole decoded escape)."""
+        if position >= len(self.text):
+            return end
+        index = bisect.bisect_right(self.starts, position) - 1
+        if self.decoded[index]:
+            return self.origins[index] + self.sizes[index]
+        return self.origins[index] + position - self.starts[index] + 1
 
     def at_or_after(self, origin: int) -> int:
         """The view position of the first byte of text at or after ``origin`` in data."""
@@ -148,10 +180,12 @@ class _View:
             return 0
         offset = origin - self.origins[index]
         following = starts[index + 1] if index + 1 < len(starts) else len(self.text)
+        if self.decoded[index]:
+            return starts[index] if offset == 0 else following
         return min(starts[index] + offset, following)
 
     def escapes_within(self, start: int, end: int) -> list[tuple[int, int]]:
-        """The (start, end) in data of the escape sequences between two positions of data."""
+        """The (start, end) in data of the CSI sequences between two positions of data."""
         self.starts  # noqa: B018 - makes the map
         index = bisect.bisect_left(self.escapes, (start, start))
         found = []
@@ -242,7 +276,7 @@ class Redactor:
             if match.start() >= hold:
                 break
             first = view.origin(match.start(), end)
-            last = view.origin(match.end() - 1, end) + 1
+            last = view.origin_after(match.end() - 1, end)
             out.append(data[start:first])
             out.append(MASK.encode())
             out += [data[a:b] for a, b in view.escapes_within(first, last)]

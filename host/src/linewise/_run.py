@@ -19,6 +19,7 @@ from linewise_contracts.summary import RunSummary
 from linewise import _defaults
 from linewise._child import exit_code
 from linewise._detect import Detection
+from linewise._entry_redaction import EntryRedactor
 from linewise._lines import LineReader, read_lines
 from linewise._pipeline import Pipeline
 from linewise._process import Child, SignalInbox, forwarding_signals, spawn
@@ -31,7 +32,7 @@ from linewise._redact import (
     secret_variables,
 )
 from linewise._registry import Registry, get_registry
-from linewise._run_report import RunReport
+from linewise._run_report import RunReport, SummarySource
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
 from linewise._summary import plugin_summary
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
@@ -159,6 +160,7 @@ class _Output:
         on_batch: Callable[[], None] | None,
         detect_wait: float,
         files: _Files,
+        redactor: EntryRedactor,
     ) -> None:
         self.log = files.log
         # Where stdout goes for the plugin's summarize_run once the run is over.
@@ -170,6 +172,8 @@ class _Output:
         self.last_output = 0.0
         self.out_redactor = Redactor.for_environment(env)
         self.err_redactor = Redactor.for_environment(env)
+        # Entries are masked again once parsed: streamed fragments merged, escapes decoded.
+        self.entry_redactor = redactor if redactor.active else None
         self.stderr_lines = LineReader(_STDERR_MAX)
         self.transcript_writer: JsonlRenderer | None = None
         if files.transcript is not None:
@@ -196,7 +200,15 @@ class _Output:
     # -- entries out -----------------------------------------------------------
 
     def entry(self, entry: TranscriptEntry) -> None:
-        """One entry out of the pipeline: saved, then handed to the host app."""
+        """One entry out of the pipeline: masked, saved, then handed to the host app."""
+        if self.entry_redactor is None:
+            self.pass_on(entry)
+        else:
+            for masked in self.entry_redactor.entry(entry):
+                self.pass_on(masked)
+
+    def pass_on(self, entry: TranscriptEntry) -> None:
+        """One masked entry: saved, then handed to the host app."""
         self.batch_open = True
         if self.transcript_writer is not None:
             self.transcript_writer.write(entry)
@@ -206,6 +218,11 @@ class _Output:
     def line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
         """One stdout line and its entries, for a host app that draws from lines."""
         self.batch_open = True
+        redactor = self.entry_redactor
+        if redactor is not None:
+            entries = [masked for entry in entries for masked in redactor.entry(entry)]
+            entries += redactor.flush()  # a line's fragments go with their line
+            line = redactor.text(line)
         if self.transcript_writer is not None:
             for entry in entries:
                 self.transcript_writer.write(entry)
@@ -286,6 +303,13 @@ class _Output:
     def close(self) -> None:
         """The stream is over: what the parser held, then the transcript file."""
         self.pipeline.close()
+        raw = self.out_redactor.masked + self.err_redactor.masked
+        if raw:  # masked in the bytes, before parsing
+            self.pipeline.session.diagnostics.count_redactions({"environment": raw})
+        if self.entry_redactor is not None:
+            for masked in self.entry_redactor.flush():
+                self.pass_on(masked)
+            self.pipeline.session.diagnostics.count_redactions(self.entry_redactor.counts)
         self.end_batch()
         if self.transcript_writer is not None:
             self.transcript_writer.close()
@@ -325,14 +349,19 @@ def _result(
         # The stdout written to disk as it came is read back, so memory stays flat.
         lines = read_lines(source, max_chars=max_line_chars)
         summary, problem = plugin_summary(parser, lines, strict=registry.strict)
+    from linewise._prices import priced
+
     detection = session.detection
+    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
+    summary, estimate = priced(summary or pipeline.stats.to_summary())
     report = RunReport(
         source=" ".join(shown),
         adapter_type=session.adapter_type,
-        summary=summary or pipeline.stats.to_summary(),
+        summary=summary,
+        estimate=estimate,
         stats=pipeline.stats,
         diagnostics=session.diagnostics,
-        summary_source="plugin" if summary is not None else "transcript",
+        summary_source=summary_source,
         summary_problem=problem,
         detection=detection.reason if detection is not None else None,
     )
@@ -373,6 +402,8 @@ def run_agent(
     forward_signals: bool = False,
     max_line_chars: int = DEFAULT_MAX_LINE_CHARS,
     detect_wait: float = DETECT_WAIT,
+    redact: bool = False,
+    redact_allow: Sequence[str] = (),
 ) -> RunResult:
     """Run an agent CLI and parse its output live; returns how it ended.
 
@@ -385,7 +416,12 @@ def run_agent(
     its entries instead (a renderer drawing from the CLI's own lines); the
     entries from no whole line (stderr, host messages) still go to ``on_entry``. The values of
     secret-named variables of ``env`` are masked (``***``) in everything
-    linewise produces: entries, the saved log and transcript, the summary.
+    linewise produces: entries, the saved log and transcript, the summary;
+    in entries, after parsing too (a secret split across two streamed
+    fragments, or with escaped characters, is still masked). With ``redact``,
+    secrets found by their content are masked in the entries as well
+    (``[redacted: KIND]``), except the values in ``redact_allow``; the
+    counts are in the diagnostics (``redactions``).
 
     ``timeout`` (seconds; None or 0 for none) sends SIGTERM to the process
     group, then SIGKILL ``grace`` seconds later; both are reported as system
@@ -418,6 +454,7 @@ def run_agent(
             on_batch=on_batch,
             detect_wait=detect_wait,
             files=stack.enter_context(_Files.opened(save_log, save_transcript)),
+            redactor=EntryRedactor.for_environment(launch.env, patterns=redact, allow=redact_allow),
         )
         inbox = stack.enter_context(forwarding_signals(forward_signals))
         child = _started(launch, output, timeout, grace, inbox)

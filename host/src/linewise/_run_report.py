@@ -16,6 +16,7 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise._defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise._diagnostics import Diagnostics
 from linewise._lines import read_lines
+from linewise._prices import Estimate, cost_source
 from linewise._registry import Registry, get_registry
 from linewise._summary import TranscriptStats, plugin_summary
 from linewise.errors import UnknownAdapterError
@@ -41,7 +42,8 @@ class RunReport:
     ``summary`` is the plugin's ``summarize_run`` result when the plugin
     exports one and it worked (``summary_source == "plugin"``), else the one
     :class:`TranscriptStats` gives; ``summary_problem`` says why the plugin's
-    was not used when it should have been.
+    was not used when it should have been. ``estimate`` is how the cost was
+    estimated, when the CLI reported none (see :func:`linewise._prices.priced`).
     """
 
     source: str
@@ -52,6 +54,7 @@ class RunReport:
     summary_source: SummarySource = "transcript"
     summary_problem: str | None = None
     detection: str | None = None
+    estimate: Estimate | None = None
 
     @property
     def complete(self) -> bool | None:
@@ -84,13 +87,17 @@ class RunReport:
             "summarySource": self.summary_source,
             "summaryProblem": self.summary_problem,
             "summary": self.summary.to_json(),
+            "costSource": cost_source(self.summary),
+            "priceData": self.estimate.price_data if self.estimate else None,
+            "unpricedModels": list(self.estimate.unpriced) if self.estimate else [],
             "diagnostics": self.diagnostics.to_json(),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class RunTotals:
-    """Sums over several runs; ``cost_usd`` over the runs whose cost is known."""
+    """Sums over several runs; ``cost_usd`` over the runs whose cost is known, of which
+    ``estimated_usd`` is estimated; ``unknown_cost`` runs have no known cost."""
 
     runs: int = 0
     turns: int = 0
@@ -100,6 +107,17 @@ class RunTotals:
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = None
     statuses: dict[str, int] = field(default_factory=dict)
+    estimated_usd: float | None = None
+    unknown_cost: int = 0
+
+    @property
+    def cost_source(self) -> str | None:
+        """``reported``, ``estimated``, ``mixed`` (some of each), or None (no cost known)."""
+        if self.cost_usd is None:
+            return None
+        if self.estimated_usd is None:
+            return "reported"
+        return "estimated" if self.estimated_usd == self.cost_usd else "mixed"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys)."""
@@ -115,6 +133,9 @@ class RunTotals:
                 "cachedTokens": self.usage.cached_tokens,
             },
             "costUsd": self.cost_usd,
+            "costSource": self.cost_source,
+            "estimatedCostUsd": self.estimated_usd,
+            "runsWithUnknownCost": self.unknown_cost,
             "statuses": dict(self.statuses),
         }
 
@@ -124,6 +145,8 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
     runs = turns = tool_calls = tool_errors = errors = 0
     usage = Usage()
     costs: list[float] = []
+    estimated: list[float] = []
+    unknown_cost = 0
     statuses: dict[str, int] = {}
     for report in reports:
         summary = report.summary
@@ -135,6 +158,10 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         usage += summary.usage
         if summary.cost_usd is not None:
             costs.append(summary.cost_usd)
+            if summary.cost_source == "estimated":
+                estimated.append(summary.cost_usd)
+        else:
+            unknown_cost += 1
         statuses[report.status] = statuses.get(report.status, 0) + 1
     return RunTotals(
         runs=runs,
@@ -145,6 +172,8 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         usage=usage,
         cost_usd=sum(costs) if costs else None,
         statuses=statuses,
+        estimated_usd=sum(estimated) if estimated else None,
+        unknown_cost=unknown_cost,
     )
 
 
@@ -199,15 +228,20 @@ def summarize_stream(
     summary, problem = plugin_summary(
         parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
     )
+    from linewise._prices import priced
+
     stats = pipeline.stats
     detection = session.detection
+    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
+    summary, estimate = priced(summary or stats.to_summary())
     return RunReport(
         source=source,
         adapter_type=session.adapter_type,
-        summary=summary or stats.to_summary(),
+        summary=summary,
+        estimate=estimate,
         stats=stats,
         diagnostics=session.diagnostics,
-        summary_source="plugin" if summary is not None else "transcript",
+        summary_source=summary_source,
         summary_problem=problem,
         detection=detection.reason if detection is not None else None,
     )

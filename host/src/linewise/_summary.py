@@ -29,6 +29,8 @@ __all__ = [
 #: Most tokens a summary believes one run used; beyond it a count is nonsense.
 MAX_TOKENS: Final = 10**15
 _KEPT_ERRORS: Final = 20
+#: A run_terminal's run state -> the outcome word (linewise_contracts.outcomes).
+_RUN_OUTCOMES: Final = {"succeeded": "completed", "failed": "failed", "cancelled": "interrupted"}
 
 
 @dataclass(slots=True)
@@ -58,6 +60,11 @@ class TranscriptStats:
     started: bool = False
     # An init (a new session) after the last result: that session has no result yet.
     open_session: bool = False
+    #: Contract 1.3: the last run_terminal's states and the disposition the run reported.
+    run_state: str | None = None
+    turn_state: str | None = None
+    disposition: str | None = None
+    stop_reason: str | None = None
 
     def add(self, entry: TranscriptEntry) -> None:
         """Count one entry."""
@@ -76,6 +83,18 @@ class TranscriptStats:
             self._add_result(entry)
         elif kind == "stdout":
             self.raw_lines += 1
+        elif kind == "run_result":
+            self.final_text = entry["summary"] or self.final_text  # type: ignore[typeddict-item]
+            self.disposition = entry["disposition"]  # type: ignore[typeddict-item]
+        elif kind == "run_terminal":
+            self._add_terminal(entry)
+
+    def _add_terminal(self, entry: Any) -> None:
+        self.run_state = entry["runState"]
+        self.turn_state = entry["turnState"]
+        self.disposition = entry["disposition"]
+        self.stop_reason = entry.get("stopReason")
+        self.open_session = False
 
     def _add_result(self, entry: Any) -> None:
         self.results += 1
@@ -105,7 +124,32 @@ class TranscriptStats:
         return self.results > 0 and not self.open_session
 
     def to_summary(self) -> RunSummary:
-        """The run summary the transcript alone gives (no turns: entries do not carry them)."""
+        """The run summary the transcript alone gives (no turns: entries do not carry them).
+
+        A run that said its terminal state (contract 1.3's ``run_terminal``) is
+        complete, and its run state gives the outcome (succeeded: completed,
+        cancelled: interrupted, failed: failed), with the states in ``details``.
+        """
+        if self.run_state is not None:
+            details: dict[str, Any] = {
+                "runState": self.run_state,
+                "turnState": self.turn_state,
+                "disposition": self.disposition,
+            }
+            if self.stop_reason:
+                details["stopReason"] = self.stop_reason
+            return RunSummary(
+                session_id=self.session_id,
+                model=self.model,
+                usage=self.usage,
+                cost_usd=self.cost_usd,
+                final_text=self.final_text,
+                outcome=_RUN_OUTCOMES[self.run_state],
+                is_error=self.run_state == "failed" or self.is_error,
+                errors=tuple(self.errors),
+                complete=True,
+                details=details,
+            )
         return RunSummary(
             session_id=self.session_id,
             model=self.model,

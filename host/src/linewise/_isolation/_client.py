@@ -32,6 +32,7 @@ from linewise._isolation._pipe import PipeReader, write_all
 from linewise._isolation._policy import IsolationPolicy
 from linewise._isolation._polling import POLICY
 from linewise._isolation._worker import PROGRESS
+from linewise._relay import worker_output_fd
 
 __all__ = ["WorkerDied", "WorkerProcess"]
 
@@ -84,12 +85,14 @@ class WorkerProcess:
             "progress_fd": self._progress_file.fileno(),
             "sandbox": sandbox,
         }
-        stderr = sys.__stderr__.fileno() if sys.__stderr__ is not None else subprocess.DEVNULL
+        # The worker's stdout and stderr reach ours neutralised (linewise._relay).
+        stderr = worker_output_fd() if sys.__stderr__ is not None else subprocess.DEVNULL
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-c", _BOOT, json.dumps(config)],
                 stdin=subprocess.PIPE,
                 stdout=stderr,
+                stderr=stderr,
                 env=_WORKER_ENVIRONMENT | os.environ,
                 pass_fds=(write_end, self._progress_file.fileno()),
                 start_new_session=True,  # the terminal's Ctrl-C is the host's alone

@@ -30,6 +30,7 @@ COMMANDS: Final[dict[str, str]] = {
     "export": "exporting",
     "query": "querying",
     "sessions": "sessions",
+    "usage": "usage",
     "js": "js",
 }
 

@@ -129,6 +129,11 @@ def drawing_for(
             thinking=args.thinking,
             title=title,
         )
+        redactor = getattr(args, "redactor", None)
+        if redactor is not None:
+            from linewise.renderers.redacting import RedactingRenderer
+
+            renderer = RedactingRenderer(renderer, redactor)
         if getattr(args, "censor_usernames", False):
             from linewise.renderers.privacy import CensoringRenderer
 

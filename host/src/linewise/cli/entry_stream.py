@@ -24,17 +24,21 @@ def entry_stream() -> Iterator[TextIO]:
     """A text stream to the process's standard output, for the entries only.
 
     While it is open, what plugin code prints (``print``, a thread, even
-    ``os.write(1, ...)``) goes to stderr instead: ``sys.stdout`` points at
-    ``sys.stderr`` and file descriptor 1 at descriptor 2, and the entries go
-    to a duplicate of the original descriptor 1. Everything is put back
-    afterwards. When ``sys.stdout`` is not descriptor 1 (an embedding app, a
-    test capture), only ``sys.stdout`` is redirected and the entries go to it.
+    ``os.write(1, ...)``) goes to stderr instead, neutralised (an escape
+    sequence shows as text): ``sys.stdout`` writes to ``sys.stderr`` through
+    :class:`~linewise._relay.NeutralisedText` and file descriptor 1 is a pipe
+    an :class:`~linewise._relay.OutputRelay` drains to descriptor 2; the
+    entries go to a duplicate of the original descriptor 1. Everything is put
+    back afterwards. When ``sys.stdout`` is not descriptor 1 (an embedding
+    app, a test capture), only ``sys.stdout`` is redirected and the entries go to it.
     """
+    from linewise._relay import NeutralisedText, OutputRelay
+
     original = sys.stdout
     original.flush()
     fd = _fd(original)
     if fd != 1 or _fd(sys.stderr) is None:
-        sys.stdout = sys.stderr
+        sys.stdout = NeutralisedText(sys.stderr)
         try:
             yield original
         finally:
@@ -51,8 +55,9 @@ def entry_stream() -> Iterator[TextIO]:
         errors="replace",
     )
     sys.stderr.flush()
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    relay = OutputRelay()
+    os.dup2(relay.fd, 1)
+    sys.stdout = NeutralisedText(sys.stderr, 1)
     try:
         yield output
     finally:
@@ -62,3 +67,4 @@ def entry_stream() -> Iterator[TextIO]:
             sys.stdout = original
             os.dup2(saved, 1)
             os.close(saved)
+            relay.close()

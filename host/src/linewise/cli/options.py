@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import os
+from typing import TYPE_CHECKING
 
 from linewise._defaults import MAX_LINE_CHARS
 from linewise.cli.common import positive_int
 
-__all__ = ["add_color", "add_full", "add_max_line_chars", "add_output"]
+if TYPE_CHECKING:
+    from linewise._entry_redaction import EntryRedactor
+
+__all__ = [
+    "add_color",
+    "add_full",
+    "add_max_line_chars",
+    "add_output",
+    "add_redact",
+    "redactor_for",
+]
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:
@@ -38,3 +50,37 @@ def add_max_line_chars(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"cut lines longer than N characters (default {MAX_LINE_CHARS})",
     )
+
+
+def add_redact(parser: argparse.ArgumentParser, *, default: bool = False) -> None:
+    """``--redact`` / ``--no-redact`` and ``--redact-allow VALUE``: secrets found by content."""
+    parser.add_argument(
+        "--redact",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help="mask secrets found by their content (cloud keys, provider tokens, private "
+        "keys, JWTs, passwords in URLs and connection strings, secret-named assignments) "
+        "in everything written, each shown as [redacted: KIND] and counted on stderr"
+        + (" (the default here)" if default else ""),
+    )
+    parser.add_argument(
+        "--redact-allow",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="never mask VALUE (a false positive of --redact); repeatable",
+    )
+
+
+def redactor_for(args: argparse.Namespace, *, environment: bool) -> EntryRedactor | None:
+    """The entry redactor ``args`` ask for: secrets by content with ``--redact``, and the
+    values of secret-named environment variables where ``environment`` (or ``--redact``)."""
+    from linewise._entry_redaction import EntryRedactor
+
+    patterns = bool(getattr(args, "redact", False))
+    if not (patterns or environment):
+        return None
+    redactor = EntryRedactor.for_environment(
+        os.environ, patterns=patterns, allow=getattr(args, "redact_allow", ())
+    )
+    return redactor if redactor.active else None

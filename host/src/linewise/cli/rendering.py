@@ -28,7 +28,14 @@ from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
 from linewise.cli.inputs import refusing_binary
-from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
+from linewise.cli.options import (
+    add_color,
+    add_full,
+    add_max_line_chars,
+    add_output,
+    add_redact,
+    redactor_for,
+)
 from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
@@ -124,6 +131,7 @@ def register(commands: Any) -> None:
         "(default: the file's modification time; now for stdin and --follow)",
     )
     add_max_line_chars(render)
+    add_redact(render)
     render.add_argument(
         "-q",
         "--quiet",
@@ -246,7 +254,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
     _check_options(args, registry)
     with ExitStack() as stack:
-        source, fixed_ts = session_source(args, registry) or _open_source(args)
+        stored = session_source(args, registry)
+        source, fixed_ts = stored or _open_source(args)
+        # A stored session's entries are masked as its lines are (secret-named variables).
+        args.redactor = redactor_for(args, environment=stored is not None)
         if source is not sys.stdin.buffer:
             stack.callback(source.close)
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
@@ -295,6 +306,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         drawing.close(
             None if interrupted else _summary(args, registry, pipeline, read_again, draws=draws)
         )
+    if args.redactor is not None:
+        pipeline.session.diagnostics.count_redactions(args.redactor.counts)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)

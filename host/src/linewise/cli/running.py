@@ -13,7 +13,13 @@ from linewise._registry import Registry
 from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger
 from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
-from linewise.cli.options import add_color, add_full, add_max_line_chars, add_output
+from linewise.cli.options import (
+    add_color,
+    add_full,
+    add_max_line_chars,
+    add_output,
+    add_redact,
+)
 from linewise.errors import LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
@@ -90,6 +96,7 @@ def register(commands: Any) -> None:
         "--thinking", action="store_true", help="show thinking (folded by default)"
     )
     add_max_line_chars(run_parser)
+    add_redact(run_parser)
     run_parser.add_argument(
         "-q",
         "--quiet",
@@ -179,6 +186,8 @@ def _run_drawn(
             registry=registry,
             forward_signals=True,
             max_line_chars=args.max_line_chars,
+            redact=args.redact,
+            redact_allow=args.redact_allow,
         )
     except AgentStartError as error:
         fail(str(error), error.exit_code)

@@ -130,7 +130,13 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         return EXIT_OK
     prefixes = unique_prefixes([info.id for info in found])
     table = [list(_COLUMNS), *(_row(info, shown, prefixes[info.id]) for info in found)]
-    sys.stdout.write(_table(table) + _LEGEND)
+    estimated = sorted({info.price_data or "" for info in found if info.cost_source == "estimated"})
+    note = (
+        f"est: the CLI recorded no cost; estimated from list prices ({', '.join(estimated)})\n"
+        if estimated
+        else ""
+    )
+    sys.stdout.write(_table(table) + _LEGEND + note)
     return EXIT_OK
 
 
@@ -169,6 +175,12 @@ def _tokens(info: SessionInfo) -> str:
     if info.input_tokens is None or info.output_tokens is None:
         return "unknown"
     return f"{info.input_tokens + info.output_tokens:,}"
+
+
+def _cost(info: SessionInfo) -> str:
+    if info.cost_usd is None:
+        return "unknown"
+    return f"${info.cost_usd:.4f}" + (" est" if info.cost_source == "estimated" else "")
 
 
 def _cut(text: str | None, width: int, *, keep_end: bool = False) -> str:
@@ -215,7 +227,7 @@ def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[st
         str(info.messages),
         str(info.tool_calls),
         _tokens(info),
-        "unknown" if info.cost_usd is None else f"${info.cost_usd:.4f}",
+        _cost(info),
         info.outcome,
         _cut(shown(info.first_prompt or ""), PROMPT_CHARS),
     ]

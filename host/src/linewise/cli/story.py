@@ -59,8 +59,11 @@ def run_summary(
 
     None when the plugin has no ``summarize_run``, or ``log`` is None (a pipe
     longer than what is kept: said on stderr). A failing ``summarize_run`` is
-    reported and the transcript's own summary stands in, as in ``summarize``.
+    reported and the transcript's own summary stands in, as in ``summarize``. A cost
+    the CLI did not report is estimated, as ``summarize`` estimates it.
     """
+    from linewise._prices import priced
+
     if log is None:
         logger.warning(
             "no run summary: the input was longer than %d MB and cannot be read again",
@@ -76,5 +79,5 @@ def run_summary(
     )
     if summary is None:
         logger.warning("%s; summarised from the transcript", problem)
-        return stats.to_summary()
-    return summary
+        return priced(stats.to_summary())[0]
+    return priced(summary)[0]

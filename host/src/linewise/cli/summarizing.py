@@ -88,8 +88,22 @@ def _run_tokens(report: RunReport, value: int) -> str:
     return _tokens(value) if tokens_known(report) else "unknown"
 
 
-def _cost(value: float | None) -> str:
-    return "unknown" if value is None else f"${value:.4f}"
+def _cost(value: float | None, source: str | None = None) -> str:
+    """A cost cell: ``est`` marks an estimate (``mixed``: a sum with estimates in it)."""
+    if value is None:
+        return "unknown"
+    mark = {"estimated": " est", "mixed": " incl. est"}.get(source or "", "")
+    return f"${value:.4f}{mark}"
+
+
+def _legend(estimated: bool) -> str:
+    if not estimated:
+        return _LEGEND
+    from linewise._prices import price_data
+
+    return _LEGEND + (
+        f"est: the CLI reported no cost; estimated from list prices ({price_data()})\n"
+    )
 
 
 def _short(value: str | None, width: int = _SESSION_WIDTH) -> str:
@@ -119,7 +133,7 @@ def describe(report: RunReport) -> str:
         )
     else:
         parts.append("tokens unknown")
-    parts.append(f"cost {_cost(summary.cost_usd)}")
+    parts.append(f"cost {_cost(summary.cost_usd, summary.cost_source)}")
     parts.append(report.status)
     parts.append(_outcome(report))
     return neutralize(" · ".join(parts))
@@ -139,7 +153,7 @@ def _row(report: RunReport) -> list[str]:
         _run_tokens(report, usage.input_tokens),
         _run_tokens(report, usage.output_tokens),
         _run_tokens(report, usage.cached_tokens),
-        _cost(summary.cost_usd),
+        _cost(summary.cost_usd, summary.cost_source),
         report.status,
         _outcome(report),
     ]
@@ -206,7 +220,7 @@ def _total_row(totals: RunTotals) -> list[str]:
         _tokens(totals.usage.input_tokens),
         _tokens(totals.usage.output_tokens),
         _tokens(totals.usage.cached_tokens),
-        _cost(totals.cost_usd),
+        _cost(totals.cost_usd, totals.cost_source),
         statuses,
         "",
     ]
@@ -301,5 +315,6 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             rows.extend(_subagent_rows(report))
         if len(reports) > 1:
             rows.append(_total_row(totals))
-        sys.stdout.write(_table(rows) + _LEGEND)
+        estimated = any(report.summary.cost_source == "estimated" for report in reports)
+        sys.stdout.write(_table(rows) + _legend(estimated))
     return EXIT_FAILURE if unreadable else EXIT_OK

@@ -54,6 +54,12 @@ RUNS_COLUMNS: Final = (
     Column("output_tokens", "BIGINT", "output tokens"),
     Column("cached_tokens", "BIGINT", "input tokens read from a cache"),
     Column("cost_usd", "DOUBLE", "cost in US dollars, as `linewise summarize`; null when unknown"),
+    Column(
+        "cost_source", "VARCHAR", "reported (by the CLI) or estimated (list prices); null: unknown"
+    ),
+    Column(
+        "price_data", "VARCHAR", "the price table of an estimate (genai-prices 0.2.3), else null"
+    ),
     Column("subagents", "BIGINT", "distinct parentToolUseId values: subagents that left entries"),
     Column("entries", "BIGINT", "entries (rows of this run in entries.parquet)"),
     Column("lines", "BIGINT", "non-blank stdout lines read"),
@@ -71,7 +77,12 @@ ENTRIES_COLUMNS: Final = (
     Column("seq", "BIGINT", "the entry's position in its run, from 0"),
     Column("kind", "VARCHAR", "the entry kind (assistant, tool_call, result, ...)"),
     Column("ts", "VARCHAR", "the entry's ts, as rendered"),
-    Column("text", "VARCHAR", "text, or a tool result's content; null for tool_call and init"),
+    Column(
+        "text",
+        "VARCHAR",
+        "text, or a tool result's content, or for the kinds of contract 1.3 (run_result,"
+        " workspace_change, ...) the one line `linewise render` shows; null for tool_call and init",
+    ),
     Column("tool_name", "VARCHAR", "a tool call's name or a tool result's toolName"),
     Column("tool_use_id", "VARCHAR", "toolUseId"),
     Column("parent_tool_use_id", "VARCHAR", "parentToolUseId: the subagent's spawning call"),

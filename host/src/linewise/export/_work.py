@@ -13,7 +13,9 @@ import orjson
 from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
+from linewise._prices import cost_source
 from linewise._registry import Registry
+from linewise.renderers.described import DESCRIBED_KINDS, heading
 
 if TYPE_CHECKING:
     from linewise._diagnostics import Diagnostics
@@ -88,6 +90,9 @@ def _moment(stamp: str | None) -> datetime | None:
 def _entry_row(entry: TranscriptEntry) -> tuple[Any, ...]:
     values: Any = entry
     text = next((values[key] for key in _TEXT_KEYS if isinstance(values.get(key), str)), None)
+    if entry["kind"] in DESCRIBED_KINDS:
+        # Contract 1.3's kinds have no text field: the one line every view shows for them.
+        text = heading(values)
     name = values.get("name") if entry["kind"] == "tool_call" else values.get("toolName")
     error = values.get("isError")
     delta = values.get("delta")
@@ -277,6 +282,12 @@ def _run_row(
         "output_tokens": summary.usage.output_tokens,
         "cached_tokens": summary.usage.cached_tokens,
         "cost_usd": summary.cost_usd,
+        "cost_source": cost_source(summary),
+        "price_data": (
+            report.estimate.price_data
+            if report.estimate is not None and summary.cost_source == "estimated"
+            else None
+        ),
         "subagents": len(rows.parents),
         "entries": len(rows.columns["seq"]),
         "lines": diagnostics.lines,

@@ -4,8 +4,9 @@ Each :class:`JavaScriptParser` gets its own QuickJS context (its own
 runtime, heap and globals) the first time it parses a line, so module-level
 state cannot leak from one transcript into the next. The context has only
 the language's built-ins: no filesystem, network, timers, ``require``,
-``process`` or host objects. Every call runs under a time limit and the
-context under a heap limit; a call that hits either raises
+``process`` or host objects, nor the bridge the host calls it through. Each
+line runs under one time limit (the parse call and whatever it hands back)
+and the context under a heap limit; a call that hits either raises
 :class:`JavaScriptError` (the safety net turns the line over to the generic
 parser) and the context stays usable. Values come back as JSON text, checked
 in the engine to be plain JSON; an entry that is not is handed over as a
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Final
@@ -34,7 +36,7 @@ __all__ = [
     "start_context",
 ]
 
-#: Seconds one call into a parser may take (``LINEWISE_LINE_TIMEOUT`` overrides).
+#: Seconds one line (or the module's start) may take (``LINEWISE_LINE_TIMEOUT`` overrides).
 DEFAULT_TIME_LIMIT: Final = 5.0
 #: MiB of heap one parser instance may use (``LINEWISE_JS_HEAP`` overrides).
 DEFAULT_HEAP_MIB: Final = 256
@@ -42,9 +44,10 @@ _MIB: Final = 1024 * 1024
 # The engine's exception classes, set when the first context starts.
 _FAILURES: tuple[type[BaseException], ...] = ()
 
-# Evaluated before the module, so it holds the built-ins as they were.
+# Evaluated before the module, so it holds the built-ins as they were. Its value is one
+# function the host keeps: nothing of it is a global, so the module can neither call it
+# nor put its own in its place (what the host gets back is checked all the same).
 _BRIDGE: Final = r"""
-var __linewise_start__, __linewise_parse__, __linewise_reset__, __linewise_take__;
 (function (stringify, isArray, getPrototypeOf, keys, isFinite, ObjectProto, ArrayProto,
            isWellFormed) {
   "use strict";
@@ -130,7 +133,7 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__, __linewise_take_
     // slice(0) flattens a concatenated ("rope") string: the binding cannot hand those over.
     return ("\u0001" + taken.length + "\u0001" + text).slice(0);
   }
-  __linewise_start__ = function (exported) {
+  function start(exported) {
     if (exported === null || (typeof exported !== "object" && typeof exported !== "function")) {
       throw new TypeError("the module exports nothing");
     }
@@ -148,21 +151,21 @@ var __linewise_start__, __linewise_parse__, __linewise_reset__, __linewise_take_
       return "parseStdoutLine";
     }
     throw new TypeError("the module exports neither createStdoutParser nor parseStdoutLine");
-  };
-  __linewise_parse__ = function (line, ts) { return encode(parser.parseLine(line, ts)); };
-  __linewise_take__ = function (index) { return taken[index].slice(0); };
-  __linewise_reset__ = function () {
-    if (typeof parser.reset === "function") parser.reset();
+  }
+  // The host's one entry: 0 start(exports), 1 parse(line, ts), 2 take(index), 3 reset().
+  return function (call, first, second) {
+    if (call === 1) return encode(parser.parseLine(first, second));
+    if (call === 2) return taken[first].slice(0);
+    if (call === 3) { if (typeof parser.reset === "function") parser.reset(); return null; }
+    return start(first);
   };
 })(JSON.stringify, Array.isArray, Object.getPrototypeOf, Object.keys, isFinite,
-   Object.prototype, Array.prototype, String.prototype.isWellFormed);
+   Object.prototype, Array.prototype, String.prototype.isWellFormed)
 """
-
-
-_START: Final = """(function (exported) {
-  delete globalThis.__linewise_module__;
-  return __linewise_start__(exported);
-})(globalThis.__linewise_module__)"""
+_START, _PARSE, _TAKE, _RESET = 0, 1, 2, 3
+# The smallest a long string's mark "\u0001<n>" can be in the JSON text (quotes included):
+# a count the text has no room for is the module's doing, not the bridge's.
+_MARK_CHARS: Final = 9
 
 
 class JavaScriptError(Exception):
@@ -206,7 +209,7 @@ def not_json(description: str) -> NotJson:
 
 @dataclass(frozen=True, slots=True)
 class EngineLimits:
-    """The limits of one parser instance: seconds per call and MiB of heap."""
+    """The limits of one parser instance: seconds per line and MiB of heap."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     heap_mib: int = DEFAULT_HEAP_MIB
@@ -241,7 +244,7 @@ def _describe(error: BaseException, limits: EngineLimits) -> str:
     text = str(error).strip()
     first = text.splitlines()[0] if text else type(error).__name__
     if first == "InternalError: interrupted":
-        return f"took longer than the time limit of {limits.time_limit:g} s per call"
+        return _describe_timeout(limits)
     if first == "InternalError: out of memory":
         return f"ran out of its heap limit of {limits.heap_mib} MiB"
     if first == "null":
@@ -266,33 +269,47 @@ def start_context(module: ParserModule, limits: EngineLimits) -> tuple[Any, str]
     Raises :class:`JavaScriptError` with ``stage`` "import" when evaluating the
     module throws, and "exports" when its exports make no parser.
     """
+    context, _, used = _start(module, limits)
+    return context, used
+
+
+def _start(module: ParserModule, limits: EngineLimits) -> tuple[Any, Any, str]:
+    """:func:`start_context`, and the bridge function the host calls the parser through."""
     global _FAILURES
     quickjs = import_module("_quickjs")
     _FAILURES = (quickjs.JSException, quickjs.StackOverflow)
     context = quickjs.Context()
     context.set_memory_limit(limits.heap_mib * _MIB)
     context.set_time_limit(limits.time_limit)
-    context.eval(_BRIDGE)
+    bridge = context.eval(_BRIDGE)
     try:
-        context.eval(f"globalThis.__linewise_module__ = (\n{module.script}\n);")
+        # The script's value is the exports object: handed straight to the bridge, no global.
+        exported = context.eval(f"(\n{module.script}\n)")
     except _FAILURES as error:
         raise JavaScriptError(
             f"evaluating the module {_describe(error, limits)}", "import"
         ) from None
     try:
-        used = context.eval(_START)
+        used = bridge(_START, exported)
     except _FAILURES as error:
         raise JavaScriptError(
             f"its exports make no parser: {_describe(error, limits)}", "exports"
         ) from None
-    return context, str(used)
+    if used not in ("createStdoutParser", "parseStdoutLine"):
+        raise JavaScriptError("its exports make no parser: the bridge gave no answer", "exports")
+    return context, bridge, str(used)
 
 
 def _fill(value: Any, strings: list[str]) -> Any:
     """``value`` with each ``"\\x01<n>"`` mark replaced by the n-th long string."""
     kind = type(value)
     if kind is str:
-        return strings[int(value[1:])] if value[:1] == "\x01" else value
+        if value[:1] != "\x01":
+            return value
+        digits = value[1:]
+        if not (digits.isdigit() and digits.isascii() and int(digits) < len(strings)):
+            raise JavaScriptError("the bridge returned a mark for a string it did not hand over")
+        return strings[int(digits)]
     if kind is list:
         return [_fill(item, strings) for item in value]
     if kind is dict:
@@ -325,27 +342,28 @@ def _encodable(line: str) -> str:
 
 
 class JavaScriptParser:
-    """One transcript's parser: a ui-parser module in its own context (the stateful shape)."""
+    """One transcript's parser: a ui-parser module in its own context (the stateful shape).
 
-    __slots__ = ("_context", "_limits", "_module", "_parse", "_reset", "_take", "_thread")
+    One time limit covers a whole line (the parse call and every long string
+    fetched after it), and what comes back is bounded by the text returned
+    and the heap limit, whatever the module did to the built-ins it shares
+    with the bridge.
+    """
+
+    __slots__ = ("_bridge", "_context", "_limits", "_module", "_thread")
 
     def __init__(self, module: ParserModule, limits: EngineLimits) -> None:
         self._module = module
         self._limits = limits
         self._context: Any = None
-        self._parse: Any = None
-        self._reset: Any = None
-        self._take: Any = None
+        self._bridge: Any = None
         self._thread: int | None = None
 
     def _ready(self) -> None:
         # A QuickJS runtime must stay on the thread that made it.
         thread = threading.get_ident()
         if self._context is None:
-            self._context, _ = start_context(self._module, self._limits)
-            self._parse = self._context.get("__linewise_parse__")
-            self._reset = self._context.get("__linewise_reset__")
-            self._take = self._context.get("__linewise_take__")
+            self._context, self._bridge, _ = _start(self._module, self._limits)
             self._thread = thread
         elif thread != self._thread:
             raise JavaScriptError("a JavaScript parser instance is used from a second thread")
@@ -356,8 +374,9 @@ class JavaScriptParser:
             self._ready()
         if not line.isascii():
             line = _encodable(line)
+        started = time.monotonic()
         try:
-            text = self._parse(line, ts)
+            text = self._bridge(_PARSE, line, ts)
         except _FAILURES as error:
             self._context.gc()  # after running out of heap, the next call needs the room back
             raise JavaScriptError(_describe(error, self._limits)) from None
@@ -370,14 +389,51 @@ class JavaScriptParser:
         if text[:1] != "\x01":
             return _decode(json.loads(text))
         # Long strings were left out of the JSON text: fetch them, put them back.
-        _, count, body = text.split("\x01", 2)
-        strings = [
-            _call(self._context, self._take, self._limits, index) for index in range(int(count))
-        ]
+        body, strings = self._take(text, started)
         return _decode(_fill(json.loads(body), strings))
+
+    def _take(self, text: str, started: float) -> tuple[str, list[str]]:
+        """The JSON text and the long strings it marks, within the line's time and the heap."""
+        parts = text.split("\x01", 2)
+        count_text, body = parts[1], parts[-1]
+        if len(parts) != 3 or not (count_text.isdigit() and count_text.isascii()):
+            raise JavaScriptError("the bridge returned a malformed count of long strings")
+        count = int(count_text)
+        if count > len(body) // _MARK_CHARS:
+            raise JavaScriptError(
+                f"the bridge claimed {count} long strings, more than its text has marks for"
+            )
+        limits = self._limits
+        budget = limits.heap_mib * _MIB  # they all lived in the heap at once: no more than it
+        deadline = started + limits.time_limit
+        strings: list[str] = []
+        try:
+            for index in range(count):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise JavaScriptError(_describe_timeout(limits))
+                self._context.set_time_limit(left)
+                piece = _call(self._context, self._bridge, limits, _TAKE, index)
+                if type(piece) is not str:
+                    raise JavaScriptError("the bridge handed over a long string that is not one")
+                budget -= len(piece)
+                if budget < 0:
+                    raise JavaScriptError(
+                        f"the long strings of one line come to more than the heap limit "
+                        f"of {limits.heap_mib} MiB"
+                    )
+                strings.append(piece)
+        finally:
+            if count:
+                self._context.set_time_limit(limits.time_limit)
+        return body, strings
 
     def reset(self) -> None:
         """Call the module parser's ``reset()`` when it has one."""
         if self._context is not None:
             self._ready()
-            _call(self._context, self._reset, self._limits)
+            _call(self._context, self._bridge, self._limits, _RESET)
+
+
+def _describe_timeout(limits: EngineLimits) -> str:
+    return f"took longer than the time limit of {limits.time_limit:g} s"

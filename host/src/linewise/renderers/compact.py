@@ -22,6 +22,7 @@ from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine, CompactRole, FormatStdoutLine
 from linewise_contracts.summary import RunSummary
 
+from linewise.renderers import described
 from linewise.renderers.colours import paint
 from linewise.renderers.nesting import Subagents
 from linewise.renderers.outcome import (
@@ -87,6 +88,19 @@ def _result_summary(content: str, is_error: bool) -> CompactLine:
         return ("result", "→ ok")
     line = _summary_line(_output(content))
     return ("result", f"→ {line}" if line else "→ ok")
+
+
+def _described_line(entry: Mapping[str, Any]) -> CompactLine:
+    """A contract 1.3 entry in one bracketed line: ``[run result: done · Finished]``."""
+    kind = entry["kind"]
+    label = entry["title"] if kind == "provider_activity" else described.kind_label(kind)
+    role: CompactRole = "error" if described.is_failure(entry) else "lifecycle"
+    if kind in ("run_result", "runtime_request"):
+        role = "error" if role == "error" else "result"
+    heading = described.heading(entry)
+    if kind == "provider_activity":
+        heading = heading.removeprefix(entry["title"] + " · ")
+    return (role, f"[{_summary_line(label)}: {_summary_line(heading)}]")
 
 
 def _session_line(session_id: object, model: object) -> CompactLine:
@@ -174,6 +188,15 @@ class CompactRenderer:
                 self._lines([("error", f"[stderr] {_summary_line(item['text'])}")], prefix)
             case "diff" | "stdout":
                 self._lines([("plain", neutralize(item["text"]))], prefix)
+            case (
+                "provider_activity"
+                | "workspace_change"
+                | "workspace_file_reference"
+                | "runtime_request"
+                | "run_result"
+                | "run_terminal"
+            ):
+                self._lines([_described_line(item)], prefix)
             case _:
                 assert_never(kind)
 

@@ -12,6 +12,7 @@ __all__ = [
     "result_failed",
     "result_label",
     "result_usage",
+    "summary_cost",
     "summary_failed",
     "summary_outcome",
     "summary_tokens_known",
@@ -71,6 +72,16 @@ def cost_text(cost: float | None) -> str:
     return f"${cost:,.2f}" if cost >= 10 else f"${cost:.4f}"
 
 
+def summary_cost(summary: RunSummary) -> str:
+    """A run's cost as every view shows it: an estimate says so, and from which price table."""
+    text = cost_text(summary.cost_usd)
+    if summary.cost_usd is not None and summary.cost_source == "estimated":
+        from linewise._prices import price_data
+
+        return f"{text} (estimated from list prices, {price_data() or 'a price table'})"
+    return text
+
+
 def result_usage(entry: Mapping[str, Any]) -> str:
     """The tokens and cost a result entry reports, labelled as that result's own figures.
 
@@ -119,9 +130,9 @@ def summary_usage(summary: RunSummary) -> str:
     """The whole run's tokens and cost, labelled; what the CLI did not report is unknown."""
     usage = summary.usage
     if not summary_tokens_known(summary):
-        return f"whole run: tokens unknown (not reported) · cost {cost_text(summary.cost_usd)}"
+        return f"whole run: tokens unknown (not reported) · cost {summary_cost(summary)}"
     return (
         f"whole run: input {usage.input_tokens:,} (without cache reads) · "
         f"cache read {usage.cached_tokens:,} · output {usage.output_tokens:,} · "
-        f"cost {cost_text(summary.cost_usd)}"
+        f"cost {summary_cost(summary)}"
     )

@@ -9,6 +9,7 @@ from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.extract import to_json_text
 from linewise_contracts.summary import RunSummary
 
+from linewise.renderers import described
 from linewise.renderers.layout import INDENT, TextLayout
 from linewise.renderers.nesting import Subagents
 from linewise.renderers.outcome import (
@@ -37,8 +38,23 @@ SUMMARY_ERRORS: Final = 10
 _INPUT_PREVIEW: Final = 400
 _LINK_PREVIEW: Final = 60
 _FOLDED: Final = "⋯ (hidden; --thinking shows it)"
+#: The colour of each contract 1.3 kind's heading (failures are red whatever the kind).
+_DESCRIBED_ROLES: Final = {
+    "provider_activity": "lifecycle",
+    "workspace_change": "emphasis",
+    "workspace_file_reference": "result",
+    "runtime_request": "tool",
+    "run_result": "assistant",
+    "run_terminal": "lifecycle",
+}
 #: Nesting marker drawn once per subagent level.
 _NEST: Final = "  │ "
+
+
+def _lifecycle_marker(entry: Mapping[str, Any]) -> str:
+    """An empty thinking item boundary (contract 1.3's ``lifecycle``) in words."""
+    lifecycle = entry.get("lifecycle")
+    return f"(reasoning {lifecycle})" if isinstance(lifecycle, str) else ""
 
 
 def _digest(text: str) -> bytes:
@@ -140,7 +156,8 @@ class TextRenderer:
                 self._layout.block("assistant", "assistant", item["text"], body_role="assistant")
             case "thinking":
                 self._end_open()
-                self._layout.block("thinking", "input", item["text"], body_role="thinking")
+                text = item["text"] or _lifecycle_marker(item)
+                self._layout.block("thinking", "input", text, body_role="thinking")
             case "user":
                 self._end_open()
                 self._layout.block("user", "user", item["text"])
@@ -171,6 +188,16 @@ class TextRenderer:
             case "diff":
                 self._end_open()
                 self._write_diff(item)
+            case (
+                "provider_activity"
+                | "workspace_change"
+                | "workspace_file_reference"
+                | "runtime_request"
+                | "run_result"
+                | "run_terminal"
+            ):
+                self._end_open()
+                self._write_described(item)
             case _:
                 assert_never(kind)
 
@@ -254,6 +281,22 @@ class TextRenderer:
         parts.extend(self._layout.body(f"error: {message}", "error") for message in entry["errors"])
         label = self._layout.label("result", role)
         self._out.write(label + ("\n" + INDENT).join(parts) + "\n")
+
+    def _write_described(self, entry: Mapping[str, Any]) -> None:
+        """A contract 1.3 entry: its heading, then its details (diffs and previews shortened)."""
+        kind = entry["kind"]
+        failed = described.is_failure(entry)
+        role = "error" if failed else _DESCRIBED_ROLES.get(kind, "lifecycle")
+        lines = [self._layout.body(self._layout.cut_lines(described.heading(entry)), role)]
+        details = "\n".join(described.details(entry))
+        if details:
+            if kind in ("workspace_change", "workspace_file_reference"):
+                details = self._layout.shorten_lines(details)
+            else:
+                details = self._layout.cut_lines(details)
+            lines.append(self._layout.body(details))
+        label = self._layout.label(described.kind_label(kind), role)
+        self._out.write(label + ("\n" + INDENT).join(lines) + "\n")
 
     def _write_diff(self, entry: Mapping[str, Any]) -> None:
         change = entry["changeType"]

@@ -12,13 +12,16 @@ lock held too long) costs speed, never a result: the facts are read again.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
+
+from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise._cachedir import cache_folder
 from linewise.sessions._facts import SessionInfo
@@ -28,10 +31,16 @@ __all__ = ["FactsCache", "cache_dir"]
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
-SCHEMA: Final = 2
+SCHEMA: Final = 4
 _FILE: Final = "sessions.sqlite3"
-#: The facts' own columns, one per :class:`SessionInfo` field, in its order.
-_FIELDS: Final = tuple(SessionInfo.__dataclass_fields__)
+#: The usage fields of :class:`SessionInfo` (its last ones), kept in one JSON column (``usage``).
+_USAGE: Final = ("token_usage", "model_usage", "model_costs")
+#: The facts' other columns, one per :class:`SessionInfo` field, in its order.
+_PLAIN: Final = tuple(SessionInfo.__dataclass_fields__)[: -len(_USAGE)]
+assert tuple(SessionInfo.__dataclass_fields__)[-len(_USAGE) :] == _USAGE
+_FIELDS: Final = (*_PLAIN, "usage")
+_COUNTS: Final = tuple(name for name, _ in TOKEN_FIELDS)
+assert _COUNTS == ("uncached_input", "cache_read", "cache_write", "output", "reasoning")
 _CREATE: Final = f"""
 CREATE TABLE IF NOT EXISTS facts (
     file TEXT NOT NULL,
@@ -47,6 +56,49 @@ CREATE TABLE IF NOT EXISTS facts (
 _COLUMNS: Final = len(_FIELDS) + 6
 
 Key = tuple[str, str]
+
+
+def _counts(usage: TokenUsage) -> list[int | None]:
+    return [getattr(usage, name) for name in _COUNTS]
+
+
+def _usage(counts: Any) -> TokenUsage:
+    """A TokenUsage from a row's list of counts (ValueError when it is not one)."""
+    if type(counts) is not list or len(counts) != len(_COUNTS):
+        raise ValueError("malformed token counts")
+    uncached, read, write, output, reasoning = counts
+    return TokenUsage(
+        uncached_input=uncached,
+        cache_read=read,
+        cache_write=write,
+        output=output,
+        reasoning=reasoning,
+    )
+
+
+def _encode(info: SessionInfo) -> tuple[Any, ...]:
+    """A row's values: the plain fields, then the usage as one JSON text (lists, not
+    objects, as reading 10,000 rows is what a warm ``linewise usage`` costs)."""
+    usage = [
+        _counts(info.token_usage),
+        {model: _counts(tokens) for model, tokens in info.model_usage.items()},
+        info.model_costs,
+    ]
+    return (*(getattr(info, name) for name in _PLAIN), json.dumps(usage))
+
+
+def _decode(values: tuple[Any, ...]) -> SessionInfo:
+    """The inverse of :func:`_encode`; ValueError or TypeError when the row is damaged."""
+    total, per_model, costs = json.loads(values[-1])
+    if type(per_model) is not dict or type(costs) is not dict:
+        raise ValueError("malformed usage")
+    # Positional, in field order (the usage fields are the last three): the fastest way.
+    return SessionInfo(  # type: ignore[call-arg]
+        *values[:-1],
+        _usage(total),
+        {model: _usage(counts) for model, counts in per_model.items()},
+        costs,
+    )
 
 
 def cache_dir(environ: Mapping[str, str], home: Path) -> Path | None:
@@ -108,7 +160,11 @@ class FactsCache:
         try:
             query = f"SELECT file, file_key, file_size, file_mtime_ns, reader, {columns} FROM facts"
             for path, key, size, mtime_ns, reader, *values in self._db.execute(query):
-                found[(path, key)] = (size, mtime_ns, reader, SessionInfo(*values))
+                try:
+                    info = _decode(tuple(values))
+                except (ValueError, TypeError):
+                    continue  # a damaged row: that session is read again
+                found[(path, key)] = (size, mtime_ns, reader, info)
         except sqlite3.Error as error:
             logger.info("sessions cache unreadable (%s)", error)
         return found
@@ -137,7 +193,7 @@ class FactsCache:
                 size,
                 mtime_ns,
                 reader,
-                *(getattr(info, name) for name in _FIELDS),
+                *_encode(info),
                 zlib.compress(text.encode("utf-8", "replace")),
             )
             for key, size, mtime_ns, reader, info, text in rows

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
+
+from linewise_contracts.usage import TokenUsage
 
 from linewise._defaults import MAX_LINE_CHARS
 from linewise._guard import PluginCallError
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
 
     from linewise._registry import LoadedParser, Registry
+    from linewise._run_report import RunReport, SummarySource
     from linewise.sessions._stores import SessionFile
 
 __all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts"]
@@ -33,6 +36,12 @@ class SessionInfo:
     file's modification time). Tokens and cost are the CLI's own figures for
     the whole session; ``None`` when it reported none. ``problem`` says why the
     facts are incomplete (the plugin failed part way, say).
+
+    ``token_usage`` is the session's tokens in the one vocabulary and
+    ``model_usage`` the same per model, where the CLI says. ``cost_source`` is
+    ``reported`` (the CLI's figure) or ``estimated`` (priced from ``price_data``,
+    the price table's name and version, with each model's share in
+    ``model_costs``); None when the cost is unknown.
     """
 
     cli: str
@@ -55,6 +64,12 @@ class SessionInfo:
     first_prompt: str | None
     size: int
     problem: str | None = None
+    cost_source: str | None = None
+    price_data: str | None = None
+    # Last, in this order: the facts cache keeps them together (one JSON column).
+    token_usage: TokenUsage = field(default_factory=TokenUsage)
+    model_usage: dict[str, TokenUsage] = field(default_factory=dict)
+    model_costs: dict[str, float] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -73,7 +88,10 @@ class SessionInfo:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the entries)."""
-        return {"id": self.id, **{_CAMEL[name]: getattr(self, name) for name in _CAMEL}}
+        data = {"id": self.id, **{_CAMEL[name]: getattr(self, name) for name in _CAMEL}}
+        data["tokenUsage"] = self.token_usage.to_json()
+        data["modelUsage"] = {model: usage.to_json() for model, usage in self.model_usage.items()}
+        return data
 
 
 def _camel(name: str) -> str:
@@ -166,21 +184,27 @@ def read_facts(
             summary, summary_problem = plugin_summary(parser, lines)
         except Exception as error:
             summary_problem = str(error)
+    from linewise._prices import priced
+
     stats = pipeline.stats
+    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
+    summary, estimate = priced(summary or stats.to_summary(), collector.ended)
     report = RunReport(
         source=str(found.path),
         adapter_type=parser.adapter_type,
-        summary=summary or stats.to_summary(),
+        summary=summary,
+        estimate=estimate,
         stats=stats,
         diagnostics=pipeline.session.diagnostics,
-        summary_source="plugin" if summary is not None else "transcript",
+        summary_source=summary_source,
     )
     return _info(found, report, collector, problem or summary_problem), "\n".join(collector.text)
 
 
 def _info(
-    found: SessionFile, report: Any, collector: _Collector, problem: str | None
+    found: SessionFile, report: RunReport, collector: _Collector, problem: str | None
 ) -> SessionInfo:
+    from linewise._prices import cost_source
     from linewise.renderers.outcome import summary_outcome, summary_tokens_known
 
     summary = report.summary
@@ -209,4 +233,9 @@ def _info(
         first_prompt=collector.first_prompt,
         size=found.size,
         problem=problem,
+        token_usage=summary.token_usage,
+        model_usage=dict(summary.model_usage),
+        cost_source=cost_source(summary),
+        model_costs=dict(report.estimate.by_model) if report.estimate else {},
+        price_data=report.estimate.price_data if report.estimate else None,
     )

@@ -43,9 +43,12 @@ def parse_since(text: str) -> str:
 
 
 def _reader(parser: LoadedParser, registry: Registry) -> str:
-    """What must not change for a cached row to stay valid: host, adapter type, plugin."""
+    """What must not change for a cached row to stay valid: host, adapter type, plugin, and
+    the price table that estimated its cost."""
+    from linewise._prices import price_data
+
     info = registry.info(parser.adapter_type)
-    return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}"
+    return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}|{price_data()}"
 
 
 def _all_files(

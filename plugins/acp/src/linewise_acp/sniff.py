@@ -39,11 +39,23 @@ def _distinctive(event: dict[str, object]) -> bool:
     if shape == "update":
         return as_string(as_object(payload.get("update")).get("sessionUpdate")) in UPDATE_KINDS
     if shape == "request":
-        return as_string(event.get("method")) in _METHODS
+        method = as_string(event.get("method"))
+        if method == "initialize":
+            # ACP's protocolVersion, camelCase; Kimi's wire protocol says protocol_version.
+            return "protocolVersion" in as_object(event.get("params"))
+        return method in _METHODS
     if shape == "result":
         result = as_object(event.get("result"))
         return any(key in result for key in _RESULT_KEYS)
     return False
+
+
+def _foreign(event: dict[str, object]) -> bool:
+    """A JSON-RPC call of another protocol: ACP's methods all have a "/" but two."""
+    method = event.get("method")
+    if event.get("jsonrpc") != "2.0" or type(method) is not str:
+        return False
+    return "/" not in method and method not in ("initialize", "authenticate")
 
 
 def sniff(lines: Sequence[str]) -> float:
@@ -53,7 +65,9 @@ def sniff(lines: Sequence[str]) -> float:
     ``{"sessionId", "update"}`` payload), ACP method calls and responses
     carrying ACP results (``stopReason``, ``sessionId``, ``protocolVersion``);
     other JSON-RPC messages and errors are neutral, any other JSON object
-    counts against it. Plain text is tolerated while ACP lines dominate.
+    counts against it, and a call of a method without a "/" other than
+    ``initialize`` and ``authenticate`` (Kimi's wire ``prompt``, say) means
+    another protocol. Plain text is tolerated while ACP lines dominate.
     """
     distinctive = neutral = other = 0
     for raw in lines:
@@ -63,6 +77,8 @@ def sniff(lines: Sequence[str]) -> float:
         event = parse_json_object(line) if line.startswith("{") else None
         if event is None:
             other += 1
+        elif _foreign(event):
+            return 0.0
         elif _distinctive(event):
             distinctive += 1
         elif event.get("jsonrpc") == "2.0":

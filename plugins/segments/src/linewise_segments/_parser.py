@@ -9,7 +9,7 @@ from ._bodies import ArgumentBody, Body, JsonBody, RawBody, SentinelBody, Specia
 from ._config import JSON_TOOL, SENTINEL, XML_TAG, ParserConfig
 from ._events import Event, SegmentContent, SegmentEnd, SegmentStart, SegmentType
 from ._handlers import ArgumentStreamHandler
-from ._json import JsonPatterns, JsonSignature, SentinelHeader
+from ._json import SENTINEL_START, JsonPatterns, JsonSignature, SentinelHeader
 from ._tags import DONE, NOT_A_TAG, PENDING, TagLexer, TagNames, match_whole_tag, strict_tag_break
 
 # Parser modes: the whole state machine is these three plus the current body.
@@ -35,9 +35,10 @@ def _trigger_patterns(
     """Per strategy, where its marker may begin: a first character followed by one that can
     continue it (or by the end of the text, where it may still become one).
 
-    A ``<`` before a space or a ``{`` before a letter can never be a marker;
-    skipping them in one regular-expression search is what keeps prose full
-    of ``a < b`` and ``{braces}`` fast.
+    A ``<`` before a space, a ``{`` before a letter or a ``[`` not before the rest
+    of ``[SEG_START {`` can never be a marker; skipping them in one
+    regular-expression search is what keeps prose full of ``a < b``,
+    ``{braces}`` and ``[[[`` fast.
     """
     found: dict[str, str] = {}
     if names:
@@ -56,8 +57,22 @@ def _trigger_patterns(
     if alternatives:
         found[JSON_TOOL] = "|".join(alternatives)
     if sentinel:
-        found[SENTINEL] = r"\[(?=\[|\Z)"
+        found[SENTINEL] = _sentinel_start()
     return found
+
+
+def _sentinel_start() -> str:
+    """Where ``[[SEG_START {`` may begin: the whole literal and its brace, or a prefix at the end.
+
+    So ``[[[[...``, ``[[S[[S...`` or ``[[SEG_START x`` are passed over in one search,
+    not tried one ``[`` (and one candidate object) at a time.
+    """
+    second, rest = SENTINEL_START[1], SENTINEL_START[2:]
+    prefix = ""  # nested, "(?:S(?:E...)?)?": one step a character, no alternatives
+    for char in reversed(rest):
+        prefix = f"(?:{re.escape(char)}{prefix})?"
+    whole = rf"{re.escape(rest)}[ \t\r\n]*+(?:\{{|\Z)"
+    return rf"\[(?={re.escape(second)}(?:{whole}|{prefix}\Z)|\Z)"
 
 
 class ParserFinishedError(RuntimeError):

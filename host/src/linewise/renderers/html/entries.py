@@ -65,6 +65,16 @@ class EntryBlocks:
     def thinking(self, entry: Mapping[str, Any]) -> None:
         page = self._page
         text: str = entry["text"]
+        lifecycle = entry.get("lifecycle")
+        if not text and isinstance(lifecycle, str):
+            # Contract 1.3: an empty reasoning item's boundary, one quiet line.
+            page.write(
+                f'<div class="entry thinking marker" id="{page.next_id()}"{page.nest}>'
+                f'<div class="head"><span class="kind">thinking</span>'
+                f'<span class="note">reasoning {escaped(lifecycle)}</span>{page.time(entry)}'
+                "</div></div>\n"
+            )
+            return
         page.write(
             f'<details class="entry thinking" id="{page.next_id()}"{page.nest}><summary>'
             f'<span class="kind">thinking</span>'

@@ -13,6 +13,7 @@ from linewise._version import __version__
 from linewise.renderers.html.markup import escaped, number
 from linewise.renderers.outcome import (
     cost_text,
+    summary_cost,
     summary_failed,
     summary_outcome,
     summary_tokens_known,
@@ -73,6 +74,9 @@ class Figures:
     errors: int = 0
     first_error: str | None = None
     entries: int = 0
+    #: The run's terminal state in words, from a top-level ``run_terminal`` (contract 1.3).
+    terminal: str | None = None
+    terminal_state: str = "unfinished"
     first_ts: str | None = None
     last_ts: str | None = None
 
@@ -125,8 +129,15 @@ class Figures:
             "lastTs": self.last_ts,
             "linewise": __version__,
         }
+        if self.terminal is not None:  # contract 1.3's run_terminal, only where a run said it
+            data["terminal"] = self.terminal
         if summary is not None:
             data["run"] = summary.to_json()
+            from linewise._prices import cost_source, price_data
+
+            data["costSource"] = cost_source(summary)
+            if summary.cost_source == "estimated":
+                data.update(costUsd=summary.cost_usd, priceData=price_data())
             if not summary_tokens_known(summary):
                 # The run reported no tokens: its results' zeros are unknown, not zero.
                 data.update(inputTokens=None, outputTokens=None, cachedTokens=None)
@@ -143,10 +154,12 @@ class Figures:
                 if summary_tokens_known(summary)
                 else None
             )
-            cost = cost_text(summary.cost_usd)
+            cost = summary_cost(summary)
             models = [summary.model] if summary.model else self.models
         else:
-            if self.outcome is None:
+            if self.outcome is None and self.terminal is not None:
+                state, outcome = self.terminal_state, self.terminal
+            elif self.outcome is None:
                 state, outcome = "unfinished", "no result"
             else:
                 state = "failed" if self.failed else "finished"
@@ -190,6 +203,11 @@ class Figures:
             f'<div class="title-row"><h1>{escaped(title)}</h1>'
             f'<span class="outcome">{escaped(outcome)}</span></div>'
             f'<div class="who">model {who}</div>'
-            f'<div class="scope note">tokens and cost: {scope}</div>'
+            + (
+                f'<div class="terminal">run end: {escaped(self.terminal)}</div>'
+                if self.terminal
+                else ""
+            )
+            + f'<div class="scope note">tokens and cost: {scope}</div>'
             f'<dl class="figures">{body}</dl></header>\n'
         )

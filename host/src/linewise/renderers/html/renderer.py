@@ -10,6 +10,7 @@ from linewise_contracts.summary import RunSummary
 
 from linewise.renderers.html.cards import ToolCards
 from linewise.renderers.html.deltas import DeltaRun
+from linewise.renderers.html.described import DescribedBlocks
 from linewise.renderers.html.entries import EntryBlocks
 from linewise.renderers.html.frame import page_end, page_start
 from linewise.renderers.html.paging import PAGE_ENTRIES, PageState
@@ -49,7 +50,8 @@ class HtmlRenderer:
     script), :mod:`~linewise.renderers.html.paging` (ids, times, pages),
     :mod:`~linewise.renderers.html.cards` (tool calls, results, subagents),
     :mod:`~linewise.renderers.html.entries` (every other kind),
-    :mod:`~linewise.renderers.html.deltas` (merged deltas); this class routes
+    :mod:`~linewise.renderers.html.deltas` (merged deltas),
+    :mod:`~linewise.renderers.html.described` (the kinds of contract 1.3); this class routes
     each entry to one of them.
     """
 
@@ -59,6 +61,7 @@ class HtmlRenderer:
         self._cards = ToolCards(self._page)
         self._blocks = EntryBlocks(self._page)
         self._deltas = DeltaRun(self._page)
+        self._described = DescribedBlocks(self._page)
         self._started = False
         self._closed = False
 
@@ -160,5 +163,14 @@ class HtmlRenderer:
                 blocks.plain(entry, kind)
             case "diff":
                 blocks.diff(entry)
+            case (
+                "provider_activity"
+                | "workspace_change"
+                | "workspace_file_reference"
+                | "runtime_request"
+                | "run_result"
+                | "run_terminal"
+            ):
+                self._described.write(entry)
             case _:
                 assert_never(kind)

@@ -1,0 +1,48 @@
+"""linewise-cline: the Cline CLI ``--json`` parser plugin (adapter type ``cline_local``)."""
+
+from linewise_cline.environment import check_environment
+from linewise_cline.parser import ClineStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_cline.sniff import sniff
+from linewise_cline.summary import is_unknown_session_error, summarize_run
+
+__all__ = [
+    "ClineStdoutParser",
+    "agent_configuration_doc",
+    "check_environment",
+    "create_stdout_parser",
+    "is_unknown_session_error",
+    "label",
+    "models",
+    "parse_stdout_line",
+    "sniff",
+    "summarize_run",
+]
+
+label = "Cline CLI (local)"
+
+# Cline runs whatever provider and model `cline auth` set up (`-m provider/model` overrides).
+models = [
+    {"id": "anthropic/claude-sonnet-4-6", "label": "Claude Sonnet 4.6 (Anthropic)"},
+    {"id": "openai/gpt-5.2", "label": "GPT-5.2 (OpenAI)"},
+    {"id": "cline-pass/deepseek-v4-flash", "label": "DeepSeek V4 Flash (Cline Pass)"},
+]
+
+agent_configuration_doc = """\
+# cline_local
+
+Adapter: cline_local. Parses `cline --json "..."` (Cline CLI 2.x/3.x): one `{ts, type}`
+event per line: `hook_event` (agent start and end, tool hooks), `agent_event` (iteration
+starts, content blocks of text, reasoning and tools, usage, done), `run_result` (finish
+reason, text, model, usage and cost) and `error`.
+
+Use when:
+- The agent is the Cline CLI run headless with `--json` (and usually `-y`).
+
+Don't use when:
+- The input is the VS Code extension's task files, or Cline's interactive output: use the
+  generic `process` parser.
+
+Output: user-facing text as assistant, reasoning as thinking, tool_call / tool_result (paired
+by toolCallId; a failed command fails its call), system (agent lifecycle, hooks), stderr
+(errors), result (finish reason, text, tokens, cost), stdout for other lines.
+"""

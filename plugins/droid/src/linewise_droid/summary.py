@@ -1,0 +1,229 @@
+"""Whole-run summaries: a ``droid exec`` stream's, and a Droid session file's."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from typing import Any, Final
+
+from linewise_contracts.entries import JsonValue
+from linewise_contracts.extract import as_number, as_object, as_string, parse_json_object
+from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
+
+from linewise_droid.parser import error_message
+from linewise_droid.store import SETTINGS_RECORD
+
+__all__ = ["is_unknown_session_error", "summarize_run", "summarize_session", "token_usage"]
+
+_UNKNOWN_SESSION: Final = re.compile(
+    r"\bsession\b[^\n]{0,200}?\bnot found\b|\b(?:unknown|invalid|no such) session\b"
+    r"|\b(?:could not|cannot|failed to) (?:find|load|resume) session\b",
+    re.IGNORECASE,
+)
+_ERRORS_KEPT: Final = 1000
+
+
+def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
+    """True when Droid could not resume the session it was given (``-s/--session-id``)."""
+    return bool(_UNKNOWN_SESSION.search(stdout) or _UNKNOWN_SESSION.search(stderr))
+
+
+def _count(value: object) -> int | None:
+    number = as_number(value, -1)
+    return int(number) if number >= 0 and number == int(number) else None
+
+
+def token_usage(usage: object, *, camel: bool = False) -> TokenUsage:
+    """Droid's usage block in the vocabulary.
+
+    ``droid exec`` reports Anthropic's field names (``input_tokens`` without
+    cache reads, ``cache_read_input_tokens``, ``cache_creation_input_tokens``,
+    ``output_tokens``); a session's ``.settings.json`` the camelCase ones
+    (``inputTokens``, ``cacheReadTokens``, ``cacheCreationTokens``,
+    ``outputTokens``, ``thinkingTokens``).
+    """
+    body = as_object(usage)
+    if camel:
+        return TokenUsage(
+            uncached_input=_count(body.get("inputTokens")),
+            cache_read=_count(body.get("cacheReadTokens")),
+            cache_write=_count(body.get("cacheCreationTokens")),
+            output=_count(body.get("outputTokens")),
+            reasoning=_count(body.get("thinkingTokens")),
+        )
+    return TokenUsage(
+        uncached_input=_count(body.get("input_tokens")),
+        cache_read=_count(body.get("cache_read_input_tokens")),
+        cache_write=_count(body.get("cache_creation_input_tokens")),
+        output=_count(body.get("output_tokens")),
+        reasoning=_count(body.get("reasoning_tokens") or body.get("thinking_tokens")),
+    )
+
+
+def _wire(tokens: TokenUsage) -> Usage:
+    # The 1.x wire view: input without cache reads (cache writes counted as input, as Claude's).
+    return Usage(
+        input_tokens=(tokens.uncached_input or 0) + (tokens.cache_write or 0),
+        output_tokens=tokens.output or 0,
+        cached_tokens=tokens.cache_read or 0,
+    )
+
+
+class _Run:
+    def __init__(self) -> None:
+        self.session_id: str | None = None
+        self.model: str | None = None
+        self.cwd: str | None = None
+        self.tokens = TokenUsage()
+        self.cost: float | None = None
+        self.final: dict[str, Any] | None = None
+        self.last_text: str | None = None
+        self.errors: list[str] = []
+        self.errors_omitted = 0
+        self.tool_calls = 0
+        self.failed_tools = 0
+        self.other_text: deque[str] = deque(maxlen=20)
+
+    def error(self, text: str) -> None:
+        text = text.strip()
+        if not text or text in self.errors:
+            return
+        if len(self.errors) < _ERRORS_KEPT:
+            self.errors.append(text)
+        else:
+            self.errors_omitted += 1
+
+    def event(self, event: dict[str, Any]) -> None:
+        self.session_id = as_string(event.get("session_id")) or self.session_id
+        kind = event.get("type")
+        if kind == "system" and event.get("subtype") == "init":
+            self.model = as_string(event.get("model")) or self.model
+            self.cwd = as_string(event.get("cwd")) or self.cwd
+        elif kind == "message" and event.get("role") == "assistant":
+            self.last_text = as_string(event.get("text")) or self.last_text
+        elif kind == "tool_call":
+            self.tool_calls += 1
+        elif kind == "tool_result":
+            self.failed_tools += event.get("isError") is True or "error" in event
+        elif kind in ("completion", "result"):
+            self.final = event
+            usage = event.get("usage")
+            if type(usage) is dict:
+                self.tokens = self.tokens + token_usage(usage)
+            cost = as_number(event.get("total_cost_usd", event.get("costUsd")), -1)
+            if cost >= 0:
+                self.cost = (self.cost or 0.0) + cost
+            if event.get("is_error") is True or event.get("isError") is True:
+                self.error(error_message(event) or "Droid reported a failed run.")
+        elif kind == "error" or ("level" in event and type(event.get("error")) is dict):
+            self.error(error_message(event) or "Droid reported an error.")
+
+
+def summarize_run(lines: Iterable[str]) -> RunSummary:
+    """Summarise a whole ``droid exec -o stream-json`` run (or ``-o json``'s result).
+
+    Usage and cost come from the terminal ``completion`` (Anthropic's field
+    names; Droid reports no cost in stream-json, so it stays unknown); the final
+    text is its ``finalText``, else the last assistant message of a run cut off.
+    The run is complete when a ``completion`` (or ``result``) arrived.
+    """
+    run = _Run()
+    for line in lines:
+        event = parse_json_object(line)
+        if event is None:
+            if line.strip():
+                run.other_text.append(line.strip())
+            continue
+        run.event(event)
+    final = run.final or {}
+    failed = final.get("is_error") is True or final.get("isError") is True
+    outcome: str | None
+    if run.final is not None:
+        outcome = "failed" if failed else "completed"
+    elif run.errors:
+        outcome = "failed"
+    else:
+        outcome = "cut_off" if run.last_text or run.tool_calls else None
+    details: dict[str, JsonValue] = {
+        "toolCalls": run.tool_calls,
+        "failedToolCalls": run.failed_tools,
+        "durationMs": _count(final.get("durationMs", final.get("duration_ms"))),
+    }
+    if run.cwd:
+        details["cwd"] = run.cwd
+    if run.errors_omitted:
+        details["errorsOmitted"] = run.errors_omitted
+    turns = _count(final.get("numTurns", final.get("num_turns")))
+    text = as_string(final.get("finalText")) or as_string(final.get("result"))
+    return RunSummary(
+        session_id=run.session_id,
+        model=run.model,
+        usage=_wire(run.tokens),
+        cost_usd=run.cost,
+        cost_source="reported" if run.cost is not None else None,
+        final_text=text or run.last_text,
+        outcome=outcome,
+        is_error=bool(run.errors) or failed,
+        errors=tuple(run.errors),
+        unknown_session=is_unknown_session_error("\n".join([*run.other_text, *run.errors])),
+        turns=turns,
+        complete=run.final is not None,
+        details=details,
+        token_usage=run.tokens,
+    )
+
+
+def summarize_session(lines: Iterable[str]) -> RunSummary:
+    """Summarise a Droid session file: model and token totals from its settings record.
+
+    The session's transcript has no usage; Droid keeps the session's totals
+    (and model) in ``<uuid>.settings.json``, which the records start with. A
+    session file ends whenever the person stops, so its outcome is unknown
+    unless the last message is the assistant's (``completed``).
+    """
+    session_id = model = cwd = title = None
+    tokens = TokenUsage()
+    last_role: str | None = None
+    last_text: str | None = None
+    tool_calls = 0
+    for line in lines:
+        record = parse_json_object(line)
+        if record is None:
+            continue
+        kind = record.get("type")
+        if kind == SETTINGS_RECORD:
+            settings = as_object(record.get("settings"))
+            model = as_string(settings.get("model")) or model
+            tokens = token_usage(settings.get("tokenUsage"), camel=True)
+        elif kind == "session_start":
+            session_id = as_string(record.get("id")) or session_id
+            cwd = as_string(record.get("cwd")) or cwd
+            title = as_string(record.get("title")) or title
+        elif kind == "message":
+            message = as_object(record.get("message"))
+            last_role = as_string(message.get("role")) or last_role
+            content = message.get("content")
+            for block in content if type(content) is list else []:
+                if type(block) is not dict:
+                    continue
+                if block.get("type") == "tool_use":
+                    tool_calls += 1
+                elif block.get("type") == "text" and last_role == "assistant":
+                    last_text = as_string(block.get("text")) or last_text
+    details: dict[str, JsonValue] = {"toolCalls": tool_calls}
+    if cwd:
+        details["cwd"] = cwd
+    if title:
+        details["title"] = title
+    return RunSummary(
+        session_id=session_id,
+        model=model,
+        usage=_wire(tokens),
+        final_text=last_text,
+        outcome="completed" if last_role == "assistant" else None,
+        complete=last_role == "assistant",
+        details=details,
+        token_usage=tokens,
+    )

@@ -1,0 +1,48 @@
+"""linewise-paperclip-runner: Paperclip Runner Protocol stdout (adapter ``paperclip_runner``)."""
+
+from linewise_paperclip_runner.parser import (
+    RunnerStdoutParser,
+    create_stdout_parser,
+    parse_stdout_line,
+)
+from linewise_paperclip_runner.sniff import sniff
+from linewise_paperclip_runner.summary import summarize_run
+
+__all__ = [
+    "RunnerStdoutParser",
+    "agent_configuration_doc",
+    "create_stdout_parser",
+    "label",
+    "parse_stdout_line",
+    "sniff",
+    "summarize_run",
+]
+
+label = "Paperclip Runner"
+
+agent_configuration_doc = """\
+# paperclip_runner
+
+Adapter: paperclip_runner. Parses the stdout of a Paperclip runner: one JSON line per
+Paperclip Runner Protocol event, `{"type":"paperclip.prp.event","event":{"eventType":...,
+"payload":{...}}}`, mapped as Paperclip's own runner UI adapter maps them.
+
+Use when:
+- The log is a Paperclip run driven by its runner (the `paperclip_runner` adapter), whatever
+  harness (Codex, Claude, Pi) the runner drives.
+- You need the run's plans, hooks, model routes and other provider activity, its verified
+  workspace changes and file references, approval and input requests with their
+  resolution, the run's claimed result and its terminal state.
+
+Don't use when:
+- The log is a harness's own stdout (`codex exec --json`, `claude -p`): use its adapter type.
+- The events are persisted heartbeat rows rather than stdout lines.
+
+Output: provider_activity, workspace_change, workspace_file_reference, runtime_request (one
+coalesced snapshot per lifecycle event), run_result, run_terminal; assistant and thinking
+with channel and itemId (deltas and item boundaries), tool_call / tool_result (commands,
+dynamic and MCP tools, semantic tools; streamed command output as tool_result deltas),
+diff lines for file changes, result for usage (subtype paperclip.usage), system for
+sessions, turns and runner diagnostics, stderr for failures. Lines that are not PRP events
+go to the Codex parser (codex_local).
+"""
