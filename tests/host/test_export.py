@@ -190,7 +190,8 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
         assert run["cost_usd"] == report.summary.cost_usd, name
         assert run["status"] == report.status
         assert run["tool_calls"] == report.stats.tool_calls
-        assert run["input_tokens"] == report.summary.usage.input_tokens
+        assert run["input_tokens"] == report.summary.token_usage.total_input
+        assert run["uncached_input_tokens"] == report.summary.token_usage.uncached_input
     a = by_name["a.jsonl"]
     assert a["adapter_type"] == "claude_local" and a["cli"]
     assert (a["session_id"], a["session_ids"], a["model"]) == ("s-a", ["s-a"], "claude-sonnet-4-6")
@@ -200,7 +201,10 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
         1,
         1,
     )
-    assert a["cost_usd"] == 0.25 and (a["input_tokens"], a["output_tokens"]) == (100, 20)
+    # every input token (100 uncached + 50 cache reads), the kinds apart, unreported ones null
+    assert a["cost_usd"] == 0.25 and (a["input_tokens"], a["output_tokens"]) == (150, 20)
+    assert (a["uncached_input_tokens"], a["cached_tokens"]) == (100, 50)
+    assert a["cache_write_tokens"] is None and a["reasoning_tokens"] is None
     assert str(a["started_at"]) == "2026-11-20 10:00:00" and a["duration_ms"] == 4200
     assert str(a["ended_at"]) == "2026-11-20 10:00:04.200000"
     assert (a["status"], a["hit_limit"], a["lines"], a["fallback_lines"]) == (

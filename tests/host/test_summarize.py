@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import dataclasses
+import io
 import json
 import subprocess
 import sys
@@ -84,7 +84,7 @@ def test_the_table_shows_one_aligned_row_per_run(capsys: pytest.CaptureFixture[s
     code, out, err = _summarize(str(RECORDED), capsys=capsys)
     assert (code, err) == (0, "")
     header, row, legend = out.splitlines()
-    assert "TOKENS-IN without cache reads" in legend
+    assert "UNCACHED-IN input neither read from nor written to a cache" in legend
     assert header.split() == [
         "FILE",
         "ADAPTER",
@@ -93,9 +93,10 @@ def test_the_table_shows_one_aligned_row_per_run(capsys: pytest.CaptureFixture[s
         "TURNS",
         "TOOLS",
         "ERRORS",
-        "TOKENS-IN",
-        "TOKENS-OUT",
+        "UNCACHED-IN",
         "CACHE-READ",
+        "CACHE-WRITE",
+        "OUTPUT",
         "COST",
         "STATUS",
         "OUTCOME",
@@ -108,9 +109,10 @@ def test_the_table_shows_one_aligned_row_per_run(capsys: pytest.CaptureFixture[s
         "4",
         "3",
         "0",
-        "2,628",
-        "195",
+        "18",  # Claude's input and cache writes apart (2,628 together before)
         "46,300",
+        "2,610",
+        "195",
         "$0.0217",
         "complete",
         "completed",

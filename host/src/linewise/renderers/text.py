@@ -269,7 +269,10 @@ class TextRenderer:
         failed = result_failed(entry)
         role = "error" if failed else "assistant"
         head = f"{'failed' if failed else 'finished'} · {result_label(entry)}"
-        parts = [self._layout.body(head, role), self._layout.body(result_usage(entry), "lifecycle")]
+        parts = [self._layout.body(head, role)]
+        figures = result_usage(entry)
+        if figures:  # a result whose counts are all 0 says nothing rather than "input 0"
+            parts.append(self._layout.body(figures, "lifecycle"))
         text: str = entry["text"]
         if text.strip():
             if self._last_assistant is not None and self._last_assistant == _digest(text):

@@ -143,6 +143,8 @@ class _Subagents:
                 "outputTokens": part.output_tokens,
                 "cachedTokens": part.cached_tokens,
             }
+            # The same in the usage vocabulary: input, cache reads and cache writes apart.
+            record["tokenUsage"] = dict(message_tokens(usage).to_json())
 
 
 class _Results:
