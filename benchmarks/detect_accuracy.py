@@ -41,6 +41,9 @@ FIELD = {
     "kimi": "kimi_local",
     "goose": "goose_local",
     "cline": "cline_local",
+    "amp": "amp_local",
+    "mistral-vibe": "vibe_local",
+    "openhands": "openhands_local",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {
@@ -49,6 +52,7 @@ FIELD_BY_FILE = {
     "field-samples/kimi/agi-cli-kimi-code-tool-args.jsonl": "kimi_session",
     "field-samples/kimi/agi-cli-kimi-code-wire.jsonl": "kimi_session",
     "field-samples/kimi/kimi-code-vis-fixture-wire.jsonl": "kimi_session",
+    "field-samples/amp/agentsview-amp-thread-fixture.json": "amp_session",
 }
 # The ACP folder's Markdown report holds a Codex `proto` run as JSON lines (its ACP
 # messages are pretty-printed over many lines): the Codex parser is the right one.

@@ -56,6 +56,21 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),
+    # Newer CLIs: no real logs in real-logs/ (their field samples are too few to lean on).
+    "agy_local": (),
+    "droid_local": (),
+    "droid_session": (),
+    "kimi_local": (),
+    "kimi_session": (),
+    "goose_local": (),
+    "cline_local": (),
+    "paperclip_runner": (),
+    "amp_local": ("claude",),
+    "amp_session": (),
+    "vibe_local": (),
+    "vibe_session": (),
+    "openhands_local": (),
+    "openhands_session": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

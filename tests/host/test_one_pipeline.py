@@ -106,6 +106,12 @@ def test_no_host_module_reads_a_clis_wire_format() -> None:
     assert _json_decoding() == {
         # The entry-point scan cache: a file the host writes and owns.
         "_scan_cache.py": 1,
+        # The price rates cache: a file the host writes and owns.
+        "_prices.py": 1,
+        # The sessions facts cache's usage column: JSON the host wrote itself.
+        "sessions/_cache.py": 1,
+        # The export folder's stamp and journal: files the host writes itself.
+        "export/_folder.py": 2,
         # The isolation wire: messages between the host and its own worker process
         # (orjson, then json for what orjson refuses, such as a lone surrogate).
         "_isolation/_wire.py": 2,

@@ -131,7 +131,8 @@ def parse_stdout_line(line, ts):
     print("\\x1b]0;pwned title\\x07printed")
     sys.stdout.write("\\x1b]8;;https://evil.example\\x1b\\\\link\\n")
     os.write(1, b"\\x1b]52;c;ZXZpbA==\\x07clipboard from fd 1\\n")
-    os.write(2, b"\\x1b]0;stderr title\\x07from fd 2\\n") if os.environ.get("LW_FD2") else None
+    if type(sys.stdout).__name__ != "NeutralisedText":  # an isolated worker's own stderr
+        os.write(2, b"\\x1b]0;stderr title\\x07from fd 2\\n")
     return [{"kind": "assistant", "ts": ts, "text": "echo:" + line}]
 
 def sniff(lines):
@@ -150,8 +151,6 @@ def test_escape_sequences_a_plugin_prints_reach_stderr_neutralised(
         modules={"zoo_titler_mod": TITLER},
     )
     env = {**os.environ, "PYTHONPATH": str(fake_site.root), "LINEWISE_ISOLATE": isolate}
-    if isolate:
-        env["LW_FD2"] = "1"  # an isolated worker's own stderr is the host's to forward too
     done = _linewise(env, "render", "-", "-a", "zoo_titler", "-f", "jsonl", "-q", stdin="TITLE\n")
     assert done.returncode == 0, done.stderr
     assert [json.loads(line)["text"] for line in done.stdout.splitlines()] == ["echo:TITLE"]

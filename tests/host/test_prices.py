@@ -235,3 +235,32 @@ def test_a_damaged_rates_file_is_looked_up_again(tmp_path: Path) -> None:
 
     assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", True)
     assert _lookup_in_a_fresh_process(tmp_path) == ("15.0", False)
+
+
+def test_rendering_a_run_with_a_reported_cost_never_imports_the_price_table() -> None:
+    sample = Path(__file__).resolve().parents[2] / "examples" / "claude-sample.jsonl"
+    probe = (
+        "import sys\nfrom linewise.cli import main\n"
+        f"try:\n    main(['render', {str(sample)!r}, '-q'])\nexcept SystemExit:\n    pass\n"
+        "print('genai_prices' in sys.modules, 'pydantic' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+
+    assert "cost $" in done.stdout
+    assert done.stderr.split()[-2:] == ["False", "False"]
+
+
+def test_tokens_of_a_model_the_cli_did_not_name_stay_unpriced_and_say_why(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_prices, "_warned", set())
+    summary = RunSummary(token_usage=TokenUsage(uncached_input=2_552, cache_read=0, output=15))
+
+    with caplog.at_level(logging.WARNING, logger="linewise"):
+        estimated, estimate = priced(summary)
+
+    assert estimated.cost_usd is None
+    assert estimate is not None and estimate.unpriced == (_prices.NO_MODEL,)
+    assert "did not name the model" in caplog.text and "not in the price table" not in caplog.text

@@ -133,3 +133,37 @@ def test_sessions_mark_estimated_costs_in_the_table_and_json(
     assert found["est"]["modelCosts"]["claude-sonnet-4-5"] == pytest.approx(ESTIMATE)
     assert found["rep"]["costSource"] == "reported"
     assert found["est"]["tokenUsage"]["cacheWrite"] == 10_000
+
+
+def test_the_export_says_where_each_cost_came_from(fake_site: FakeSite, home: Path) -> None:
+    pytest.importorskip("pyarrow", reason="the export extra is not installed")
+    from linewise.export import export_file
+
+    registry = Registry(entry_points=fake_site.entry_points())
+
+    estimated = export_file(str(_unpriced(home)), registry=registry).run
+    reported = export_file(str(_reported(home)), registry=registry).run
+
+    assert estimated["cost_usd"] == pytest.approx(ESTIMATE)
+    assert estimated["cost_source"] == "estimated"
+    assert estimated["price_data"].startswith("genai-prices ")
+    assert (reported["cost_usd"], reported["cost_source"], reported["price_data"]) == (
+        0.5,
+        "reported",
+        None,
+    )
+
+
+def test_a_summarize_total_that_leaves_out_unknown_costs_says_so(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = write_meter(
+        home, "p", "local", [message("2026-01-05T11:00:00Z", "my-local-7b", **{"in": 5, "out": 5})]
+    )
+
+    code, out, _ = _run(capsys, "summarize", str(_unpriced(home)), str(local))
+
+    total = next(line for line in out.splitlines() if line.startswith("TOTAL"))
+    assert code == 0
+    assert f"≥${ESTIMATE:.4f} est" in total
+    assert "1 runs' cost is unknown" in out.splitlines()[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -494,3 +495,27 @@ def test_a_file_no_parser_recognises_is_named_and_left_out(
     assert code == 0
     assert json.loads(out)["totals"]["sessions"] == 0
     assert "notes.txt" in err and "left out" in err
+
+
+def test_two_session_files_with_one_id_are_two_rows_named_by_their_files() -> None:
+    first = record("same", "2026-01-01T00:00:00Z")
+    other = replace(record("same", "2026-01-02T00:00:00Z"), path="/elsewhere/same.jsonl")
+
+    rows = dict(usage_report([first, other], "session").rows)
+
+    assert set(rows) == {"claude same /store/same.jsonl", "claude same /elsewhere/same.jsonl"}
+    assert usage_report([first], "session").rows[0][0] == "claude same"
+
+
+def test_secret_values_and_user_names_are_masked_in_what_usage_prints(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_meter(home, "hunter2secret", "s9", [message("2026-01-05T10:00:00Z", "m", cost=0.1)])
+    monkeypatch.setenv("DEPLOY_TOKEN", "hunter2secret")
+
+    _, table, _ = _run(capsys, "usage", "project")
+    _, data, _ = _run(capsys, "usage", "session", "--json")
+
+    assert "hunter2secret" not in table and "hunter2secret" not in data
+    assert "/work/***" in table
+    assert json.loads(data)["rows"][0]["project"] == "/work/***"

@@ -57,22 +57,28 @@ def parse_batched(
     sent = [line for line in prepared if line is not None and len(line) <= limit]
     results = net.batch(sent, ts) if sent else iter(())
     done: list[tuple[str, list[TranscriptEntry]]] = []
+    diagnostics = net.diagnostics
+    counted = False
     try:
         for raw, line in zip(raws, prepared, strict=True):
             entries: list[TranscriptEntry] = []
-            if line is not None:
+            # Counted as each result is taken, so an error names its own line, not the batch's last.
+            if line is None:
+                diagnostics.blank_lines += 1
+            else:
+                diagnostics.lines += 1
+                counted = True
                 if len(line) > limit:
                     entries.append(net.cut(line, ts))
                 else:
                     net.accept(line, ts, next(results), entries, recover=False)
+                counted = False
             done.append((raw, entries))
     except KeyboardInterrupt:
         from linewise._safety import Leftover
 
-        left = prepared[len(done) :]
-        blank = left.count(None)
-        net.diagnostics.lines -= len(left) - blank
-        net.diagnostics.blank_lines -= blank
+        if counted:  # the line being taken when Ctrl-C came is in the leftover
+            diagnostics.lines -= 1
         handed = [entry for _, entries in done for entry in entries]
         net.leftover = Leftover([*out, *handed], list(pieces[len(done) :]))
         raise
@@ -100,15 +106,11 @@ def batched_to(
 
 
 def _prepare(net: SafetyNet, raw: str) -> str | None:
-    """The line the parser gets (counted), or None for a blank line (counted as blank)."""
+    """The line the parser gets, or None for a blank line (counted when its turn comes)."""
     if net.raw:
         line = raw
     else:
         line = raw.strip()
         if line and line[0] == _BOM:
             line = stripped(line)
-    if not line:
-        net.diagnostics.blank_lines += 1
-        return None
-    net.diagnostics.lines += 1
-    return line
+    return line or None

@@ -28,6 +28,10 @@ from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
 
+from linewise._signals import OverBudget, Terminated, time_budget
+from linewise._signals import arrived as signals_arrived
+from linewise._signals import installed as signals_installed
+
 __all__ = [
     "GuardedCall",
     "GuardedFactory",
@@ -53,23 +57,40 @@ T = TypeVar("T")
 
 #: How much of an exception's message a failure keeps.
 MESSAGE_LIMIT: Final = 500
+#: Seconds one ``sniff`` call may take: a looping sniffer must not hang every detection.
+SNIFF_SECONDS: Final = 2.0
 #: How many call failures a record keeps (the count goes on).
 KEPT_FAILURES: Final = 100
 
 
+def _real_signal(error: BaseException) -> bool:
+    """True when ``error`` is what a real SIGINT or SIGTERM raised (:mod:`linewise._signals`)."""
+    kind = type(error)
+    return (kind is KeyboardInterrupt or kind is Terminated) and signals_arrived()
+
+
 def is_plugin_failure(error: BaseException) -> bool:
     """Whether ``error``, raised by plugin code, is the plugin's failure (True) or a real
-    Ctrl-C that must propagate (False: exactly ``KeyboardInterrupt``, not a subclass)."""
-    return type(error) is not KeyboardInterrupt
+    Ctrl-C or SIGTERM that must propagate (False).
+
+    Under the ``linewise`` command real signals are noted, so a plugin that
+    raises ``KeyboardInterrupt`` itself is told apart: its failure. Without
+    that (linewise used as a library), exactly ``KeyboardInterrupt`` (not a
+    subclass) is taken to be the user's and propagates.
+    """
+    if type(error) is KeyboardInterrupt and not signals_installed():
+        return False
+    return not _real_signal(error)
 
 
 def is_import_failure(error: BaseException) -> bool:
-    """Whether ``error``, raised while importing a plugin, is the plugin's failure: always.
+    """Whether ``error``, raised while importing a plugin, is the plugin's failure.
 
-    A ``KeyboardInterrupt`` at import cannot be told apart from a user's
-    Ctrl-C, and letting it through would let one plugin stop every command.
+    Always, except a real Ctrl-C or SIGTERM noted by the command (which stops
+    it): a ``KeyboardInterrupt`` a plugin raises at import must not stop every
+    command, and without noted signals the two cannot be told apart.
     """
-    return isinstance(error, BaseException)
+    return not _real_signal(error)
 
 
 def describe(error: BaseException) -> str:
@@ -277,12 +298,18 @@ class GuardedSniff(_Guarded):
     an infinity, ``10**400``, a string...) is recorded and gives None: no
     score, so the plugin takes no part in that detection. The plugin gets its
     own copy of the lines, so one that mutates them blinds no other detector.
+    Under the ``linewise`` command a call may take :data:`SNIFF_SECONDS`: one
+    that loops is stopped and recorded as a failure.
     """
 
     __slots__ = ()
 
     def __call__(self, lines: Sequence[str]) -> float | None:
-        result, error = guarded(self._function, list(lines))
+        try:
+            with time_budget(SNIFF_SECONDS, self._call):
+                result, error = guarded(self._function, list(lines))
+        except OverBudget as late:  # it ran out as the call returned
+            result, error = None, late
         if error is not None:
             self._failure(f"raised {describe(error)}")
             return None

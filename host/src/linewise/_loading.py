@@ -170,6 +170,9 @@ class LoadedParser:
     session_keys: Callable[[Path], list[str]] | None = None
     #: The plugin runs in worker processes (isolation mode), never imported by the host.
     isolated: bool = False
+    #: Exports an isolated plugin has that its workers do not serve (session stores: a
+    #: worker may not read files), so that a command can say what it leaves out.
+    unserved: tuple[str, ...] = ()
 
     @property
     def is_fallback(self) -> bool:

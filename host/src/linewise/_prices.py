@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
 
 __all__ = [
+    "NO_MODEL",
     "PRICE_DISTRIBUTION",
     "Estimate",
     "Rates",
@@ -51,6 +52,8 @@ logger = logging.getLogger("linewise")
 
 #: The distribution whose bundled table prices the estimates.
 PRICE_DISTRIBUTION: Final = "genai-prices"
+#: What stands for the model of tokens whose model the CLI did not name.
+NO_MODEL: Final = "(model not reported)"
 _PER: Final = 1_000_000
 
 
@@ -220,7 +223,7 @@ def rates_for(model: str, day: str | None = None) -> Rates | None:
     on its own day. None too when genai-prices is not installed.
     """
     table = price_data()
-    if table is None or not model.strip():
+    if table is None or not model.strip() or model == NO_MODEL:
         return None
     day = day or datetime.now(UTC).date().isoformat()
     cache = _rates_cache(table)
@@ -304,12 +307,12 @@ def priced(summary: RunSummary, when: str | None = None) -> tuple[RunSummary, Es
         return summary, None
     model_usage: Mapping[str, TokenCounts] = summary.model_usage
     if not model_usage and summary.token_usage.known:
-        model_usage = {summary.model or "": summary.token_usage}
+        model_usage = {summary.model or NO_MODEL: summary.token_usage}
     if not model_usage:
         return summary, None
     estimate = estimate_cost(model_usage, when)
     if estimate.unpriced:
-        warn_unpriced(name or "(model not reported)" for name in estimate.unpriced)
+        warn_unpriced(estimate.unpriced)
     if estimate.cost_usd is None:
         return summary, estimate
     return replace(summary, cost_usd=estimate.cost_usd, cost_source="estimated"), estimate
@@ -332,6 +335,11 @@ def warn_unpriced(models: Iterable[str]) -> None:
     if not fresh:
         return
     _warned.update(fresh)
+    if NO_MODEL in fresh:
+        fresh.remove(NO_MODEL)
+        logger.warning("cost unknown where the CLI did not name the model: no list price applies")
+        if not fresh:
+            return
     table = price_data()
     if table is None:
         logger.warning(

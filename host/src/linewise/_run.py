@@ -35,6 +35,7 @@ from linewise._registry import Registry, get_registry
 from linewise._run_report import RunReport, SummarySource
 from linewise._session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
 from linewise._summary import plugin_summary
+from linewise._written import open_named
 from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
 
 if TYPE_CHECKING:
@@ -131,9 +132,10 @@ class _Files:
         """The files of a run, open while it lasts."""
         with contextlib.ExitStack() as stack:
             # Opened for reading too: summarize_run reads the saved log back at the end.
-            log = stack.enter_context(open(save_log, "w+b")) if save_log is not None else None
+            # Their write errors name them (a full disk is not the agent's fault).
+            log = stack.enter_context(open_named(save_log, "w+b")) if save_log is not None else None
             transcript = (
-                stack.enter_context(open(save_transcript, "wb"))
+                stack.enter_context(open_named(save_transcript, "wb"))
                 if save_transcript is not None
                 else None
             )

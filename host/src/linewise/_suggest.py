@@ -12,6 +12,8 @@ __all__ = ["FIRST_PARTY", "unknown_adapter_message"]
 FIRST_PARTY: Final[Mapping[str, str]] = {
     "acp": "linewise-acp",
     "agy_local": "linewise-antigravity",
+    "amp_local": "linewise-amp",
+    "amp_session": "linewise-amp",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
     "cline_local": "linewise-cline",
@@ -34,11 +36,15 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "model_stream_json": "linewise-segments",
     "model_stream_sentinel": "linewise-segments",
     "opencode_local": "linewise-opencode",
+    "openhands_local": "linewise-openhands",
+    "openhands_session": "linewise-openhands",
     "opencode_session": "linewise-opencode",
     "paperclip_runner": "linewise-paperclip-runner",
     "pi_local": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "tally_local": "linewise-tally",
+    "vibe_local": "linewise-vibe",
+    "vibe_session": "linewise-vibe",
 }
 
 

@@ -11,7 +11,8 @@ parsed by the plugin.
 
 Modules: :mod:`._wire` (framing), :mod:`._pipe` (reading and writing the
 pipes), :mod:`._policy` (which types, which limits), :mod:`._worker` (the
-worker's side), :mod:`._sandbox` (the worker's limits and audit hook),
+worker's side), :mod:`._sandbox` (the worker's limits and audit hook), :mod:`._seccomp`
+(the worker's kernel filter),
 :mod:`._client` (one worker process, seen from the host), :mod:`._parser`
 (the parser and exports the host's session uses).
 """

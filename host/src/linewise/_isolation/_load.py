@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from linewise._guard import GuardedCall, GuardedSniff, PluginCallRecord
@@ -19,6 +20,9 @@ __all__ = ["IsolatedLoad", "load_isolated"]
 #: ``(stage, reason, hint)`` of a plugin its worker could not load.
 IsolatedLoad = tuple[str, str, str]
 
+#: The exports a worker may name as unserved (anything else it names is ignored).
+_UNSERVED = ("session_stores", "session_records", "session_keys")
+logger = logging.getLogger("linewise")
 _HINT = "run `linewise check` on the plugin, or load it without isolation to see the traceback"
 
 
@@ -35,6 +39,19 @@ class _Service:
         if worker is None or worker.dead:
             worker = self._worker = WorkerProcess(self._value, self._policy)
         return worker
+
+
+_unfiltered_said = False
+
+
+def _say_unfiltered(problem: object) -> None:
+    """Warn once per process when workers run without their kernel filter."""
+    global _unfiltered_said
+    if isinstance(problem, str) and not _unfiltered_said:
+        _unfiltered_said = True
+        logger.warning(
+            "isolation: %s; only the audit hook limits what isolated parsers do", problem[:200]
+        )
 
 
 def load_isolated(
@@ -58,9 +75,12 @@ def load_isolated(
         stage = "exports" if hello.get("stage") == "exports" else "import"
         reason = f"{hello.get('error', 'error')}: {hello.get('message', '')}"
         return (stage, f"in its isolated worker: {reason}"[:600], _HINT)
+    _say_unfiltered(hello.get("filter"))
     raw = hello.get("raw") is True
     service = _Service(value, policy, worker)
     calls = hello.get("calls") if isinstance(hello.get("calls"), list) else []
+    unserved = hello.get("unserved") if isinstance(hello.get("unserved"), list) else []
+    assert isinstance(unserved, list)
     metadata = hello.get("metadata") if isinstance(hello.get("metadata"), dict) else {}
     assert isinstance(calls, list) and isinstance(metadata, dict)
 
@@ -86,4 +106,5 @@ def load_isolated(
         ),
         sniff=GuardedSniff(adapter_type, "sniff (isolated)", sniff, record) if sniff else None,
         isolated=True,
+        unserved=tuple(name for name in unserved if name in _UNSERVED),
     )

@@ -15,6 +15,9 @@ __all__ = ["IsolatedCall", "IsolatedParser", "WorkerError", "remote_error"]
 _NAME_LIMIT: Final = 64
 #: What ``finish`` may return counts as a line of this many characters (see _client).
 _FINISH_SIZE: Final = 1 << 20
+#: Workers replaced for one parser before the rest of its lines go to the generic parser:
+#: a plugin that dies on every line would otherwise cost a new worker per line.
+MAX_RESTARTS: Final = 5
 
 
 class WorkerError(Exception):
@@ -167,6 +170,14 @@ class IsolatedParser:
 
     def _replace(self) -> None:
         self._worker.close()
+        if self._broken is not None:
+            return
+        if self.restarts >= MAX_RESTARTS:
+            self._broken = (
+                f"its worker was replaced {MAX_RESTARTS} times already and is not started "
+                "again: the rest of the lines go through the generic parser"
+            )
+            return
         self.restarts += 1
         if self._broken is None:
             try:
@@ -215,23 +226,25 @@ def summary_from_json(value: object) -> RunSummary:
         raise ValueError("summarize_run did not return a summary")
     usage = value.get("usage") if isinstance(value.get("usage"), dict) else {}
     assert isinstance(usage, dict)
+    # Numbers as the plugin gave them (a "12" stays a string, a NaN a NaN): the host's one
+    # check of a summary (linewise._summary) then refuses what it refuses in-process.
     errors = value.get("errors")
     details = value.get("details")
     return RunSummary(
         session_id=_text(value.get("sessionId")),
         model=_text(value.get("model")),
         usage=Usage(
-            input_tokens=_count(usage.get("inputTokens")),
-            output_tokens=_count(usage.get("outputTokens")),
-            cached_tokens=_count(usage.get("cachedTokens")),
+            input_tokens=usage.get("inputTokens", 0),
+            output_tokens=usage.get("outputTokens", 0),
+            cached_tokens=usage.get("cachedTokens", 0),
         ),
-        cost_usd=_number(value.get("costUsd")),
+        cost_usd=value.get("costUsd"),
         final_text=_text(value.get("finalText")),
         outcome=_text(value.get("outcome")),
         is_error=value.get("isError") is True,
         errors=tuple(e for e in errors if isinstance(e, str)) if isinstance(errors, list) else (),
         unknown_session=value.get("unknownSession") is True,
-        turns=_count(value.get("turns")) if value.get("turns") is not None else None,
+        turns=value.get("turns"),
         complete=value.get("complete") is True,
         details=details if isinstance(details, dict) else {},
     )
@@ -239,15 +252,6 @@ def summary_from_json(value: object) -> RunSummary:
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _number(value: object) -> float | None:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _count(value: object) -> int:
-    number = _number(value)
-    return int(number) if number is not None else 0
 
 
 def _size(value: object) -> int:

@@ -88,7 +88,8 @@ class PipeReader:
     def read_now(self) -> int | None:
         """Read what the pipe holds: how many bytes (0 at end of file), None when nothing."""
         if self.end == len(self.data):
-            self.reserve(self.unread + READ_SIZE)
+            # Doubling: a long message is copied a few times, not once per megabyte.
+            self.reserve(max(self.unread + READ_SIZE, 2 * self.unread))
         try:
             with memoryview(self.data) as view, view[self.end :] as free:
                 count = os.readv(self.fd, [free])

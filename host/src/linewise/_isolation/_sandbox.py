@@ -1,21 +1,31 @@
-"""The worker's own limits: a hard memory limit and an audit hook (worker side only).
+"""The worker's own limits, applied before the plugin is imported (worker side only).
 
-The audit hook is defence in depth, not a security boundary: Python code that
-really wants out of a process can get out (ctypes, say). It stops the
-ordinary ways a parser could touch the world: writing or deleting files,
-reading files outside the import path, sockets, subprocesses, signals to
-other processes, and raising its own limits.
+Four layers, each holding what its docstring says and nothing more:
+
+- :func:`bind_to_host`: the kernel kills the worker when the host dies
+  (``PR_SET_PDEATHSIG``, Linux), however the host died.
+- :func:`limit_memory`: a hard address-space limit.
+- :mod:`._seccomp`: the kernel refuses programs, processes, signals to other
+  processes, writes to disk, sockets and raising limits, whatever the code
+  that asks (Python, C or ctypes); absent where libseccomp is missing.
+- :func:`deny_outside_access`: an audit hook for Python code: the same
+  denials where seccomp is absent, plus reading and listing files outside the
+  import path, SQLite and ctypes' lookups of new C functions. It is not a
+  boundary on its own (C code does not raise audit events); together with the
+  filter it keeps an ordinary parser from touching the world.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["deny_outside_access", "limit_memory"]
+__all__ = ["bind_to_host", "deny_outside_access", "limit_memory"]
 
 _DENIED: Final = frozenset(
     {
@@ -60,6 +70,12 @@ _DENIED: Final = frozenset(
         "socket.sendto",
         "subprocess.Popen",
         "ctypes.dlopen",
+        "ctypes.dlsym",
+        "ctypes.dlsym/handle",
+        "sqlite3.connect",
+        "sqlite3.enable_load_extension",
+        "os.setuid",
+        "os.setgid",
         "sys.remote_exec",
         "webbrowser.open",
     }
@@ -69,6 +85,25 @@ _WRITE_FLAGS: Final = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_
 
 class SandboxViolation(PermissionError):
     """A parser in a worker tried something the worker does not allow."""
+
+
+_LISTING: Final = frozenset({"os.listdir", "os.scandir", "os.fwalk"})
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def bind_to_host(host: int) -> None:
+    """Die with the host: SIGKILL from the kernel when the process that started us ends.
+
+    Linux only (elsewhere the host closes its workers as it exits). A host that
+    died before the signal was asked for is seen at once: we exit.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(AttributeError, OSError):  # a libc without prctl
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if os.getppid() != host:
+        os._exit(0)
 
 
 def limit_memory(mebibytes: int) -> None:
@@ -86,6 +121,8 @@ def deny_outside_access(import_path: Sequence[str]) -> None:
             raise SandboxViolation(f"{event} is not allowed in an isolated parser")
         if event == "open":
             _check_open(args, roots)
+        elif event in _LISTING:
+            _check_listing(args, roots)
 
     sys.addaudithook(hook)
 
@@ -105,3 +142,15 @@ def _check_open(args: tuple[object, ...], roots: tuple[str, ...]) -> None:
             raise SandboxViolation(
                 f"reading {real!r} is not allowed in an isolated parser (only its import path)"
             )
+
+
+def _check_listing(args: tuple[object, ...], roots: tuple[str, ...]) -> None:
+    path = args[0] if args else None
+    if isinstance(path, int):
+        return  # a descriptor: opened for reading under the rules above
+    where = "." if path is None else os.fsdecode(path)  # type: ignore[arg-type]
+    real = os.path.join(os.path.realpath(where), "")
+    if not real.startswith(roots):
+        raise SandboxViolation(
+            f"listing {real!r} is not allowed in an isolated parser (only its import path)"
+        )

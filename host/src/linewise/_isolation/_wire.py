@@ -26,11 +26,13 @@ import orjson
 
 __all__ = [
     "GROUP",
+    "GROUP_BYTES",
     "HEADER",
     "REPLY_FACTOR",
     "REPLY_FLOOR",
     "ProtocolError",
     "decode",
+    "encode_exact",
     "encode_reply",
     "group",
     "group_limit",
@@ -43,6 +45,9 @@ GROUP: Final = struct.Struct(">II")
 #: One reply may hold this many bytes per character of its line, plus a floor.
 REPLY_FACTOR: Final = 24
 REPLY_FLOOR: Final = 2 * 1024 * 1024
+#: A worker sends what it holds once this many bytes wait: a group of several replies is
+#: never longer than that plus one reply of at most :data:`REPLY_FLOOR` (longer ones go alone).
+GROUP_BYTES: Final = 128 * 1024
 
 
 class ProtocolError(Exception):
@@ -72,6 +77,18 @@ def encode_reply(message: Any) -> bytes:
         ).encode()
 
 
+def encode_exact(message: Any) -> bytes:
+    """A reply's JSON with every float as it is (``NaN`` and ``Infinity`` too, which
+    :func:`encode_reply` turns into ``null``), so the host refuses what it would refuse
+    in-process; for the optional calls' replies, where speed does not matter."""
+    try:
+        return json.dumps(
+            message, ensure_ascii=True, separators=(",", ":"), default=_describe
+        ).encode()
+    except (ValueError, RecursionError) as error:  # a cycle, or nesting past the stack
+        return encode_reply({"error": type(error).__name__, "message": "unsendable reply"})
+
+
 def group(replies: Sequence[bytes]) -> list[bytes]:
     """Replies (each from :func:`encode_reply`) as one group, in pieces to write in turn:
     the header, then a JSON array."""
@@ -81,8 +98,13 @@ def group(replies: Sequence[bytes]) -> list[bytes]:
 
 def group_limit(sizes: Sequence[int]) -> int:
     """The longest group that may answer lines of these sizes (characters): their
-    replies' limits, and the array's brackets and commas."""
-    return REPLY_FACTOR * sum(sizes) + (REPLY_FLOOR + 1) * len(sizes) + 1
+    replies' limits, and the array's brackets and commas; for several replies, no more
+    than a worker ever puts in one group."""
+    count = len(sizes)
+    limit = REPLY_FACTOR * sum(sizes) + (REPLY_FLOOR + 1) * count + 1
+    if count > 1:
+        return min(limit, GROUP_BYTES + REPLY_FLOOR + count + 1)
+    return limit
 
 
 def _describe(value: object) -> object:

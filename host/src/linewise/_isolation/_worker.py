@@ -27,6 +27,7 @@ import select
 import signal
 import struct
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -37,11 +38,13 @@ __all__ = ["main"]
 
 _CALLS: Final = ("sniff", "summarize_run", "check_environment", "format_stdout_line")
 _METADATA: Final = ("label", "models", "agent_configuration_doc")
+#: Exports a worker does not serve (they read files, which a worker may not): named in hello.
+_UNSERVED: Final = ("session_stores", "session_records", "session_keys")
 #: The shared page holding the number of the line being parsed.
 PROGRESS: Final = struct.Struct("<Q")
 #: Replies go to the host every this many lines, or sooner when this many bytes wait.
 FLUSH_LINES: Final = 8
-FLUSH_BYTES: Final = 128 * 1024
+FLUSH_BYTES: Final = _wire.GROUP_BYTES
 #: The longest the host may ask the worker to poll for its next request (seconds).
 _MAX_SPIN: Final = 0.01
 
@@ -51,6 +54,7 @@ def main() -> None:
     config = json.loads(sys.argv[1])
     sys.path[:] = config["path"]
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the host's to handle
+    _sandbox.bind_to_host(int(config["host"]))
     replies = int(config["reply_fd"])
     os.dup2(2, 1)  # a plugin's print() or os.write(1, ...) goes to stderr, never the replies
     sys.stdout = sys.stderr
@@ -58,10 +62,16 @@ def main() -> None:
     progress = mmap.mmap(int(config["progress_fd"]), PROGRESS.size)
     outbox = _Outbox(replies, progress)
     inbox = _Inbox(sys.stdin.buffer.fileno())
-    worker = _Worker(str(config["value"]), outbox)
-    hello = worker.load()
-    if hello.get("ok") and config.get("sandbox", True):
+    worker = _Worker(str(config["value"]), outbox, float(config["flush_after"]))
+    confined = None
+    if config.get("sandbox", True):
+        # Before the plugin is imported: its import runs inside the sandbox too.
+        from linewise._isolation import _seccomp
+
+        confined = _seccomp.apply()
         _sandbox.deny_outside_access(config["path"])
+    hello = worker.load()
+    hello["filter"] = confined
     worker.reply(hello)
     while True:
         try:
@@ -128,8 +138,8 @@ class _Outbox:
     def at_line(self, number: int) -> None:
         PROGRESS.pack_into(self._progress, 0, number)
 
-    def add(self, message: object) -> None:
-        body = _wire.encode_reply(message)
+    def add(self, message: object, *, exact: bool = False) -> None:
+        body = _wire.encode_exact(message) if exact else _wire.encode_reply(message)
         if len(body) > _wire.REPLY_FLOOR:
             self.flush()
             self._replies.append(body)
@@ -140,8 +150,8 @@ class _Outbox:
         if self._size >= FLUSH_BYTES:
             self.flush()
 
-    def send(self, message: object) -> None:
-        self.add(message)
+    def send(self, message: object, *, exact: bool = False) -> None:
+        self.add(message, exact=exact)
         self.flush()
 
     def flush(self) -> None:
@@ -162,10 +172,12 @@ def _failure(error: BaseException) -> dict[str, str]:
 
 
 class _Worker:
-    def __init__(self, value: str, outbox: _Outbox) -> None:
+    def __init__(self, value: str, outbox: _Outbox, flush_after: float) -> None:
         self._value = value
         self.outbox = outbox
         self.reply = outbox.send
+        #: Seconds after which finished replies go to the host (its clock counts from them).
+        self._flush_after = flush_after
         self._target: Any = None
         self._factory: Callable[[], Any] | None = None
         self._parser: Any = None
@@ -197,7 +209,9 @@ class _Worker:
             return {"ok": False, "stage": "exports", **_failure(error)}
         metadata = {name: _json_or_none(getattr(target, name, None)) for name in _METADATA}
         calls = [name for name in _CALLS if callable(getattr(target, name, None))]
+        unserved = [name for name in _UNSERVED if callable(getattr(target, name, None))]
         return {
+            "unserved": unserved,
             "ok": True,
             "stateful": factory is not None,
             "raw": getattr(self._parser, "raw_lines", False) is True,
@@ -219,7 +233,7 @@ class _Worker:
         elif op == "finish":
             self.reply(self._finish(request["ts"]))
         elif op == "call":
-            self.reply(self._call(request["name"], request["args"]))
+            self.outbox.send(self._call(request["name"], request["args"]), exact=True)
         else:
             self.reply({"error": "ProtocolError", "message": f"unknown request {op!r}"})
 
@@ -227,6 +241,8 @@ class _Worker:
         outbox = self.outbox
         add = outbox.add
         at_line = outbox.at_line
+        clock = time.monotonic
+        flush_at = clock() + self._flush_after
         for number, line in enumerate(lines, first):
             at_line(number)
             try:
@@ -237,8 +253,9 @@ class _Worker:
                 self._recover()
             else:
                 add(result if type(result) is list else {"notList": type(result).__name__})
-            if number % FLUSH_LINES == 0:
+            if number % FLUSH_LINES == 0 or clock() > flush_at:
                 outbox.flush()
+                flush_at = clock() + self._flush_after
         outbox.flush()
 
     def _recover(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, Final
 
+from linewise._defaults import EXIT_INTERRUPTED
 from linewise._version import __version__
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -22,6 +24,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 COMMANDS: Final[dict[str, str]] = {
     "list": "listing",
     "render": "rendering",
+    "share": "sharing",
     "check": "checking",
     "new": "scaffold",
     "run": "running",
@@ -112,7 +115,49 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``linewise`` command; returns the exit code."""
+    """Run the ``linewise`` command; returns the exit code.
+
+    Ctrl-C stops any command with "interrupted" and exit 130; SIGTERM (and
+    SIGHUP) with its cleanup done and exit 128 + the signal (143); never a traceback.
+    """
+    from linewise._signals import EXIT_TERMINATED_BASE, Terminated, handling
+
+    with handling():
+        try:
+            return _main(argv)
+        except KeyboardInterrupt:
+            _say("interrupted")
+            code = EXIT_INTERRUPTED
+        except Terminated as stop:
+            _say(f"stopped by {signal_name(stop.signum)}")
+            code = EXIT_TERMINATED_BASE + stop.signum
+    if argv is None:
+        # The command's own process, stopped: everything was cleaned up on the way out,
+        # and no thread a library left behind may hold the exit up.
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+        os._exit(code)
+    return code
+
+
+def signal_name(signum: int) -> str:
+    """``SIGTERM`` for 15."""
+    import signal
+
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _say(message: str) -> None:
+    # A second signal while saying so must not print a traceback either.
+    with contextlib.suppress(BaseException):
+        sys.stderr.write(f"linewise: {message}\n")
+        sys.stderr.flush()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(chosen_command(words)).parse_args(words)
 

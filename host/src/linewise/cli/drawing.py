@@ -55,6 +55,7 @@ def build_renderer(
         thinking=thinking,
         title=title,
         formatter=formatter,
+        adapter_type=adapter_type,
     )
 
 
@@ -140,8 +141,10 @@ def drawing_for(
             return CensoringRenderer(renderer)
         return renderer
 
-    # Only the compact style depends on the adapter; the others draw from the start.
-    return Drawing(make, adapter_type if args.style == "compact" else "process")
+    # Only the compact style and ATIF (which names the agent) depend on the adapter; the
+    # others draw from the start.
+    waits = args.style == "compact" or args.format == "atif"
+    return Drawing(make, adapter_type if waits else "process")
 
 
 def note_detection(detection: Detection, *, quiet: bool, source: str = "log") -> None:

@@ -47,12 +47,14 @@ def entry_stream() -> Iterator[TextIO]:
     saved = os.dup(1)
     # Line-buffered when the original was (a terminal): someone is watching.
     line_buffered = getattr(original, "line_buffering", False) is True
-    output = open(  # noqa: SIM115 - closed below
-        os.dup(1),
-        "w",
-        buffering=1 if line_buffered else -1,
+    from linewise._written import NamedRaw
+
+    # A write error (a full disk behind a redirect) names stdout, not the input.
+    output = io.TextIOWrapper(
+        io.BufferedWriter(NamedRaw(os.dup(1), "stdout")),
         encoding=original.encoding or "utf-8",
         errors="replace",
+        line_buffering=line_buffered,
     )
     sys.stderr.flush()
     relay = OutputRelay()

@@ -8,7 +8,7 @@ import json
 import sys
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
@@ -59,6 +59,15 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
+# JSON escapes C0 controls itself; C1 controls (U+0080..U+009F, such as the one-byte
+# CSI) are escaped too, so the same value reaches the reader and nothing acts on it.
+_C1_ESCAPES: Final = {code: f"\\u{code:04x}" for code in range(0x80, 0xA0)}
+
+
+def _csv_cell(value: Any) -> Any:
+    return neutralize(value) if isinstance(value, str) else value
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "NULL"
@@ -82,6 +91,7 @@ def _table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Run the query and print its rows."""
     from linewise.export import EXAMPLE_QUERIES, MissingExtraError, run_query
+    from linewise.export._folder import InconsistentExportError
 
     if args.show_examples:
         for name, sql in EXAMPLE_QUERIES.items():
@@ -97,7 +107,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         result = run_query(args.directory, sql)
     except MissingExtraError as error:
         fail(str(error), EXIT_FAILURE)
-    except FileNotFoundError as error:
+    except (FileNotFoundError, InconsistentExportError) as error:
         fail(str(error), EXIT_FAILURE)
     except Exception as error:
         import duckdb
@@ -110,11 +120,13 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if args.json:
         for row in result.rows:
             record = dict(zip(result.columns, row, strict=True))
-            out.write(json.dumps(record, ensure_ascii=False, default=_json_value) + "\n")
+            text = json.dumps(record, ensure_ascii=False, default=_json_value)
+            out.write(text.translate(_C1_ESCAPES) + "\n")
     elif args.csv:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(result.columns)
-        writer.writerows(result.rows)
+        # Cells come from agent logs: a spreadsheet or a terminal must not act on them.
+        writer.writerow([neutralize(name) for name in result.columns])
+        writer.writerows([_csv_cell(value) for value in row] for row in result.rows)
     elif result.columns:
         out.write(_table(result.columns, result.rows))
     return EXIT_OK

@@ -66,8 +66,44 @@ def render_paths(args: argparse.Namespace, registry: Registry) -> int:
     _check_several(args)
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="linewise-render-") as folder:
+    _remove_stale_folders(tempfile.gettempdir())
+    with tempfile.TemporaryDirectory(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-") as folder:
         return _render_several(args, registry, folder)
+
+
+#: The pool's temporary folder: this prefix, then the pid of the render that made it.
+_FOLDER_PREFIX: Final = "linewise-render-"
+
+
+def _remove_stale_folders(parent: str) -> None:
+    """Temporary folders of renders that were killed (their pid is gone) and could not clean up."""
+    import shutil
+
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(_FOLDER_PREFIX):
+            continue
+        pid = name[len(_FOLDER_PREFIX) :].partition("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            folder = os.path.join(parent, name)
+            with contextlib.suppress(OSError):
+                if os.stat(folder).st_uid == os.getuid():  # type: ignore[attr-defined,unused-ignore]
+                    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if sys.platform == "win32":
+        return True  # os.kill there would end the process, not probe it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's: not ours to judge
+    return True
 
 
 def _check_several(args: argparse.Namespace) -> None:
@@ -88,16 +124,19 @@ def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -
     from linewise.cli.entry_stream import entry_stream
     from linewise.renderers import use_color
 
+    output_file = None
     with contextlib.ExitStack() as stack:
         if args.output in (None, "-"):
             out = stack.enter_context(entry_stream())
         else:
+            from linewise.cli.output_file import OutputError, OutputFile
+
             try:
-                out = stack.enter_context(
-                    open(args.output, "w", encoding="utf-8", errors="replace", newline="")
-                )
-            except OSError as error:
-                fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_FAILURE)
+                output_file = OutputFile(args.output)
+            except OutputError as error:
+                fail(str(error), EXIT_FAILURE)
+            stack.callback(output_file.discard)  # only a whole transcript replaces the file
+            out = output_file.stream
         settings = dict(vars(args))
         settings["color"] = "always" if use_color(out, args.color) else "never"
         settings.pop("handler", None)
@@ -113,7 +152,10 @@ def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -
             ):
                 worst = max(worst, _deliver(path, rendered, outcome, out, args))
         except KeyboardInterrupt:
+            sys.stderr.write("linewise: interrupted\n")
             return EXIT_INTERRUPTED
+        if output_file is not None:
+            output_file.commit()
     return worst
 
 
@@ -126,11 +168,13 @@ def _outcomes(
             yield _render_one(*task, registry)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+
+    from linewise._workers import worker_pool
 
     # fork starts a worker with the registry already scanned; elsewhere the default.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_stdout) as pool:
+    # Workers die with this process: a kill of render leaves none running.
+    with worker_pool(jobs, context=context, initializer=_quiet_stdout) as pool:
         started: dict[int, Future[Outcome]] = {}
         for index in largest_first([path for _, path, _ in tasks]):
             started[index] = pool.submit(_render_one, *tasks[index])

@@ -36,6 +36,7 @@ from linewise.cli.options import (
     add_redact,
     redactor_for,
 )
+from linewise.cli.output_file import OutputError, OutputFile
 from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import session_source
 from linewise.cli.story import KeptChunks, run_summary
@@ -52,12 +53,13 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "STYLES",
+    "add_arguments",
     "follow_chunks",
     "register",
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -68,9 +70,17 @@ def register(commands: Any) -> None:
     render = commands.add_parser(
         "render",
         help="render an agent's stdout log as a transcript",
-        description="Render an agent's stdout log as a readable transcript, JSON lines or HTML. "
-        "Entries go to stdout (or -o), warnings and the diagnostics summary to stderr.",
+        description="Render an agent's stdout log as a readable transcript, JSON lines, HTML "
+        "or Markdown. Entries go to stdout (or -o), warnings and the diagnostics summary to "
+        "stderr.",
     )
+    add_arguments(render, formats=FORMATS, default="text", redact=False)
+
+
+def add_arguments(
+    render: argparse.ArgumentParser, *, formats: tuple[str, ...], default: str, redact: bool
+) -> None:
+    """The options of ``render`` (and of ``linewise share``, with its sharing defaults)."""
     render.add_argument(
         "paths",
         nargs="+",
@@ -89,10 +99,12 @@ def register(commands: Any) -> None:
     render.add_argument(
         "-f",
         "--format",
-        choices=FORMATS,
-        default="text",
-        help="text (readable, the default), jsonl (the entries exactly) or html "
-        "(one self-contained page, usually with -o run.html)",
+        choices=formats,
+        default=default,
+        help="text (readable, the default), jsonl (the entries exactly), html "
+        "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
+        "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
+        "v1.7 trajectory, subagents embedded)",
     )
     render.add_argument(
         "-s",
@@ -131,7 +143,7 @@ def register(commands: Any) -> None:
         "(default: the file's modification time; now for stdin and --follow)",
     )
     add_max_line_chars(render)
-    add_redact(render)
+    add_redact(render, default=redact)
     render.add_argument(
         "-q",
         "--quiet",
@@ -202,19 +214,19 @@ def _regular_size(source: IO[bytes]) -> int | None:
 # -- writing -------------------------------------------------------------------
 
 
-def _open_output(args: argparse.Namespace, stack: ExitStack) -> TextIO:
+def _open_output(args: argparse.Namespace, stack: ExitStack) -> tuple[TextIO, OutputFile | None]:
+    """Where the transcript goes: stdout, or ``-o FILE`` (put in place by its commit)."""
     if args.output is None or args.output == "-":
         # What plugins print goes to stderr: stdout carries the transcript alone.
-        return stack.enter_context(entry_stream())
+        return stack.enter_context(entry_stream()), None
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
     try:
-        # newline="" keeps "\n" on every platform; text from the agent is already neutralised.
-        return stack.enter_context(
-            open(args.output, "w", encoding="utf-8", errors="replace", newline="")
-        )
-    except OSError as error:
-        fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_FAILURE)
+        file = OutputFile(args.output)
+    except OutputError as error:
+        fail(str(error), EXIT_FAILURE)
+    stack.callback(file.discard)  # anything but a commit leaves the earlier file as it was
+    return file.stream, file
 
 
 def _same_file(path: str, output: str) -> bool:
@@ -262,7 +274,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             stack.callback(source.close)
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
         follow = args.follow and args.path != "-" and _regular_size(source) is not None
-        output = _open_output(args, stack)
+        output, output_file = _open_output(args, stack)
         title = os.path.basename(args.path) if args.path != "-" else "stdin"
         drawing = drawing_for(args, output, title=title, adapter_type=args.adapter)
 
@@ -306,12 +318,18 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         drawing.close(
             None if interrupted else _summary(args, registry, pipeline, read_again, draws=draws)
         )
+        if output_file is not None and not (interrupted and not follow):
+            output_file.commit()
     if args.redactor is not None:
         pipeline.session.diagnostics.count_redactions(args.redactor.counts)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)
     if interrupted and not follow:
+        if output_file is not None:
+            logger.warning("interrupted: %s not written (an earlier one is unchanged)", args.output)
+        else:
+            sys.stderr.write("linewise: interrupted\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
 
@@ -400,8 +418,17 @@ def _pump(
     # piece of output and drawn again below it, so it never lands between lines.
     shared = bar if bar is not None and ProgressBar.wanted(output) else None
     done = 0
+    upcoming = iter(chunks)
     try:
-        for chunk in chunks:
+        while True:
+            try:
+                chunk = next(upcoming)
+            except StopIteration:
+                break
+            except OSError as error:
+                if isinstance(error, BrokenPipeError):
+                    raise
+                fail(f"cannot read {path}: {error.strerror or error}", EXIT_FAILURE)
             if shared is not None:
                 shared.hide()
             pipeline.feed(chunk, ts)
@@ -414,10 +441,6 @@ def _pump(
                 bar.update(done)
     except KeyboardInterrupt:
         return True
-    except OSError as error:
-        if isinstance(error, BrokenPipeError):
-            raise
-        fail(f"cannot read {path}: {error.strerror or error}", EXIT_FAILURE)
     finally:
         if bar is not None:
             bar.close()

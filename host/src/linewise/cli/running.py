@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from contextlib import ExitStack
@@ -81,7 +82,9 @@ def register(commands: Any) -> None:
     run_parser.add_argument(
         "--save-transcript", metavar="PATH", help="save the transcript to PATH as JSON lines"
     )
-    run_parser.add_argument("-f", "--format", choices=("text", "jsonl", "html"), default="text")
+    run_parser.add_argument(
+        "-f", "--format", choices=("text", "jsonl", "html", "markdown"), default="text"
+    )
     run_parser.add_argument(
         "-s",
         "--style",
@@ -127,16 +130,20 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             "--style compact is a text style; it cannot be used with --format jsonl or html",
             EXIT_USAGE,
         )
+    _check_files_apart(args)
     with ExitStack() as stack:
         output: TextIO
         if not args.output or args.output == "-":
             # What plugins print goes to stderr: stdout carries the transcript alone.
             output = stack.enter_context(entry_stream())
         else:
+            from linewise._written import OutputError, open_named
+
             try:
-                output = stack.enter_context(open(args.output, "w", encoding="utf-8"))
-            except OSError as error:
-                fail(f"cannot write {args.output}: {error.strerror or error}", EXIT_HOST_FAILURE)
+                binary = stack.enter_context(open_named(args.output))
+            except OutputError as error:
+                fail(str(error), EXIT_HOST_FAILURE)
+            output = stack.enter_context(io.TextIOWrapper(binary, encoding="utf-8"))
         result = _run_drawn(args, registry, command, output)
     if result.session.diagnostics.fallback_reason and result.adapter_type != "process":
         logger.warning(
@@ -150,6 +157,32 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         report(result.session)
         _final_line(result)
     return result.exit_code
+
+
+def _check_files_apart(args: argparse.Namespace) -> None:
+    """-o, --save-log and --save-transcript must be three files: one would overwrite another."""
+    named = [
+        (option, path)
+        for option, path in (
+            ("-o", args.output if args.output != "-" else None),
+            ("--save-log", args.save_log),
+            ("--save-transcript", args.save_transcript),
+        )
+        if path
+    ]
+    for index, (option, path) in enumerate(named):
+        for other, other_path in named[index + 1 :]:
+            if _same_path(path, other_path):
+                fail(f"{option} and {other} name the same file ({path})", EXIT_USAGE)
+
+
+def _same_path(first: str, second: str) -> bool:
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def _run_drawn(

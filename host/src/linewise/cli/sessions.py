@@ -131,13 +131,14 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         return EXIT_OK
     prefixes = unique_prefixes([info.id for info in found])
     table = [list(_COLUMNS), *(_row(info, shown, prefixes[info.id]) for info in found)]
-    estimated = sorted({info.price_data or "" for info in found if info.cost_source == "estimated"})
-    note = (
-        f"est: the CLI recorded no cost; estimated from list prices ({', '.join(estimated)})\n"
-        if estimated
-        else ""
-    )
-    sys.stdout.write(_table(table) + _LEGEND + note)
+    tables = sorted({info.price_data or "" for info in found if info.cost_source == "estimated"})
+    legend = _LEGEND
+    if tables:
+        # One line, as ever: est says where the estimates came from.
+        legend = _LEGEND.rstrip("\n") + (
+            f"; est: the CLI recorded no cost, estimated from list prices ({', '.join(tables)})\n"
+        )
+    sys.stdout.write(_table(table) + legend)
     return EXIT_OK
 
 

@@ -105,14 +105,16 @@ def _cost(value: float | None, source: str | None = None) -> str:
     return f"${value:.4f}{mark}"
 
 
-def _legend(estimated: bool) -> str:
-    if not estimated:
-        return _LEGEND
-    from linewise._prices import price_data
+def _legend(estimated: bool, totals: RunTotals) -> str:
+    """The line under the table (one line: what each figure is)."""
+    legend = _LEGEND.rstrip("\n")
+    if estimated:
+        from linewise._prices import price_data
 
-    return _LEGEND + (
-        f"est: the CLI reported no cost; estimated from list prices ({price_data()})\n"
-    )
+        legend += f"; est: the CLI reported no cost, estimated from list prices ({price_data()})"
+    if totals.runs > 1 and totals.unknown_cost and totals.cost_usd is not None:
+        legend += f"; ≥: the known costs' sum ({totals.unknown_cost} runs' cost is unknown)"
+    return legend + "\n"
 
 
 def _short(value: str | None, width: int = _SESSION_WIDTH) -> str:
@@ -226,7 +228,9 @@ def _total_row(totals: RunTotals) -> list[str]:
         str(totals.tool_calls),
         str(totals.errors),
         *_vocabulary(totals.token_usage),
-        _cost(totals.cost_usd, totals.cost_source),
+        # ≥: the sum leaves out the runs whose cost is unknown.
+        ("≥" if totals.unknown_cost and totals.cost_usd is not None else "")
+        + _cost(totals.cost_usd, totals.cost_source),
         statuses,
         "",
     ]
@@ -322,5 +326,5 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         if len(reports) > 1:
             rows.append(_total_row(totals))
         estimated = any(report.summary.cost_source == "estimated" for report in reports)
-        sys.stdout.write(_table(rows) + _legend(estimated))
+        sys.stdout.write(_table(rows) + _legend(estimated, totals))
     return EXIT_FAILURE if unreadable else EXIT_OK

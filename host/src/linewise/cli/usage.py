@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -77,6 +78,11 @@ def register(commands: Any) -> None:
     usage.add_argument("--breakdown", action="store_true", help="a row per model under each row")
     usage.add_argument("--json", action="store_true", help="print JSON instead of a table")
     usage.add_argument(
+        "--censor-usernames",
+        action="store_true",
+        help="mask user names in home-directory paths (/Users/dotta -> /Users/d****)",
+    )
+    usage.add_argument(
         "--no-cache", action="store_true", help="read every session again, without the cache"
     )
     usage.set_defaults(handler=run)
@@ -109,27 +115,57 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         return EXIT_INTERRUPTED
     finally:
         done()
-    _warn(problems)
+    shown = _shown(args.censor_usernames)
+    _warn(problems, shown)
     warn_unpriced(model for record in records for model in record.unpriced)
     now = datetime.now(UTC)
     if args.json:
-        sys.stdout.write(
-            json.dumps(_json(report, records, problems, now), ensure_ascii=False, allow_nan=False)
-            + "\n"
-        )
+        data = _json(report, records, problems, now)
+        if shown is not _unchanged:
+            data = _masked(data, shown)
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
     elif records:
-        sys.stdout.write(_text(report, records, now, breakdown=args.breakdown))
+        sys.stdout.write(_text(report, records, now, breakdown=args.breakdown, shown=shown))
     else:
         sys.stderr.write("linewise: no sessions to report on\n")
     return EXIT_FAILURE if any(problem.unreadable for problem in problems) else EXIT_OK
 
 
-def _warn(problems: list[LogProblem]) -> None:
+def _unchanged(text: str) -> str:
+    return text
+
+
+def _shown(censor_usernames: bool) -> Callable[[str], str]:
+    """What every printed text goes through, as in ``linewise sessions``: the values of
+    secret-named environment variables masked, user names censored on demand."""
+    import os
+
+    from linewise._redact import Redactor
+
+    redactor = Redactor.for_environment(os.environ)
+    mask = redactor.text if redactor.active else _unchanged
+    if not censor_usernames:
+        return mask
+    from linewise.renderers.privacy import censor_text
+
+    return lambda text: censor_text(mask(text))
+
+
+def _masked(value: Any, shown: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown(key): _masked(item, shown) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, shown) for item in value]
+    return value
+
+
+def _warn(problems: list[LogProblem], shown: Callable[[str], str]) -> None:
     for problem in problems:
         kind = "error" if problem.unreadable else "warning"
-        sys.stderr.write(
-            f"linewise: {kind}: {neutralize(problem.path)}: {neutralize(problem.reason)}\n"
-        )
+        where, why = neutralize(shown(problem.path)), neutralize(shown(problem.reason))
+        sys.stderr.write(f"linewise: {kind}: {where}: {why}\n")
 
 
 def _price_data(records: list[UsageRecord]) -> list[str]:
@@ -150,8 +186,10 @@ def _json(
         made = usage_report(records, report)  # type: ignore[arg-type]
         data["rows"] = [{"key": key, **totals.to_json()} for key, totals in made.rows]
         if report == "session":
+            from linewise.usage._report import session_keys
+
             # Which session a row is: its CLI, id, file and project.
-            about = {f"{r.cli} {r.session}": r for r in records}
+            about = dict(zip(session_keys(records), records, strict=True))
             for row in data["rows"]:
                 one = about[row["key"]]
                 row.update(cli=one.cli, sessionId=one.session, path=one.path, project=one.project)
@@ -174,9 +212,10 @@ def _cost(totals: Totals) -> str:
     if cost is None:
         return "unknown"
     # ≥: some sessions' cost is unknown, so the sum is a floor, not the whole.
-    return ("≥" if totals.unknown_cost else "") + (
-        f"${cost:,.2f}" if cost >= 10 else f"${cost:.4f}"
-    )
+    floor = "≥" if totals.unknown_cost else ""
+    if 0 < cost < 0.0001:
+        return floor + "<$0.0001"  # not $0.0000: it cost something
+    return floor + (f"${cost:,.2f}" if cost >= 10 else f"${cost:.4f}")
 
 
 def _figures(totals: Totals) -> list[str]:
@@ -205,7 +244,14 @@ def _cut(text: str) -> str:
     return text if len(text) <= _KEY_CHARS else "…" + text[-(_KEY_CHARS - 1) :]
 
 
-def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: bool) -> str:
+def _text(
+    report: str,
+    records: list[UsageRecord],
+    now: datetime,
+    *,
+    breakdown: bool,
+    shown: Callable[[str], str],
+) -> str:
     from linewise.usage import billing_blocks, usage_report
 
     by_model = report == "model"
@@ -227,8 +273,10 @@ def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: 
             for block in blocks
         ]
     else:
-        shown = _session_keys(made) if report == "session" else {}
-        listed = [(_cut(shown.get(key, key)), [], totals) for key, totals in made.rows]
+        keys = _session_keys(made) if report == "session" else {}
+        listed = [
+            (keys[key] if key in keys else _cut(key), [], totals) for key, totals in made.rows
+        ]
     for key, extra, totals in listed:
         rows.append([key, *extra, *_figures(totals), *([] if by_model else [_models(totals)])])
         if breakdown and not by_model:
@@ -242,7 +290,7 @@ def _text(report: str, records: list[UsageRecord], now: datetime, *, breakdown: 
             *([] if by_model else [_models(made.total)]),
         ]
     )
-    text = _table(rows)
+    text = _table([[shown(cell) for cell in row] for row in rows])
     active = [block for block in blocks if block.active]
     if active:
         text += _active(active[0], now)
@@ -254,12 +302,13 @@ def _session_keys(made: Report) -> dict[str, str]:
     that tells it apart (what ``linewise render`` takes)."""
     from linewise.cli.sessions import unique_prefixes
 
-    ids = [key.partition(" ")[2] for key, _ in made.rows]
+    ids = [key.split(" ", 2)[1] for key, _ in made.rows]
     prefixes = unique_prefixes(ids)
     shown = {}
     for key, _ in made.rows:
-        cli, _, ident = key.partition(" ")
-        shown[key] = f"{cli} {prefixes.get(ident, ident)}"
+        cli, ident, *path = key.split(" ", 2)
+        # A file named where two sessions share an id.
+        shown[key] = " ".join([cli, prefixes.get(ident, ident), *path])
     return shown
 
 

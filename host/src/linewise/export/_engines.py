@@ -6,9 +6,10 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Final, TypeAlias
 
+from linewise._workers import worker_pool
 from linewise.export._extras import require
 from linewise.export._work import ExportFailure, FileExport, export_or_fail
 
@@ -69,7 +70,8 @@ def process_results(paths: Sequence[str], workers: int) -> Iterator[Result]:
     if "fork" in multiprocessing.get_all_start_methods():
         warm_up()
         context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=warm_up) as pool:
+    # Workers die with this process (a kill of the export leaves none running).
+    with worker_pool(workers, context=context, initializer=warm_up) as pool:
 
         def submit(path: str) -> Future[Result]:
             return pool.submit(export_or_fail, path)

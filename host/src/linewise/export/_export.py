@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import Any, Final
 from linewise.errors import LinewiseError
 from linewise.export._engines import ENGINES, Result, dask_results, process_results
 from linewise.export._extras import require
+from linewise.export._folder import InconsistentExportError, Stamp, check_pair, commit, writing
 from linewise.export._inputs import collect_inputs
 from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
 from linewise.export._work import ExportFailure, content_hash, run_id
@@ -59,8 +61,13 @@ def _previous(directory: str) -> tuple[dict[str, str], Any, Any]:
         ):
             if not table.schema_arrow.equals(arrow_schema(columns)):
                 raise ValueError(f"{path} has other columns than this version of linewise writes")
+        check_pair(directory, runs, entries)
         for batch in runs.iter_batches(columns=["run_id", "source_path"]):
             known.update(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True))
+    except InconsistentExportError as error:
+        raise ExportError(
+            f"cannot append: {error}; export without --append to replace it"
+        ) from error
     except Exception as error:  # pyarrow's errors for a damaged or foreign file
         raise ExportError(
             f"cannot append to {directory}: {error}; export without --append to replace it"
@@ -128,9 +135,26 @@ def export_logs(
     from linewise.export._engines import default_workers
 
     workers = workers or default_workers()
-    inputs, missing = collect_inputs(paths, pattern)
     os.makedirs(directory, exist_ok=True)
+    # The export's own folder is never an input, even inside a folder being walked.
+    inputs, missing = collect_inputs(paths, pattern, exclude=directory)
     result = ExportResult(directory=directory, inputs=len(inputs), missing=missing)
+    with writing(directory):
+        _write(directory, inputs, result, engine, workers, scheduler, append, progress)
+    return result
+
+
+def _write(  # noqa: PLR0917 - export_logs's own options, passed on
+    directory: str,
+    inputs: list[str],
+    result: ExportResult,
+    engine: str,
+    workers: int,
+    scheduler: str | None,
+    append: bool,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """The read-modify-write of one export, under the folder's lock."""
     known, old_runs, old_entries = _previous(directory) if append else ({}, None, None)
     todo, keep = _todo(inputs, known, result)
     sizes = {path: _size(path) for path in todo}
@@ -141,10 +165,19 @@ def export_logs(
     else:
         results = process_results(todo, workers)
     runs = TableWriter(os.path.join(directory, RUNS_FILE), RUNS_COLUMNS)
-    entries = TableWriter(os.path.join(directory, ENTRIES_FILE), ENTRIES_COLUMNS)
+    try:
+        entries = TableWriter(os.path.join(directory, ENTRIES_FILE), ENTRIES_COLUMNS)
+    except BaseException:
+        runs.abort()
+        raise
+    # The export's identity: a digest of its run ids in order (so the same export gives
+    # the same bytes), stamped on both tables so a reader can tell they belong together.
+    identity = hashlib.sha256()
     try:
         if old_runs is not None and keep:
             for batch in _kept(old_runs, keep):
+                for kept_id in batch.column("run_id").to_pylist():
+                    identity.update(kept_id.encode() + b"\0")
                 runs.add_batch(batch)
             for batch in _kept(old_entries, keep):
                 entries.add_batch(batch)
@@ -154,21 +187,23 @@ def export_logs(
             if isinstance(item, ExportFailure):
                 result.failures.append(item)
             else:
+                identity.update(item.run["run_id"].encode() + b"\0")
                 runs.add({name: [value] for name, value in item.run.items()})
                 entries.add(item.entries)
                 result.exported += 1
                 result.bytes_read += sizes[path]
             if progress is not None:
                 progress(done, total)
-        runs.commit()
-        entries.commit()
+        stamp = Stamp(identity.hexdigest()[:32], runs.rows, entries.rows)
+        runs.finish(stamp)
+        entries.finish(stamp)
+        commit(directory, {RUNS_FILE: runs.temporary, ENTRIES_FILE: entries.temporary})
     except BaseException:
         runs.abort()
         entries.abort()
         raise
     result.runs = runs.rows
     result.entries = entries.rows
-    return result
 
 
 def _size(path: str) -> int:

@@ -9,22 +9,31 @@ from collections.abc import Iterable
 __all__ = ["collect_inputs"]
 
 
-def collect_inputs(paths: Iterable[str], pattern: str | None = None) -> tuple[list[str], list[str]]:
+def collect_inputs(
+    paths: Iterable[str], pattern: str | None = None, *, exclude: str | None = None
+) -> tuple[list[str], list[str]]:
     """The input files as sorted absolute paths, and the paths that are not there.
 
     A folder is walked (symbolic links to folders are not followed, so a loop
     cannot trap the walk); hidden files and folders (``.name``) in it are
     skipped, and with ``pattern`` only files whose name matches the glob are
     taken. A file named explicitly is always taken. Each file is read once
-    however often it is named.
+    however often it is named. The folder ``exclude`` (the export's own) is
+    never walked into, so an export inside its input does not read its tables.
     """
+    skipped = os.path.realpath(exclude) if exclude is not None else None
     found: set[str] = set()
     missing: list[str] = []
     for path in paths:
         source = os.path.abspath(path)
         if os.path.isdir(source):
             for folder, folders, names in os.walk(source):
-                folders[:] = [name for name in folders if not name.startswith(".")]
+                folders[:] = [
+                    name
+                    for name in folders
+                    if not name.startswith(".")
+                    and (skipped is None or os.path.realpath(os.path.join(folder, name)) != skipped)
+                ]
                 for name in names:
                     if name.startswith("."):
                         continue

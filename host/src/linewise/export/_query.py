@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,28 +53,48 @@ def _literal(path: str) -> str:
     return "'" + path.replace("'", "''") + "'"
 
 
+#: Characters DuckDB reads as a glob pattern in a file name.
+_GLOB: Final = frozenset("*?[")
+
+
 def run_query(directory: str, sql: str) -> QueryResult:
     """Run ``sql`` over the export in ``directory`` (views ``runs`` and ``entries``).
 
-    Raises FileNotFoundError when the folder holds no export, and
-    ``duckdb.Error`` for a query DuckDB refuses.
+    Raises FileNotFoundError when the folder holds no export,
+    :class:`~linewise.export._folder.InconsistentExportError` when its two
+    tables are not of one export, and ``duckdb.Error`` for a query DuckDB refuses.
     """
     duckdb = require("export", "duckdb")
+    pq = require("export", "pyarrow.parquet")
     from linewise.export._export import ENTRIES_FILE, RUNS_FILE
+    from linewise.export._folder import check_pair, committed_paths, reading
 
     files = {"runs": RUNS_FILE, "entries": ENTRIES_FILE}
-    for name in files.values():
-        if not os.path.isfile(os.path.join(directory, name)):
-            raise FileNotFoundError(
-                f"{directory} holds no {name}; create it with `linewise export PATH... --to DIR`"
-            )
-    connection = duckdb.connect(":memory:")
-    try:
-        for view, name in files.items():
-            target = _literal(os.path.join(directory, name))
-            connection.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({target})")
-        cursor = connection.execute(sql)
-        columns = [description[0] for description in cursor.description or ()]
-        return QueryResult(columns=columns, rows=cursor.fetchall() if columns else [])
-    finally:
-        connection.close()
+    with reading(directory), tempfile.TemporaryDirectory(prefix="linewise-query-") as aliases:
+        paths = committed_paths(directory, (RUNS_FILE, ENTRIES_FILE))
+        for name in files.values():
+            if not os.path.isfile(paths[name]):
+                raise FileNotFoundError(
+                    f"{directory} holds no {name}; "
+                    "create it with `linewise export PATH... --to DIR`"
+                )
+        check_pair(directory, pq.ParquetFile(paths[RUNS_FILE]), pq.ParquetFile(paths[ENTRIES_FILE]))
+        connection = duckdb.connect(":memory:")
+        try:
+            for view, name in files.items():
+                target = _literal(_unglobbed(paths[name], aliases, name))
+                connection.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({target})")
+            cursor = connection.execute(sql)
+            columns = [description[0] for description in cursor.description or ()]
+            return QueryResult(columns=columns, rows=cursor.fetchall() if columns else [])
+        finally:
+            connection.close()
+
+
+def _unglobbed(path: str, aliases: str, name: str) -> str:
+    """``path``, or a link to it in ``aliases`` when DuckDB would read its name as a glob."""
+    if not _GLOB.intersection(path):
+        return path
+    alias = os.path.join(aliases, name)
+    os.symlink(os.path.abspath(path), alias)
+    return alias

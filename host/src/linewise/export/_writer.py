@@ -6,6 +6,7 @@ import os
 from typing import Any, Final
 
 from linewise.export._extras import require
+from linewise.export._folder import METADATA_KEY, Stamp, create_temporary
 from linewise.export._schema import Column, arrow_schema
 
 __all__ = ["TableWriter"]
@@ -15,7 +16,9 @@ ROW_GROUP_ROWS: Final = 64 * 1024
 
 
 class TableWriter:
-    """Writes one table to ``path`` through a hidden temporary file, renamed by :meth:`commit`.
+    """Writes one table for ``path`` to a hidden temporary file, completed by :meth:`finish`.
+
+    The export folder's commit (:mod:`linewise.export._folder`) then puts it in place.
 
     Rows are buffered and written at input boundaries once :data:`ROW_GROUP_ROWS`
     are held, so the same rows in the same order always give the same file.
@@ -28,12 +31,17 @@ class TableWriter:
         self.rows = 0
         self._schema = arrow_schema(columns)
         self._names = [column.name for column in columns]
-        self._temporary = os.path.join(
-            os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp"
+        self.temporary, self._file = create_temporary(
+            os.path.dirname(path) or ".", os.path.basename(path)
         )
-        self._writer = self._pq.ParquetWriter(
-            self._temporary, self._schema, compression="zstd", write_statistics=True
-        )
+        try:
+            self._writer = self._pq.ParquetWriter(
+                self._file, self._schema, compression="zstd", write_statistics=True
+            )
+        except BaseException:
+            self._file.close()
+            os.remove(self.temporary)
+            raise
         self._buffer: dict[str, list[Any]] = {name: [] for name in self._names}
         self._held = 0
 
@@ -60,16 +68,22 @@ class TableWriter:
         self._buffer = {name: [] for name in self._names}
         self._held = 0
 
-    def commit(self) -> None:
-        """Write what is held, close the file and put it in place."""
+    def finish(self, stamp: Stamp) -> None:
+        """Write what is held and the export's stamp, close the file and make it durable."""
         self._flush()
+        self._writer.add_key_value_metadata({METADATA_KEY: stamp.encode()})
         self._writer.close()
-        os.replace(self._temporary, self.path)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
 
     def abort(self) -> None:
         """Close and remove the temporary file; the previous file, if any, stays."""
         try:
             self._writer.close()
+        except Exception:
+            pass
         finally:
-            if os.path.exists(self._temporary):
-                os.remove(self._temporary)
+            self._file.close()
+            if os.path.exists(self.temporary):
+                os.remove(self.temporary)

@@ -70,7 +70,7 @@ def __dir__() -> list[str]:
 
 
 #: The output formats and, for text, its styles.
-FORMATS = ("text", "jsonl", "html")
+FORMATS = ("text", "jsonl", "html", "markdown", "atif")
 STYLES = ("default", "compact")
 
 
@@ -84,13 +84,15 @@ def create_renderer(
     thinking: bool = False,
     title: str = "transcript",
     formatter: FormatStdoutLine | None = None,
+    adapter_type: str = "process",
 ) -> Renderer:
     """The renderer for ``format`` and ``style``, drawing on ``output``.
 
-    ``jsonl`` writes bytes to ``output.buffer``. ``html`` ignores the style.
+    ``jsonl`` writes bytes to ``output.buffer``. ``html`` and ``markdown`` ignore the style.
     ``compact`` with a plugin's ``formatter`` (its ``format_stdout_line``)
     returns a :class:`LineRenderer` printing the plugin's own lines (feed it
     raw lines through the pipeline); without one, the entry-based compact rules.
+    ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent.
     Raises ValueError for an unknown format or style.
     """
     if format not in FORMATS:
@@ -105,6 +107,14 @@ def create_renderer(
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
         return HtmlRenderer(output, title=title)
+    if format == "atif":
+        from linewise.renderers.atif import AtifRenderer
+
+        return AtifRenderer(output, title=title, adapter_type=adapter_type)
+    if format == "markdown":
+        from linewise.renderers.markdown import MarkdownRenderer
+
+        return MarkdownRenderer(output, title=title, full=full, thinking=thinking)
     if style == "compact":
         from linewise.renderers.compact import CompactRenderer, FormatterRenderer
 

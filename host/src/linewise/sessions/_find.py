@@ -53,8 +53,9 @@ def _reader(parser: LoadedParser, registry: Registry) -> str:
 
 def _all_files(
     registry: Registry, environ: Mapping[str, str], home: Path, cli: str | None
-) -> list[tuple[SessionFile, LoadedParser]]:
-    """Every session file, once: a file two stores claim is read by the first adapter type."""
+) -> dict[Key, tuple[SessionFile, LoadedParser]]:
+    """Every session file, once, by its cache key: a file two stores claim is read by the
+    first adapter type."""
     files: dict[Key, tuple[SessionFile, LoadedParser]] = {}
     for parser in session_parsers(registry):
         for found in stores_of(parser, environ, home, registry):
@@ -62,7 +63,7 @@ def _all_files(
                 continue
             for one in find_files(found, parser, registry):
                 files.setdefault(_key(one), (one, parser))
-    return list(files.values())
+    return files
 
 
 def _facts(
@@ -79,26 +80,26 @@ def _facts(
     cache = FactsCache(folder) if folder is not None else None
     cached = cache.rows() if cache is not None else {}
     infos: list[SessionInfo] = []
-    todo: list[tuple[SessionFile, LoadedParser, str]] = []
+    todo: list[tuple[Key, SessionFile, LoadedParser, str]] = []
     readers: dict[str, str] = {}
-    for found, parser in files:
+    for key, (found, parser) in files.items():
         reader = readers.get(parser.adapter_type)
         if reader is None:
             reader = readers[parser.adapter_type] = _reader(parser, registry)
-        row = cached.get(_key(found))
+        row = cached.get(key)
         if row is not None and row[:3] == (found.size, found.mtime_ns, reader):
             infos.append(row[3])
         else:
-            todo.append((found, parser, reader))
-    total = sum(found.size for found, _, _ in todo)
+            todo.append((key, found, parser, reader))
+    total = sum(found.size for _, found, _, _ in todo)
     done = 0
     written: list[tuple[Key, int, int, str, SessionInfo, str]] = []
     try:
-        for found, parser, reader in todo:
+        for key, found, parser, reader in todo:
             info, text = read_facts(found, parser, registry)
             infos.append(info)
             if info.problem is None:  # one read in part is tried again next time
-                written.append((_key(found), found.size, found.mtime_ns, reader, info, text))
+                written.append((key, found.size, found.mtime_ns, reader, info, text))
             done += found.size
             if progress is not None:
                 progress(done, total)
@@ -107,7 +108,7 @@ def _facts(
     finally:
         _flush(cache, written)  # even on Ctrl-C: what was read is not read again
     if cache is not None and cli is None:
-        cache.forget_except({_key(found) for found, _ in files})
+        cache.forget_except(set(files))
     return infos, cache
 
 

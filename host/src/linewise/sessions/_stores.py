@@ -50,7 +50,22 @@ def session_parsers(registry: Registry) -> list[LoadedParser]:
         loaded = registry.load(adapter_type)
         if not loaded.is_fallback and loaded.session_stores is not None:
             found.append(loaded)
+        elif loaded.isolated and "session_stores" in loaded.unserved:
+            _not_searched(registry, adapter_type)
     return found
+
+
+_NOT_SEARCHED = (
+    "not searched: the plugin runs isolated (LINEWISE_ISOLATE), and an isolated worker "
+    "may not read files"
+)
+
+
+def _not_searched(registry: Registry, adapter_type: str) -> None:
+    """Record (and so warn, once) that an isolated plugin's session stores are left out."""
+    failure = PluginCallFailure(adapter_type, "session_stores", _NOT_SEARCHED)
+    if failure not in registry.call_failures.of(adapter_type):
+        registry.call_failures.add(failure)
 
 
 def stores_of(
@@ -132,8 +147,7 @@ def find_files(found: StoreOf, parser: LoadedParser, registry: Registry) -> Iter
             if path in seen:
                 continue
             seen.add(path)
-            relative = path.relative_to(store.root).as_posix()
-            if store.exclude and excluded(relative, store.exclude):
+            if store.exclude and excluded(path.relative_to(store.root).as_posix(), store.exclude):
                 continue
             try:
                 status = os.stat(path)

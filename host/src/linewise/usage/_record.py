@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from linewise_contracts.usage import TokenUsage
 
+from linewise._prices import NO_MODEL
 from linewise.usage._totals import Contribution
 
 if TYPE_CHECKING:
     from linewise.sessions import SessionInfo
 
 __all__ = ["NO_MODEL", "UsageRecord", "record_of"]
-
-#: The model name a report shows for tokens whose model the CLI did not name.
-NO_MODEL: Final = "(model not reported)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Final, Literal, TypeAlias
 from linewise.usage._record import UsageRecord
 from linewise.usage._totals import Contribution, Totals
 
-__all__ = ["GROUPINGS", "Grouping", "Report", "usage_report"]
+__all__ = ["GROUPINGS", "Grouping", "Report", "session_keys", "usage_report"]
 
 Grouping: TypeAlias = Literal["daily", "weekly", "monthly", "session", "model", "project"]
 #: Every grouping, in the order ``linewise usage --help`` lists them.
@@ -56,7 +56,6 @@ _KEYS: Final[dict[str, Callable[[UsageRecord], str]]] = {
     "daily": _day,
     "weekly": _week,
     "monthly": _month,
-    "session": lambda record: f"{record.cli} {record.session}",
     "project": lambda record: record.project or NO_PROJECT,
 }
 
@@ -67,22 +66,41 @@ def usage_report(records: Iterable[UsageRecord], grouping: Grouping) -> Report:
     By ``model``, a session counts in the row of each model it used, with that
     model's tokens and cost (the session total counts once in the totals).
     """
+    records = list(records)
     rows: dict[str, Totals] = {}
     total = Totals()
-    for record in records:
+    if grouping == "session":
+        keys = session_keys(records)
+    elif grouping != "model":
+        keys = [_KEYS[grouping](record) for record in records]
+    else:
+        keys = [""] * len(records)
+    for record, key in zip(records, keys, strict=True):
         part = record.contribution()
         total.add(part, record.started, record.ended)
         if grouping == "model":
             for model, row in _single_models(record):
                 rows.setdefault(model, Totals()).add(row, record.started, record.ended)
             continue
-        key = _KEYS[grouping](record)
         rows.setdefault(key, Totals()).add(part, record.started, record.ended)
     if grouping == "session":
         ordered = sorted(rows.items(), key=lambda item: (item[1].first or "", item[0]))
     else:
         ordered = sorted(rows.items(), key=lambda item: (item[0] == UNDATED, item[0]))
     return Report(grouping, ordered, total)
+
+
+def session_keys(records: list[UsageRecord]) -> list[str]:
+    """Each session's row key, in order: its CLI and id, with its file when another session
+    (a copy, or the file of a resumed session) has the same id."""
+    plain = [f"{record.cli} {record.session}" for record in records]
+    counts: dict[str, int] = {}
+    for key in plain:
+        counts[key] = counts.get(key, 0) + 1
+    return [
+        key if counts[key] == 1 else f"{key} {record.path}"
+        for record, key in zip(records, plain, strict=True)
+    ]
 
 
 def _single_models(record: UsageRecord) -> Iterable[tuple[str, Contribution]]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
-from linewise_contracts.usage import TokenUsage
+from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 __all__ = ["Contribution", "Totals"]
+
+#: TokenUsage's JSON keys, in the order of :attr:`Totals.counts`.
+_KEYS: Final = tuple(key for _, key in TOKEN_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +117,14 @@ class Totals:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys; null is unknown)."""
-        tokens = self.tokens
+        # From the counts directly (TokenUsage's keys and total): a session report makes
+        # one per session and model.
+        counts = self.counts
+        known = [count for count in counts[:4] if count is not None]
         data: dict[str, Any] = {
             "sessions": self.sessions,
-            "tokenUsage": tokens.to_json(),
-            "totalTokens": tokens.total,
+            "tokenUsage": dict(zip(_KEYS, counts, strict=True)),
+            "totalTokens": sum(known) if known else None,
             "costUsd": self.cost_usd,
             "costSource": self.cost_source,
             "reportedCostUsd": self.reported_usd if self.reported else None,

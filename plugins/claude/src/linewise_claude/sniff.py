@@ -101,6 +101,10 @@ def sniff(lines: Sequence[str]) -> float:
         if event is None:
             other += 1
             continue
+        session = event.get("session_id")
+        if type(session) is str and session.startswith("T-"):
+            # Amp's thread ids: Amp writes Claude-compatible stream-json (linewise-amp reads it).
+            return 0.0
         if "parentUuid" in event:
             # A session file's record (``claude_session``): stream-json has no parentUuid.
             return 0.0

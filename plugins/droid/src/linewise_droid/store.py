@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.sessions import SessionStore, store_root
+from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
 __all__ = ["SETTINGS_RECORD", "session_records", "session_stores", "settings_path"]
 
@@ -52,6 +52,4 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     record = _settings_record(path)
     if record is not None:
         yield record
-    with path.open(encoding="utf-8", errors="replace", newline="") as handle:
-        for line in handle:
-            yield line.rstrip("\r\n")
+    yield from record_lines(path)  # each line bounded, as stdout lines are

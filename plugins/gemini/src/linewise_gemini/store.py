@@ -18,7 +18,9 @@ JSON line per message, in order. Two things are synthesised, both documented:
   message already recorded) replaces the earlier one, in the earlier one's place.
 
 A file that is neither (a truncated document, say) comes back line by line as
-it is, so the parser shows what it cannot read instead of losing it.
+it is, so the parser shows what it cannot read instead of losing it; so does
+a document too big to hold whole (past ``MAX_DOCUMENT_CHARS``). Every line is
+bounded (``record_lines``): a longer one reaches the host cut, with its marker.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object, to_json_text
-from linewise_contracts.sessions import SessionStore, store_root
+from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 
 __all__ = ["session_records", "session_stores"]
 
@@ -90,13 +92,15 @@ def _jsonl_records(lines: list[str]) -> Iterator[str]:
 def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     """The chat at ``path`` as record lines (see the module docstring); ``key`` is not used."""
     del key  # one session per file
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if text.lstrip().startswith("{"):
+    text = read_document(path)  # None past MAX_DOCUMENT_CHARS: then read as (bounded) lines
+    if text is not None and text.lstrip().startswith("{"):
         try:
             document = json.loads(text)
         except ValueError:  # JSON lines, or a damaged document
             document = None
         if type(document) is dict and type(document.get("messages")) is list:
+            del text
             yield from _document_records(document)
             return
-    yield from _jsonl_records([line for line in text.splitlines() if line.strip()])
+    del text
+    yield from _jsonl_records(list(record_lines(path)))

@@ -10,7 +10,8 @@ from linewise_contracts.extract import parse_json_object
 __all__ = ["session_sniff", "sniff"]
 
 _ROLES: Final = frozenset({"assistant", "tool", "user", "system"})
-_MESSAGE_FIELDS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id", "name", "id"})
+# Not "name": a tool reply naming its tool is Mistral Vibe's (kimi's carry only the call id).
+_MESSAGE_FIELDS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id", "id"})
 _CONTEXT_ROLES: Final = frozenset({"_checkpoint", "_usage", "_system_prompt"})
 # kimi --wire's methods (client requests and server notifications).
 _METHODS: Final = frozenset(
@@ -56,14 +57,7 @@ def _message(event: dict[str, Any]) -> bool | None:
         return False
     if role in _CONTEXT_ROLES:
         return True
-    if role not in _ROLES or set(event) - {
-        "role",
-        "content",
-        "tool_calls",
-        "tool_call_id",
-        "name",
-        "id",
-    }:
+    if role not in _ROLES or set(event) - _MESSAGE_FIELDS:
         return False
     calls = event.get("tool_calls")
     if type(calls) is list and calls:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
-from linewise_contracts.sessions import SessionStore, store_root
+from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
 __all__ = ["SESSION_RECORD", "session_id", "session_records", "session_stores"]
 
@@ -46,6 +46,4 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     """
     del key  # one session per file
     yield json.dumps({"type": SESSION_RECORD, "sessionId": session_id(path)})
-    with path.open(encoding="utf-8", errors="replace", newline="") as handle:
-        for line in handle:
-            yield line.rstrip("\r\n")
+    yield from record_lines(path)  # each line bounded, as stdout lines are

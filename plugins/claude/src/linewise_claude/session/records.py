@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from linewise_contracts.extract import as_string, parse_json_object, to_json_text
-from linewise_contracts.sessions import SessionStore, store_root
+from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
 __all__ = [
     "HEADER",
@@ -56,11 +56,8 @@ def _named_id(stem: str) -> str | None:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8", errors="replace", newline="") as handle:
-        for raw in handle:
-            line = raw.rstrip("\r\n")
-            if line.strip():
-                yield line
+    # Bounded: a record of 500 MB is cut as the host cuts a stdout line, not held whole.
+    return record_lines(path)
 
 
 def assistant_model(record: dict[str, Any]) -> str:

@@ -1,0 +1,139 @@
+"""The command's signals: a real Ctrl-C or SIGTERM noted apart from what plugin code raises.
+
+While :func:`handling` is in effect (the ``linewise`` command installs it), a
+SIGINT is noted and then raises ``KeyboardInterrupt`` as Python's own handler
+does, and a SIGTERM or SIGHUP is noted and raises :class:`Terminated`, so that
+every ``finally`` and ``with`` on the way out cleans up (temporary files,
+worker pools) before the command exits 128 + the signal's number. Because
+each real signal is noted, the plugin guard can tell a user's Ctrl-C (stop the
+command) from a plugin that raises ``KeyboardInterrupt`` itself (that
+plugin's failure): :func:`arrived`.
+
+:func:`time_budget` bounds a call into plugin code (a ``sniff``) with a timer
+on the main thread: a plugin that loops gets :class:`OverBudget`, a failure
+like any other it raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any, Final
+
+__all__ = [
+    "EXIT_TERMINATED_BASE",
+    "OverBudget",
+    "Terminated",
+    "arrived",
+    "handling",
+    "installed",
+    "time_budget",
+]
+
+#: A command stopped by signal N exits with this plus N (143 for SIGTERM), as shells report it.
+EXIT_TERMINATED_BASE: Final = 128
+
+_TERMINATING: Final = tuple(
+    number
+    for number in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+    if number is not None
+)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: the command unwinds, cleaning up, and exits 128 + ``signum``."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+
+
+class OverBudget(BaseException):
+    """A call into plugin code ran past its time budget.
+
+    Not an ``Exception``, so a plugin's ``except Exception`` does not swallow it.
+    """
+
+
+class _State:
+    installed = False
+    received: list[int] = []  # noqa: RUF012 - one list for the process, on purpose
+
+
+_state = _State()
+
+
+def installed() -> bool:
+    """True while :func:`handling` is in effect: real signals are noted."""
+    return _state.installed
+
+
+def arrived() -> bool:
+    """True when a real SIGINT, SIGTERM or SIGHUP reached the command."""
+    return bool(_state.received)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    _state.received.append(signum)
+    raise KeyboardInterrupt
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    _state.received.append(signum)
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def handling() -> Iterator[None]:
+    """Note real signals and turn them into exceptions for the time inside (main thread only)."""
+    if threading.current_thread() is not threading.main_thread() or _state.installed:
+        yield
+        return
+    previous: dict[int, Any] = {signal.SIGINT: signal.signal(signal.SIGINT, _interrupt)}
+    for number in _TERMINATING:
+        previous[number] = signal.signal(number, _terminate)
+    _state.installed = True
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        _state.installed = False
+        _state.received.clear()
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float, what: str) -> Iterator[None]:
+    """Raise :class:`OverBudget` in the code inside if it runs longer than ``seconds``.
+
+    A timer (SIGALRM) on the main thread, where the command runs plugins; on
+    other threads, or where there is no such timer, the code runs unbounded.
+    """
+    usable = (
+        _state.installed
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    running = [True]
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        if running[0]:
+            raise OverBudget(f"{what} took longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    # The timer fires again every tenth of a second: code that swallows the first one
+    # (a bare except) is stopped by a later one.
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    try:
+        yield
+    finally:
+        running[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,51 @@
+"""linewise-amp: Amp's Claude Code compatible stream-json (``amp_local``; ``amp_session``).
+
+Amp writes Claude Code's stream-json format, so the parser and compact format are
+linewise-claude's; this plugin adds what is Amp's own: recognising its output by its
+thread ids, its token counting, its environment, and its thread files.
+"""
+
+from linewise_claude import create_stdout_parser, format_stdout_line, parse_stdout_line
+
+from linewise_amp.environment import check_environment
+from linewise_amp.sniff import sniff
+from linewise_amp.summary import summarize_run
+
+__all__ = [
+    "agent_configuration_doc",
+    "check_environment",
+    "create_stdout_parser",
+    "format_stdout_line",
+    "label",
+    "models",
+    "parse_stdout_line",
+    "sniff",
+    "summarize_run",
+]
+
+label = "Amp (local)"
+
+# Amp chooses its model per mode (`--mode smart|rush`); these are what it runs in late 2026.
+models = [
+    {"id": "smart", "label": "Smart mode (Claude Opus / Sonnet)"},
+    {"id": "rush", "label": "Rush mode (fast, cheaper models)"},
+]
+
+agent_configuration_doc = """\
+# amp_local
+
+Adapter: amp_local. Parses Sourcegraph Amp's `amp --execute "..." --stream-json` output,
+Claude Code compatible stream-json (system init, user, assistant and result events with
+Anthropic content blocks) whose session ids are Amp thread ids (`T-<uuid>`), with Claude
+Code's parser; `--stream-json-thinking` adds thinking blocks, shown as thinking.
+
+Use when:
+- The agent is Amp run headless with --stream-json.
+
+Don't use when:
+- The log is Claude Code's own stream-json: use claude_local.
+- The input is an Amp thread file (~/.local/share/amp/threads/T-*.json): use amp_session.
+
+Output: as claude_local: init (thread id, cwd), user, assistant, thinking, tool_call /
+tool_result paired by id, result (text, turns, usage).
+"""
