@@ -387,9 +387,8 @@ def test_the_cli_summarises_every_real_claude_log_with_totals(
     code, out, err = _summarize(*map(str, REAL_CLAUDE), capsys=capsys)
     assert (code, err) == (0, "")
     rows = [row for row in out.splitlines() if not row.lstrip().startswith("⤷ subagent")]
-    legend = 2 if "est: " in out else 1  # the estimates' line, where there are any
-    assert len(rows) == len(REAL_CLAUDE) + 2 + legend  # the header, the total and the legend
-    assert rows[-1 - legend].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
+    assert len(rows) == len(REAL_CLAUDE) + 3  # the header, the total and the legend
+    assert rows[-2].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
 
 
 def test_huge_numbers_do_not_crash_summarize_and_the_good_file_is_still_reported(
