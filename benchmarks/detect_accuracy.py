@@ -45,6 +45,7 @@ FIELD = {
     "mistral-vibe": "vibe_local",
     "openhands": "openhands_local",
     "acp": "acp",
+    "codex-app-server": "codex_app_server",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {
