@@ -27,6 +27,8 @@ from linewise.errors import LinewiseError, UnknownAdapterError
 from linewise.renderers import FORMATS
 
 if TYPE_CHECKING:
+    from linewise_contracts.summary import RunSummary
+
     from linewise._detect import Detection
     from linewise._run import RunResult
 
@@ -237,8 +239,23 @@ def _run_drawn(
     # The outcome the plugin's summarize_run gives, as `summarize` shows it; entries alone
     # cannot tell how a run ended, so without one no outcome is drawn.
     run_report = result.report
-    drawing.close(run_report.summary if run_report.summary_source == "plugin" else None)
+    summary = run_report.summary if run_report.summary_source == "plugin" else None
+    if summary is not None and args.redact:
+        summary = _masked(summary, args.redact_allow)
+    drawing.close(summary)
     return result
+
+
+def _masked(summary: RunSummary, allow: list[str]) -> RunSummary:
+    """The summary's texts with secrets found by content masked (``--redact``)."""
+    import dataclasses
+
+    from linewise._entry_redaction import EntryRedactor
+
+    text = EntryRedactor(patterns=True, allow=allow).text
+    final = None if summary.final_text is None else text(summary.final_text)
+    errors = tuple(text(error) for error in summary.errors)
+    return dataclasses.replace(summary, final_text=final, errors=errors)
 
 
 def _final_line(result: RunResult) -> None:
