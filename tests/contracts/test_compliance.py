@@ -337,7 +337,7 @@ def test_a_plugin_that_patches_the_checkers_validation_is_still_judged(tmp_path:
     ("garbage", "reason"),
     [
         ('b"\\xff" * 64', "a record announces 4,294,967,295 bytes"),
-        ('b"\\x05\\x00\\x00\\x00" + b"m" * 32 + b"pass!"', "not signed by the worker"),
+        ('b"\\x05\\x00\\x00\\x00" + b"m" * 32 + b"pass!"', "a record that is not one"),
     ],
     ids=["huge-length", "forged-record"],
 )

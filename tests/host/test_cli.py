@@ -161,7 +161,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.3,<2"  # its summaries fill the usage vocabulary (1.3)
+    assert claude["contract"] == ">=1.3,<2"  # its session type reads with record_lines (1.3)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

@@ -117,7 +117,7 @@ def test_summarize_walks_directories_and_warns_on_unrecognised_files(
     captured = capsys.readouterr()
     runs = json.loads(captured.out)["runs"]
     assert [Path(r["source"]).name for r in runs] == ["notes.txt", "a.jsonl"]
-    assert "notes.txt: no installed parser recognises it" in captured.err
+    assert "notes.txt: no parser recognised" in captured.err
     assert "a.jsonl" not in captured.err
     assert "empty: no files in this directory" in captured.err
 

@@ -41,7 +41,7 @@ PEEK_LIMIT: Final = 1024 * 1024
 #: A detector's score from which it counts as confident.
 CONFIDENT: Final = 0.8
 #: How far the best score must lead the next one; closer is ambiguous.
-MARGIN: Final = 0.2
+MARGIN: Final = 0.1
 #: Live runs with ``adapter_type="auto"``: longest wait, from the first stdout byte, to detect.
 DETECT_WAIT: Final = 5.0
 #: Seconds between SIGTERM and SIGKILL by default (the reference's ``graceSec``).

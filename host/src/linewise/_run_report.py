@@ -6,6 +6,7 @@ dataclasses would cost every start-up their compiled creation.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -112,6 +113,8 @@ class RunTotals:
     statuses: dict[str, int] = field(default_factory=dict)
     estimated_usd: float | None = None
     unknown_cost: int = 0
+    #: The costs were each known but their sum is past what a float holds: ``cost_usd`` is None.
+    cost_overflowed: bool = False
 
     @property
     def cost_source(self) -> str | None:
@@ -140,6 +143,7 @@ class RunTotals:
             "costSource": self.cost_source,
             "estimatedCostUsd": self.estimated_usd,
             "runsWithUnknownCost": self.unknown_cost,
+            "costOverflowed": self.cost_overflowed,
             "statuses": dict(self.statuses),
         }
 
@@ -169,6 +173,8 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         else:
             unknown_cost += 1
         statuses[report.status] = statuses.get(report.status, 0) + 1
+    cost_usd, overflowed = _sum(costs)
+    estimated_usd, estimate_overflowed = _sum(estimated)
     return RunTotals(
         runs=runs,
         turns=turns,
@@ -177,11 +183,22 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         errors=errors,
         usage=usage,
         token_usage=tokens,
-        cost_usd=sum(costs) if costs else None,
+        cost_usd=cost_usd,
         statuses=statuses,
-        estimated_usd=sum(estimated) if estimated else None,
+        estimated_usd=None if overflowed else estimated_usd,
         unknown_cost=unknown_cost,
+        cost_overflowed=overflowed or estimate_overflowed,
     )
+
+
+def _sum(costs: list[float]) -> tuple[float | None, bool]:
+    """The sum of ``costs`` (None for none), and True when it overflowed (then None: unknown)."""
+    if not costs:
+        return None, False
+    value = sum(costs)
+    if not math.isfinite(value):
+        return None, True
+    return value, False
 
 
 def summarize_log(

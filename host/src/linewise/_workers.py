@@ -98,7 +98,9 @@ def worker_pool(
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Kill the pool's workers now and let its threads end (the executor offers no such call).
 
-    Three private attributes, each looked up defensively: the workers; the call
+    Four private attributes, each looked up defensively: the work not done,
+    forgotten first (the pool's thread would otherwise fail each future, and
+    raise for one already cancelled, a traceback on Python 3.11); the workers; the call
     queue, whose feeder thread would print a traceback for the pipe closing
     under it; and this process's copy of the result pipe's write end, closed so
     that the pool's thread, perhaps waiting for the rest of a result a killed
@@ -106,6 +108,8 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     interpreter's exit would wait for it for ever).
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    with contextlib.suppress(Exception):
+        pool._pending_work_items.clear()
     calls = getattr(pool, "_call_queue", None)
     if calls is not None:
         calls._on_queue_feeder_error = lambda error, item: None

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linewise_claude import create_stdout_parser, parse_stdout_line
+from linewise_claude import create_stdout_parser, parse_stdout_line, sniff
 from linewise_contracts import entry_problem
 from support import (
     assert_valid_and_deterministic,
@@ -650,3 +650,43 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
 ) -> None:
     lines = [json.dumps(event) for event in events]
     assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
+
+
+def test_2026_results_show_structured_output_startup_failures_and_api_errors() -> None:
+    path = corpus_path("field-samples", "claude-code", "result-structured-output-fixtures.jsonl")
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert sniff(lines) >= 0.8  # structured_output and api_error_status are Claude's own
+    entries = [entry for line in lines for entry in parse_stdout_line(line, "2026-01-01T00:00:00Z")]
+    notes = [entry["text"] for entry in entries if entry["kind"] == "system"]
+    assert notes[0].startswith("structured output:\n{") and '"domain": "visa"' in notes[0]
+    failed = entries[-1]
+    assert failed["kind"] == "result" and failed["isError"] is True
+    assert failed["errors"] == ["API error 401: Not logged in"]
+    startup = '{"type":"result","subtype":"error_during_execution","is_error":true,"startup_failure_reason":"mcp_config_invalid"}'
+    assert parse_stdout_line(startup, "t")[0] == {
+        "kind": "stderr",
+        "ts": "t",
+        "text": "Claude Code did not start: mcp_config_invalid",
+    }
+
+
+@pytest.mark.parametrize(
+    ("origin", "kind", "text"),
+    [
+        ({"kind": "human"}, "user", "fix it"),
+        (None, "user", "fix it"),
+        ({"kind": "channel"}, "system", "(channel) fix it"),
+        (
+            {"kind": "task-notification", "subkind": "scheduled-trigger"},
+            "system",
+            "(task-notification) fix it",
+        ),
+        ("auto-continuation", "system", "(auto-continuation) fix it"),
+    ],
+)
+def test_only_a_human_origin_is_the_persons_turn(origin: object, kind: str, text: str) -> None:
+    event: dict[str, object] = {"type": "user", "message": {"role": "user", "content": "fix it"}}
+    if origin is not None:
+        event["origin"] = origin
+    (entry,) = parse_stdout_line(json.dumps(event), "t")
+    assert (entry["kind"], entry["text"]) == (kind, text)

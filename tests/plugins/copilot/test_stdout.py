@@ -160,3 +160,20 @@ def test_the_environment_check_finds_the_command_and_names_the_token(tmp_path: P
     assert all("secret-value" not in (check.message + str(check.detail)) for check in found)
     missing = check_levels(check_environment({"PATH": str(tmp_path / "nowhere")}))
     assert missing == {"copilot_command_missing": "error", "copilot_token_unset": "info"}
+
+
+def test_copilot_1_0_63_set_up_events_are_read_not_raw() -> None:
+    path = corpus_path("field-samples", "copilot", "copilot-1.0.63-json-capture-excerpt.jsonl")
+    entries = session_entries(create_stdout_parser, _lines(path))
+    assert not [entry for entry in entries if entry["kind"] == "stdout"]
+    notes = [entry["text"] for entry in entries if entry["kind"] == "system"]
+    assert "MCP server github-mcp-server: connected" in notes
+    assert "MCP servers: github-mcp-server (connected)" in notes
+    assert "tools updated for gpt-5.4" in notes
+    lines = [
+        '{"type":"session.skills_loaded","data":{"skills":[{"name":"code-review"},{"name":"pdf"}]}}',
+        '{"type":"session.mode_changed","data":{"newMode":"plan"}}',
+        '{"type":"assistant.usage","data":{"model":"gpt-5.4","inputTokens":10,"outputTokens":2}}',
+    ]
+    parsed = session_entries(create_stdout_parser, lines)
+    assert [entry["text"] for entry in parsed] == ["skills loaded: code-review, pdf", "mode: plan"]

@@ -19,10 +19,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from linewise_contracts import entry_problem
-from linewise_pi import create_stdout_parser, parse_stdout_line
+from linewise_pi import create_stdout_parser, parse_stdout_line, sniff
 from support import (
     assert_valid_and_deterministic,
     corpus_json,
+    corpus_path,
     parse_all,
     parse_flat,
     small_json_values,
@@ -453,3 +454,18 @@ def test_never_raises_and_always_returns_valid_entries_deterministically(
 ) -> None:
     lines = [json.dumps(event) for event in events]
     assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
+
+
+def test_pi_0_66_compaction_and_queue_events_are_read_not_raw() -> None:
+    path = corpus_path("field-samples", "pi", "pi-0.66-compaction-queue-events.jsonl")
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    parser = create_stdout_parser()
+    entries = [entry for line in lines for entry in parser.parse_line(line, "2026-01-01T00:00:00Z")]
+    assert [entry["text"] for entry in entries] == [
+        "queue: steering: new instruction",
+        "context compaction started (threshold)",
+        "context compacted (40000 tokens before)",
+        "context compaction started (manual)",
+        "context compacted",
+    ]
+    assert sniff(lines) >= 0.85

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any, Final
 from linewise_contracts._version import CONTRACT_VERSION
 from linewise_contracts.compliance._installed import packages_distributions
 from linewise_contracts.compliance._results import TITLES, CheckResult, Status
+from linewise_contracts.compliance._sources import imported_names
 from linewise_contracts.compliance._target import (
     Target,
     TargetError,
@@ -190,8 +192,9 @@ def run_checks(
     )
 
 
-def _code_roots(target: Target) -> dict[str, list[Path]]:
-    """Each top-level module of the entry points, and its source files, found without importing."""
+def module_roots(target: Target) -> dict[str, list[Path]]:
+    """Where each top-level module of the entry points lives (its package folders, or its
+    file), found without importing it."""
     from importlib.machinery import PathFinder
 
     found: dict[str, list[Path]] = {}
@@ -200,38 +203,39 @@ def _code_roots(target: Target) -> dict[str, list[Path]]:
         top = value.split(":", 1)[0].strip().split(".", 1)[0]
         if top in found:
             continue
-        spec = PathFinder.find_spec(top, search)
+        try:
+            spec = PathFinder.find_spec(top, search)
+        except (ImportError, ValueError, OSError):
+            spec = None
         if spec is None:
             continue
         if spec.submodule_search_locations:
-            files = [
-                path
-                for location in spec.submodule_search_locations
-                for path in sorted(Path(location).rglob("*.py"))
-            ]
-        elif spec.origin and spec.origin.endswith(".py"):
-            files = [Path(spec.origin)]
-        else:
-            files = []
-        found[top] = files
+            found[top] = [Path(location) for location in spec.submodule_search_locations]
+        elif spec.origin:
+            found[top] = [Path(spec.origin)]
     return found
 
 
-def _imported_names(files: list[Path]) -> set[str]:
-    import ast
+def _code_roots(target: Target) -> dict[str, list[Path]]:
+    """Each top-level module of the entry points, and its source files (regular ``.py``
+    files: a FIFO or a folder named ``x.py`` is no source file)."""
+    found: dict[str, list[Path]] = {}
+    for top, roots in module_roots(target).items():
+        files: list[Path] = []
+        for root in roots:
+            if root.suffix == ".py":
+                files.append(root)
+            elif root.is_dir():
+                files.extend(sorted(root.rglob("*.py")))
+        found[top] = [path for path in files if _regular(path)]
+    return found
 
-    names: set[str] = set()
-    for path in files:
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.split(".", 1)[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names.add(node.module.split(".", 1)[0])
-    return names
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def _package_checks(target: Target) -> list[CheckResult]:
@@ -241,6 +245,7 @@ def _package_checks(target: Target) -> list[CheckResult]:
     if not files:
         return [CheckResult("size.code", "skip", "the plugin's source files were not found")]
     size = sum(path.stat().st_size for path in files)
+    names, unread = imported_names(files)
     message = f"{size:,} bytes of Python in {len(files)} file(s)"
     results = [
         CheckResult("size.code", "pass", message, figures={"bytes": size, "files": len(files)})
@@ -255,8 +260,8 @@ def _package_checks(target: Target) -> list[CheckResult]:
     declared = {canonical(_requirement_name(text)) for text in target.requires or ()}
     providers, _ = packages_distributions()
     own = set(roots)
-    problems = []
-    for name in sorted(_imported_names(files) - own - set(sys.stdlib_module_names)):
+    problems = [f"{text}: its imports were not read" for text in unread]
+    for name in sorted(names - own - set(sys.stdlib_module_names)):
         distributions = providers.get(name) or _named_distribution(name)
         if not distributions:
             problems.append(f"imports {name!r}, which no installed distribution provides")

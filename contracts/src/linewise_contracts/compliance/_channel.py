@@ -1,91 +1,170 @@
-"""The worker's two ways of talking to the parent: signed records and the call slot.
+"""The worker's two ways of talking to the parent: records of observations and the call slot.
 
-Records travel over a pipe as ``length | MAC | marshal payload``. The MAC is an
-HMAC-SHA256 of a sequence number and the payload under a per-run key the
-parent sends on the worker's stdin before any plugin code is imported; the
-worker binds ``marshal.dumps``, the digest function and ``os.write`` at that
-moment too, so a plugin that patches ``json``, ``marshal`` or ``hmac`` later
-changes nothing the parent reads. The parent reads only records whose MAC
-checks, in order; anything else ends the channel with a failure, never a crash.
+Records travel over a pipe as ``length | JSON``. Nothing in the worker's
+process is secret and nothing there is trusted: plugin code runs in it and
+can write into the pipe as well as the worker can, so a record is only an
+observation, which the parent judges (see ``_judge`` and ``_runner``); no
+record is a verdict. The parent reads what arrives with bounds (a record over
+:data:`_MAX_RECORD` is refused before it is read) and decodes it as JSON only,
+never with ``marshal`` or ``pickle``, so nothing the worker sends can crash
+the parent or become code. Python's containers are tagged so that the parent
+sees exactly the types the plugin returned: a dict is ``{"d": [[key,
+value], ...]}``, a tuple ``{"t": [...]}``, anything else ``{"o": type name}``
+(a stand-in of that class name, which validation refuses); lists, strings,
+numbers (``NaN`` included), booleans and ``null`` are themselves.
 
 The call slot is a small shared file the worker updates around every call
 into plugin code (a counter, whether a call is running, the line it is on and
 its time limit), so the parent can see a call overrun on its own clock and
-kill the worker's process group: no exception the plugin could catch.
+kill the worker's process group: no exception the plugin could catch. (A
+plugin can scribble on the slot too; the whole run's timeout still holds.)
 """
 
 from __future__ import annotations
 
-import hmac
-import marshal
+import json
 import mmap
 import os
 import struct
 from collections.abc import Callable, Iterator
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["KEY_BYTES", "SLOT_BYTES", "ChannelError", "Receiver", "Sender", "Slot", "SlotReader"]
+__all__ = ["SLOT_BYTES", "ChannelError", "Receiver", "Sender", "Slot", "SlotReader", "encode"]
 
-KEY_BYTES: Final = 32
-_HEADER: Final = struct.Struct("<I32s")
-_SEQUENCE: Final = struct.Struct("<Q")
+_HEADER: Final = struct.Struct("<I")
 #: Largest record the parent accepts (a plugin's sample run with big entries fits).
 _MAX_RECORD: Final = 512 * 1024 * 1024
+#: Containers deeper than this are not sent (the value is described as too deep instead).
+MAX_DEPTH: Final = 2000
 
 _SLOT: Final = struct.Struct("<QQqd")  # counter, running (0/1), line index, limit in seconds
 SLOT_BYTES: Final = _SLOT.size
 
 
 class ChannelError(Exception):
-    """The results channel carried bytes the worker did not sign, or a record cut short."""
+    """The results channel carried bytes that are not a well-formed record."""
 
 
-def _digest(key: bytes) -> Callable[[bytes], bytes]:
-    make = hmac.digest  # C-implemented HMAC; bound once, here
+class TooDeep(ValueError):
+    """A value nested deeper than :data:`MAX_DEPTH`."""
 
-    def sign(data: bytes) -> bytes:
-        return make(key, data, "sha256")
 
-    return sign
+class _Punctuation(str):
+    """A piece of JSON syntax on the encoder's stack (a plain str there is a value)."""
+
+
+_OPEN_LIST: Final = _Punctuation("[")
+_CLOSE_LIST: Final = _Punctuation("]")
+_COMMA: Final = _Punctuation(",")
+_CLOSE_TAG: Final = _Punctuation("]}")
+_PAIR_OPEN: Final = _Punctuation("[")
+
+
+def encode(value: object) -> str:
+    """The tagged JSON of ``value`` (iterative: a deep value raises TooDeep, not RecursionError)."""
+    scalar = json.dumps
+    parts: list[str] = []
+    work: list[tuple[object, int]] = [(value, 0)]
+    while work:
+        item, depth = work.pop()
+        kind = type(item)
+        if kind is _Punctuation:
+            parts.append(item)  # type: ignore[arg-type]
+        elif kind is str or kind is bool or item is None or kind is int or kind is float:
+            parts.append(scalar(item))
+        elif depth >= MAX_DEPTH:
+            raise TooDeep(f"nested deeper than {MAX_DEPTH} levels")
+        elif kind is list or kind is tuple:
+            children: list[Any] = list(item)  # type: ignore[call-overload]
+            parts.append("[" if kind is list else '{"t":[')
+            work.append((_CLOSE_LIST if kind is list else _CLOSE_TAG, 0))
+            for index in range(len(children) - 1, -1, -1):
+                work.append((children[index], depth + 1))
+                if index:
+                    work.append((_COMMA, 0))
+        elif kind is dict:
+            pairs = list(item.items())  # type: ignore[attr-defined]
+            parts.append('{"d":[')
+            work.append((_CLOSE_TAG, 0))
+            for index in range(len(pairs) - 1, -1, -1):
+                key, child = pairs[index]
+                work.extend(
+                    [
+                        (_CLOSE_LIST, 0),
+                        (child, depth + 1),
+                        (_COMMA, 0),
+                        (key, depth + 1),
+                        (_PAIR_OPEN, 0),
+                    ]
+                )
+                if index:
+                    work.append((_COMMA, 0))
+        else:
+            parts.append('{"o":' + scalar(kind.__name__) + "}")
+    return "".join(parts)
+
+
+_stand_ins: dict[str, type] = {}
+
+
+def _stand_in(name: object) -> object:
+    """An object whose class has the plugin value's type name (validation names it)."""
+    text = name if type(name) is str and name.isidentifier() and len(name) <= 64 else "object"
+    kind = _stand_ins.get(text)
+    if kind is None:
+        kind = _stand_ins[text] = type(text, (), {"__repr__": lambda self: f"<{text}>"})
+    return kind()
+
+
+def _untag(tagged: dict[str, Any]) -> object:
+    if len(tagged) == 1:
+        if type(tagged.get("d")) is list:
+            return {key: value for key, value in tagged["d"]}  # noqa: C416 - pairs are lists
+        if type(tagged.get("t")) is list:
+            return tuple(tagged["t"])
+        if "o" in tagged:
+            return _stand_in(tagged["o"])
+    raise ValueError("an object that is no tagged value")
+
+
+def decode(text: bytes) -> object:
+    """The value :func:`encode` wrote; ValueError for anything else."""
+    try:
+        return json.loads(text, object_hook=_untag)
+    except (ValueError, TypeError, RecursionError) as error:  # TypeError: an unhashable key
+        raise ValueError(str(error)[:200]) from None
 
 
 class Sender:
-    """The worker's end: every record signed, written whole, in order."""
+    """The worker's end: every record written whole, in order."""
 
-    def __init__(self, fd: int, key: bytes) -> None:
+    def __init__(self, fd: int) -> None:
         self._fd = fd
-        self._sign = _digest(key)
-        self._dumps: Callable[[object], bytes] = marshal.dumps  # type: ignore[assignment]
+        self._encode: Callable[[object], str] = encode
         self._write = os.write
         self._pack_header = _HEADER.pack
-        self._pack_sequence = _SEQUENCE.pack
-        self._sequence = 0
 
     def send(self, record: tuple[object, ...]) -> None:
-        """Sign and write one record (plain Python values: what marshal accepts)."""
-        payload = self._dumps(record)
-        mac = self._sign(self._pack_sequence(self._sequence) + payload)
-        self._sequence += 1
-        data = memoryview(self._pack_header(len(payload), mac) + payload)
+        """Write one record (plain Python values)."""
+        payload = self._encode(record).encode("utf-8", "surrogatepass")
+        data = memoryview(self._pack_header(len(payload)) + payload)
         while data:
             written = self._write(self._fd, data)
             data = data[written:]
 
 
 class Receiver:
-    """The parent's end: turns bytes into the records whose MAC checks, in order."""
+    """The parent's end: turns bytes into records, in order, within bounds."""
 
-    def __init__(self, key: bytes) -> None:
-        self._key = key
+    def __init__(self) -> None:
         self._buffer = bytearray()
-        self._sequence = 0
 
     def feed(self, data: bytes) -> Iterator[tuple[object, ...]]:
-        """The records completed by ``data``; raises ChannelError on a record the worker
-        did not sign (the rest of the channel is then untrusted)."""
+        """The records completed by ``data``; raises ChannelError on anything that is not a
+        record (the rest of the channel is then not read)."""
         self._buffer += data
         while len(self._buffer) >= _HEADER.size:
-            length, mac = _HEADER.unpack_from(self._buffer)
+            (length,) = _HEADER.unpack_from(self._buffer)
             if length > _MAX_RECORD:
                 raise ChannelError(f"a record announces {length:,} bytes")
             end = _HEADER.size + length
@@ -93,16 +172,12 @@ class Receiver:
                 return
             payload = bytes(self._buffer[_HEADER.size : end])
             del self._buffer[:end]
-            expected = hmac.digest(self._key, _SEQUENCE.pack(self._sequence) + payload, "sha256")
-            if not hmac.compare_digest(mac, expected):
-                raise ChannelError("a record is not signed by the worker (forged or garbled)")
-            self._sequence += 1
             try:
-                record = marshal.loads(payload)
-            except Exception as error:  # signed but unreadable: still never a crash
-                raise ChannelError(f"a signed record cannot be read: {error}") from None
+                record = decode(payload)
+            except ValueError as error:
+                raise ChannelError(f"a record that is not one: {error}") from None
             if type(record) is not tuple or not record or type(record[0]) is not str:
-                raise ChannelError("a signed record has not the shape of a record")
+                raise ChannelError("a record that has not the shape of a record")
             yield record
 
     @property

@@ -8,28 +8,9 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-__all__ = ["GENERIC_SAMPLES", "HUGE_NUMBERS", "hostile_lines", "line_batches"]
+from linewise_contracts.compliance._sources import GENERIC_SAMPLES
 
-#: Lines used when a plugin ships no samples: shapes several agent CLIs print.
-GENERIC_SAMPLES: Final = (
-    "plain text from an agent",
-    "[agent] starting session abc123",
-    "$ ls -la",
-    "Error: something failed",
-    "\x1b[31mred\x1b[0m text with an \x1b]0;title\x07 escape",
-    "{}",
-    "[]",
-    "null",
-    "42",
-    '"just a string"',
-    '{"type":"system","subtype":"init","session_id":"s1","model":"m"}',
-    '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}',
-    '{"type":"item.completed","item":{"id":"i1","type":"agent_message","text":"done"}}',
-    '{"type":"result","result":"ok","usage":{"input_tokens":1,"output_tokens":2}}',
-    '{"type":"text","part":{"text":"x"}}',
-    '{"type": 5, "message": null, "content": [1, {"a": []}]}',
-    "┊ 💬 thinking about it",
-)
+__all__ = ["GENERIC_SAMPLES", "HUGE_NUMBERS", "hostile_lines", "line_batches"]
 
 _ANSI: Final = ("\x1b[31m", "\x1b[0m", "\x1b]0;t\x07", "\x1b[2J", "\x9b1m", "\x07", "\r")
 _LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)

@@ -1,11 +1,15 @@
-"""The parent's side of the worker: start it contained, read its signed records, judge them.
+"""The parent's side of the worker: start it contained, read its records, judge them.
 
 The worker runs in its own session and process group, with a hard address
 space limit, stdout and stderr sent to files (nothing to wait on), and a pipe
-for signed records. The parent watches three clocks: the whole run's timeout,
-each plugin call's limit (through the call slot), and the worker's exit; on
-any of them it kills the worker's whole process group, so a forked child that
-keeps a pipe open neither holds ``check`` up nor outlives it.
+for records. Every record is an observation: the verdicts are all made here
+(:mod:`._judge`, :mod:`._observed`), and each check the worker announced or
+was due to run gets one, a failure when its observation never came.
+
+The parent watches three clocks: the whole run's timeout, each plugin call's
+limit (through the call slot), and the worker's exit; on any of them it kills
+the worker's whole process group, so a forked child that keeps a pipe open
+neither holds ``check`` up nor outlives it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import select
 import signal
 import subprocess
@@ -35,7 +38,9 @@ from linewise_contracts.compliance._judge import (
     parse_verdicts,
     short,
 )
+from linewise_contracts.compliance._observed import Budgets, observed_verdict
 from linewise_contracts.compliance._results import WORKER_CHECKS, CheckResult
+from linewise_contracts.compliance._sources import sample_lines
 from linewise_contracts.compliance._target import Target
 
 __all__ = ["run_worker"]
@@ -47,8 +52,17 @@ _STATUSES: Final = ("pass", "warn", "fail", "skip")
 class _Verdicts:
     """What the parent concludes from the records, adapter type by adapter type."""
 
-    def __init__(self, adapter_types: list[str]) -> None:
+    def __init__(
+        self,
+        adapter_types: list[str],
+        values: dict[str, str],
+        samples: dict[str, list[str]],
+        budgets: Budgets,
+    ) -> None:
         self.adapter_types = adapter_types
+        self._values = values
+        self._samples = samples
+        self._budgets = budgets
         self.results: list[CheckResult] = []
         self.running: tuple[str, str] | None = None
         self.done = False
@@ -67,9 +81,12 @@ class _Verdicts:
             raise ChannelError(f"a record names an adapter type not being checked: {short(at, 60)}")
         if kind == "running" and len(record) == 3 and record[2] in WORKER_CHECKS:
             self.running = (at, record[2])
-        elif kind == "result" and len(record) == 7:
-            self._result(at, record)
+        elif kind in ("import", "exports", "effects", "integrity", "cost"):
+            self.results.append(observed_verdict(at, self._values[at], record, self._budgets))
         elif kind == "parse":
+            if len(record) > 3 and record[3] != self._samples[at]:
+                # The observations must answer the parent's own sample lines.
+                raise ChannelError("parse observations of lines the checker did not give")
             self.results.extend(parse_verdicts(at, record))
         elif kind == "optional":
             self.results.append(optional_verdict(at, record))
@@ -79,32 +96,6 @@ class _Verdicts:
             self._fuzz_end(at, record)
         else:
             raise ChannelError(f"a record of an unknown kind: {short(record, 80)}")
-
-    def _result(self, at: str, record: tuple[Any, ...]) -> None:
-        _, _, check, status, message, details, figures = record
-        if (
-            check not in WORKER_CHECKS
-            or status not in _STATUSES
-            or type(message) is not str
-            or type(details) is not list
-            or not all(type(detail) is str for detail in details)
-            or type(figures) is not str
-        ):
-            raise ChannelError(f"a malformed result record: {short(record, 80)}")
-        try:
-            parsed = json.loads(figures)
-        except ValueError:
-            parsed = {}
-        self.results.append(
-            CheckResult(
-                check,
-                status,
-                message,
-                at,
-                tuple(details),
-                parsed if type(parsed) is dict else {},
-            )
-        )
 
     def _fuzz(self, at: str, record: tuple[Any, ...]) -> None:
         _, _, lines, one, two, extras = record
@@ -229,23 +220,38 @@ def run_worker(
     target: Target, examples: int, timeout: float, line_timeout: float
 ) -> list[CheckResult]:
     """Run the behavioural checks in a fresh interpreter and judge what it observed."""
-    adapter_types = [name for name, _ in target.entry_points if name in target.adapter_types]
-    verdicts = _Verdicts(adapter_types)
+    from linewise_contracts.compliance import module_roots
+
+    checked = [(n, v) for n, v in target.entry_points if n in target.adapter_types]
+    adapter_types = [name for name, _ in checked]
+    roots = module_roots(target)
+    # The sample lines are read here and handed to the worker: what it reports must
+    # answer these lines, not lines a plugin in the worker picked.
+    samples = {
+        name: sample_lines(roots.get(value.split(":", 1)[0].strip().split(".", 1)[0], []))
+        for name, value in checked
+    }
+    budgets = Budgets(line_seconds=0.0005, large_seconds=2.0)
+    verdicts = _Verdicts(
+        adapter_types,
+        dict(checked),
+        {name: lines for name, (lines, _) in samples.items()},
+        budgets,
+    )
     with tempfile.TemporaryDirectory(prefix="linewise-check-") as folder:
         config_path = Path(folder) / "config.json"
         slot_path = Path(folder) / "slot"
         slot_path.write_bytes(bytes(SLOT_BYTES))
         config = {
             "paths": list(target.paths),
-            "entry_points": [[n, v] for n, v in target.entry_points if n in target.adapter_types],
+            "entry_points": [[n, v] for n, v in checked],
             "examples": examples,
             "line_timeout": line_timeout,
             "memory_limit_mb": 1024,
-            "budget_line_seconds": 0.0005,
-            "budget_large_seconds": 2.0,
+            "parent": os.getpid(),
+            "samples": {name: [lines, source] for name, (lines, source) in samples.items()},
         }
         config_path.write_text(json.dumps(config), encoding="utf-8")
-        key = secrets.token_bytes(32)
         read_fd, write_fd = os.pipe()
         command = [
             sys.executable,
@@ -265,7 +271,7 @@ def run_worker(
             try:
                 process = subprocess.Popen(
                     command,
-                    stdin=subprocess.PIPE,
+                    stdin=subprocess.DEVNULL,
                     stdout=stdout,
                     stderr=stderr,
                     pass_fds=(write_fd,),
@@ -275,9 +281,7 @@ def run_worker(
             finally:
                 os.close(write_fd)
             try:
-                ending = _watch(
-                    process, key, read_fd, verdicts, timeout, SlotReader(str(slot_path))
-                )
+                ending = _watch(process, read_fd, verdicts, timeout, SlotReader(str(slot_path)))
             finally:
                 _kill_group(process)
                 os.close(read_fd)
@@ -295,6 +299,8 @@ def run_worker(
     if ending is not None:
         if verdicts.running is not None:
             at, check = verdicts.running
+            # A verdict it already has came before the ending: the ending overrules it.
+            results = [r for r in results if (r.adapter_type, r.check) != (at, check)]
             results.append(
                 CheckResult(check, "fail", f"{ending} while running this check", at, tuple(tail))
             )
@@ -304,22 +310,15 @@ def run_worker(
     return results
 
 
-def _watch(  # noqa: PLR0917 - the run's parts
+def _watch(
     process: subprocess.Popen[bytes],
-    key: bytes,
     read_fd: int,
     verdicts: _Verdicts,
     timeout: float,
     slot: SlotReader,
 ) -> str | None:
     """Read records until the worker ends; the reason it was stopped, or None."""
-    assert process.stdin is not None
-    try:
-        process.stdin.write(key)
-        process.stdin.close()
-    except OSError:
-        pass  # the worker died at once: its exit says why
-    receiver = Receiver(key)
+    receiver = Receiver()
     os.set_blocking(read_fd, False)
     deadline = time.monotonic() + timeout
 

@@ -1,12 +1,13 @@
 """The compliance worker: imports a plugin in a throw-away process and reports what it observes.
 
-Run as ``python -m linewise_contracts.compliance._worker CONFIG CHANNEL_FD SLOT``,
-with the channel's key on stdin. Everything the checker relies on is imported
-and bound before the plugin is, then fingerprinted: a plugin that patches it
-fails ``checker.integrity``. The worker sends observations (what each call
-into the plugin returned), and the parent judges them with its own, untouched
-copy of the contract (see ``_judge``); only the checks that are about the
-worker process itself (import, exports, side effects, cost) are its verdicts.
+Run as ``python -m linewise_contracts.compliance._worker CONFIG CHANNEL_FD SLOT``.
+Everything the checker relies on is imported and bound before the plugin is,
+then fingerprinted, so a plugin that patches it shows in ``checker.integrity``.
+The worker holds no secret and decides no verdict: it sends observations
+(what each call into the plugin returned, what the audit hooks saw, how long
+calls took, which of its modules changed) and the parent judges all of them
+with its own, untouched copy of the contract (see ``_judge`` and
+``_runner``). The sample lines come from the parent too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import importlib.util
 import json
 import os
 import signal
-import statistics
 import sys
 import time
 import tracemalloc
@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from linewise_contracts.compliance import _channel, _judge, _results
-from linewise_contracts.compliance._channel import KEY_BYTES, Sender, Slot
+from linewise_contracts.compliance._channel import Sender, Slot, TooDeep, encode
 from linewise_contracts.compliance._judge import Outcome, batch_problem
 from linewise_contracts.compliance._monitor import Monitor, fingerprint
 from linewise_contracts.environment import EnvironmentCheck
@@ -81,6 +81,7 @@ class _Calls:
 
         self._dumps: Callable[[object], bytes] = marshal.dumps  # type: ignore[assignment]
         self._loads = marshal.loads
+        self._encode = encode
 
     def raw(
         self, function: Callable[..., Any], *args: Any, index: int = -1, limit: float | None = None
@@ -104,7 +105,11 @@ class _Calls:
     def plain(self, value: object) -> Outcome:
         """The value as the parent will see it: a deep copy in plain Python types."""
         try:
-            return ("value", self._loads(self._dumps(value)))
+            copy = self._loads(self._dumps(value))
+            self._encode(copy)  # what the channel cannot carry is said here, not lost there
+            return ("value", copy)
+        except TooDeep as error:
+            return ("unsendable", f"is {error}")
         except Exception as error:
             problem = json_problem(value)
             return ("unsendable", problem or f"{describe_error(error)} ({type(value).__name__})")
@@ -142,23 +147,6 @@ def _run(calls: _Calls, parser: Any, lines: list[str]) -> list[Outcome]:
     return out
 
 
-def _samples(roots: list[str]) -> tuple[list[str], str]:
-    lines: list[str] = []
-    for root in roots:
-        folder = Path(root) / "samples"
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.iterdir()):
-            if path.is_file():
-                text = path.read_text(encoding="utf-8", errors="replace")
-                lines.extend(line.strip() for line in text.split("\n") if line.strip())
-        if lines:
-            return lines[:_MAX_SAMPLE_LINES], f"{len(lines)} sample lines from {folder}"
-    from linewise_contracts.compliance._fuzz import GENERIC_SAMPLES
-
-    return list(GENERIC_SAMPLES), "generic inputs (the plugin ships no samples/ directory)"
-
-
 def _roots(module: str) -> list[str]:
     """Where the plugin's code lives, found without executing it."""
     top = module.split(".", 1)[0]
@@ -181,35 +169,13 @@ def _load(value: str) -> object:
 
 
 class _Out:
-    """The records the worker sends: running markers, its own verdicts, observations."""
+    """The records the worker sends: running markers and observations, never verdicts."""
 
     def __init__(self, sender: Sender) -> None:
         self.send = sender.send
 
     def running(self, at: str, check: str) -> None:
         self.send(("running", at, check))
-
-    def result(  # noqa: PLR0917 - a record's fields, in their printed order
-        self,
-        at: str,
-        check: str,
-        status: str,
-        message: str,
-        details: list[str] | None = None,
-        figures: dict[str, Any] | None = None,
-    ) -> None:
-        # Figures go as JSON text: the parent parses them with its own json module.
-        self.send(
-            (
-                "result",
-                at,
-                check,
-                status,
-                message,
-                list(details or []),
-                json.dumps(figures or {}, default=repr),
-            )
-        )
 
 
 class _Optional:
@@ -240,20 +206,7 @@ class _Checker:
         changed = sorted(
             name for name, items in self.guarded_print.items() if now.get(name) != items
         )
-        if changed:
-            self.out.result(
-                at,
-                "checker.integrity",
-                "fail",
-                "the plugin changed the checker's own modules: " + ", ".join(changed),
-            )
-        else:
-            self.out.result(
-                at,
-                "checker.integrity",
-                "pass",
-                "the checker's modules are as they were before the plugin was imported",
-            )
+        self.out.send(("integrity", at, changed))
 
     def _adapter(self, at: str, value: str) -> None:
         out, calls = self.out, self.calls
@@ -261,16 +214,16 @@ class _Checker:
         module = value.split(":", 1)[0].strip()
         roots = _roots(module)
         if not roots:
-            out.result(at, "import", "fail", f"module {module!r} cannot be found on sys.path")
+            out.send(("import", at, f"module {module!r} cannot be found on sys.path"))
             return
         self.monitor.roots = tuple(roots)
         with self.monitor.watching("import") as changes:
             ok, target = calls.raw(_load, value, limit=calls.limit * 4)
         if not ok:
-            out.result(at, "import", "fail", f"importing {value} failed: {target[1]}")
+            out.send(("import", at, f"importing {value} failed: {target[1]}"))
             return
-        out.result(at, "import", "pass", f"{value} imports cleanly")
-        self._side_effects(at, "import.side_effects", "import", changes)
+        out.send(("import", at, None))
+        self._side_effects(at, "import", changes)
 
         out.running(at, "exports")
         found: dict[str, Any] = {}
@@ -284,7 +237,7 @@ class _Checker:
         ):
             ok, found[name] = calls.raw(getattr, target, name, None)
             if not ok:
-                out.result(at, "exports", "fail", f"reading {name} raised: {found[name][1]}")
+                out.send(("exports", at, f"reading {name} raised: {found[name][1]}", [], []))
                 return
         factory, static = found[CREATE_STDOUT_PARSER], found[PARSE_STDOUT_LINE]
         ok, problem = calls.raw(exports_problem, factory, static)
@@ -292,22 +245,21 @@ class _Checker:
             ok, broken = calls.raw(parser_problem, factory)
             problem = broken[:2] if ok and broken is not None else (None if ok else broken)
         if not ok:
-            out.result(at, "exports", "fail", f"checking the exports raised: {problem[1]}")
+            out.send(("exports", at, f"checking the exports raised: {problem[1]}", [], []))
             return
         if problem is not None:
-            out.result(at, "exports", "fail", problem[0], [f"hint: {problem[1]}"])
+            out.send(("exports", at, str(problem[0]), [f"hint: {problem[1]}"], []))
             return
         optional = _Optional(
             found[SNIFF], found[SUMMARIZE_RUN], found[FORMAT_STDOUT_LINE], found[CHECK_ENVIRONMENT]
         )
         for name in (SNIFF, SUMMARIZE_RUN, FORMAT_STDOUT_LINE, CHECK_ENVIRONMENT):
             if found[name] is not None and not callable(found[name]):
-                out.result(
-                    at, "exports", "fail", f"{name} is a {type(found[name]).__name__}, not callable"
-                )
+                kind = type(found[name]).__name__
+                out.send(("exports", at, f"{name} is a {kind}, not callable", [], []))
                 return
         kinds = [name for name in found if found[name] is not None]
-        out.result(at, "exports", "pass", "exports " + ", ".join(kinds))
+        out.send(("exports", at, None, [], kinds))
 
         out.running(at, "metadata.exports")
         observations = []
@@ -325,7 +277,7 @@ class _Checker:
         else:
             parse: Callable[[str, str], Any] = static
             new_parser = lambda: _StaticParser(parse)  # noqa: E731
-        samples, source = _samples(roots)
+        samples, source = self.config["samples"][at]
         self._parsing(at, new_parser, samples, source, optional, stateful=factory is not None)
         self._fuzz(at, new_parser, samples, optional)
         self._cost(at, new_parser, samples)
@@ -339,20 +291,9 @@ class _Checker:
             return [parser for _ in lines]
         return _run(self.calls, parser, lines)
 
-    def _side_effects(self, at: str, check: str, phase: str, changes: list[str]) -> None:
+    def _side_effects(self, at: str, phase: str, changes: list[str]) -> None:
         events = [event.describe() for event in self.monitor.events if event.phase == phase]
-        found = events + changes
-        if found:
-            self.out.result(
-                at,
-                check,
-                "fail",
-                f"{len(found)} side effect(s) during {phase}: a parser must not touch files, "
-                "the network, subprocesses, the environment or global state",
-                found[:20],
-            )
-        else:
-            self.out.result(at, check, "pass", f"no side effects during {phase}")
+        self.out.send(("effects", at, phase, events + changes))
 
     def _optional_calls(self, optional: _Optional, lines: list[str]) -> dict[str, list[Any]]:
         """Observations of the optional exports on ``lines``: ``{check: [(label, a, b)]}``."""
@@ -439,7 +380,7 @@ class _Checker:
             out.running(at, "sniff")
             extras = self._optional_calls(optional, samples)
         out.send(("parse", at, source, samples, stateful, first, second, after_reset))
-        self._side_effects(at, "parse.side_effects", "parsing", changes)
+        self._side_effects(at, "parsing", changes)
         for check in ("sniff", "summarize_run", "format_stdout_line"):
             out.send(("optional", at, check, extras.get(check)))
         self._environment(at, optional.environment)
@@ -519,7 +460,7 @@ class _Checker:
         )
         big_text = "word " * 200_000
         deep = "[" * 5000 + "]" * 5000
-        large: dict[str, dict[str, float]] = {}
+        large: list[tuple[str, float, float, float]] = []
         for name, line in (
             ("1 MB JSON line", big_json),
             ("1 MB text line", big_text),
@@ -533,43 +474,8 @@ class _Checker:
             seconds = time.perf_counter() - start
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-            large[name] = {
-                "seconds": round(seconds, 4),
-                "peakMemoryMB": round(peak / 1e6, 2),
-                "inputMB": round(len(line) / 1e6, 2),
-            }
-        median = statistics.median(times) if times else 0.0
-        figures = {
-            "sampleLines": len(times),
-            "medianMicroseconds": round(median * 1e6, 1),
-            "p95Microseconds": round(sorted(times)[int(len(times) * 0.95)] * 1e6, 1)
-            if times
-            else 0,
-            "maxMicroseconds": round(max(times) * 1e6, 1) if times else 0,
-            "large": large,
-        }
-        over = []
-        line_budget = self.config["budget_line_seconds"]
-        large_budget = self.config["budget_large_seconds"]
-        if median > line_budget:
-            over.append(
-                f"median {median * 1e6:.0f} µs per sample line (budget {line_budget * 1e6:.0f} µs)"
-            )
-        for name, figure in large.items():
-            if figure["seconds"] > large_budget:
-                over.append(f"{name}: {figure['seconds']:.2f} s (budget {large_budget} s)")
-            if figure["peakMemoryMB"] > figure["inputMB"] * 20 + 5:
-                over.append(
-                    f"{name}: {figure['peakMemoryMB']} MB peak for {figure['inputMB']} MB "
-                    "of input (budget 20x + 5 MB)"
-                )
-        summary = f"median {median * 1e6:.0f} µs per sample line; " + "; ".join(
-            f"{n}: {f['seconds']:.3f} s, {f['peakMemoryMB']} MB" for n, f in large.items()
-        )
-        if over:
-            out.result(at, "cost", "warn", "over budget: " + "; ".join(over), [summary], figures)
-        else:
-            out.result(at, "cost", "pass", summary, None, figures)
+            large.append((name, seconds, peak / 1e6, len(line) / 1e6))
+        out.send(("cost", at, times, large))
 
 
 def _limit_memory(megabytes: int) -> None:
@@ -588,7 +494,6 @@ def _limit_memory(megabytes: int) -> None:
 
 def _guarded() -> tuple[ModuleType, ...]:
     """The modules the checker relies on, imported now, before any plugin code runs."""
-    import hmac
     import marshal
     import struct
 
@@ -608,7 +513,6 @@ def _guarded() -> tuple[ModuleType, ...]:
         environment,
         json,
         marshal,
-        hmac,
         struct,
         os,
         signal,
@@ -623,16 +527,22 @@ def _guarded() -> tuple[ModuleType, ...]:
     return tuple(modules)
 
 
+def _die_with(parent: int) -> None:
+    """The kernel kills this worker when ``check`` dies, however it died (Linux)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with suppress(AttributeError, OSError):
+            ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def main(argv: list[str]) -> int:
     """Run the checks described by CONFIG, sending records over the channel CHANNEL_FD."""
-    key = sys.stdin.buffer.read(KEY_BYTES)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)  # the key is gone from stdin before any plugin code runs
-    os.close(devnull)
     config = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-    sender = Sender(int(argv[2]), key)
-    del key
-    out = _Out(sender)
+    _die_with(int(config["parent"]))
+    out = _Out(Sender(int(argv[2])))
     calls = _Calls(Slot(argv[3]), float(config["line_timeout"]))
     _limit_memory(config["memory_limit_mb"])
     sys.path[:0] = config["paths"]

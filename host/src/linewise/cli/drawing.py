@@ -32,6 +32,7 @@ def build_renderer(
     full: bool = False,
     thinking: bool = False,
     title: str = "transcript",
+    endpoint: str | None = None,
 ) -> Renderer:
     """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
 
@@ -56,6 +57,7 @@ def build_renderer(
         title=title,
         formatter=formatter,
         adapter_type=adapter_type,
+        endpoint=endpoint,
     )
 
 
@@ -129,6 +131,7 @@ def drawing_for(
             full=args.full,
             thinking=args.thinking,
             title=title,
+            endpoint=getattr(args, "otlp_endpoint", None),
         )
         redactor = getattr(args, "redactor", None)
         if redactor is not None:
@@ -143,7 +146,7 @@ def drawing_for(
 
     # Only the compact style and ATIF (which names the agent) depend on the adapter; the
     # others draw from the start.
-    waits = args.style == "compact" or args.format == "atif"
+    waits = args.style == "compact" or args.format in ("atif", "otlp", "agent-trace")
     return Drawing(make, adapter_type if waits else "process")
 
 

@@ -16,6 +16,9 @@ __all__ = ["MOSTLY_RAW", "warn_if_unrecognised"]
 
 #: Share of lines shown raw from which a named parser "recognised almost nothing".
 MOSTLY_RAW: Final = 0.9
+#: Share of lines shown raw or giving no entry at all from which auto-detection is asked
+#: whether another parser fits better (it warns when one clearly does).
+SUSPECT: Final = 0.3
 #: Fewer lines than this say too little to warn about.
 FEWEST_LINES: Final = 3
 
@@ -34,14 +37,26 @@ def warn_if_unrecognised(
     lines = diagnostics.lines
     if adapter_type == GENERIC_ADAPTER_TYPE or lines < FEWEST_LINES:
         return
-    if stats.raw_lines < MOSTLY_RAW * lines:
+    raw = min(stats.raw_lines, lines)
+    # A line the parser dropped (no entry at all) is no more recognised than a raw one.
+    unread = min(raw + diagnostics.lines_without_entries, lines)
+    almost_nothing = raw >= MOSTLY_RAW * lines or unread >= MOSTLY_RAW * lines
+    if not almost_nothing and unread < SUSPECT * lines:
         return
     said = (
         f"the {adapter_type} parser recognised almost nothing: "
-        f"{min(stats.raw_lines, lines)} of {lines} lines shown as raw stdout"
+        f"{raw} of {lines} lines shown as raw stdout"
     )
+    if diagnostics.lines_without_entries:
+        said += f", {diagnostics.lines_without_entries} gave no entry"
+    if not almost_nothing:
+        said = (
+            f"the {adapter_type} parser read only {lines - unread} of {lines} lines "
+            f"({raw} shown as raw stdout, {diagnostics.lines_without_entries} gave no entry)"
+        )
     if log is None:
-        logger.warning("%s; is it the right adapter type? (try -a auto)", said)
+        if almost_nothing:
+            logger.warning("%s; is it the right adapter type? (try -a auto)", said)
         return
     from linewise._detect import detect_adapter
 
@@ -59,5 +74,5 @@ def warn_if_unrecognised(
             detection.adapter_type,
             detection.adapter_type,
         )
-    else:
+    elif almost_nothing:
         logger.warning("%s; auto-detection recognises no installed parser either", said)

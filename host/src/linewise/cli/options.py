@@ -84,3 +84,26 @@ def redactor_for(args: argparse.Namespace, *, environment: bool) -> EntryRedacto
         os.environ, patterns=patterns, allow=getattr(args, "redact_allow", ())
     )
     return redactor if redactor.active else None
+
+
+def add_otlp_endpoint(parser: argparse.ArgumentParser) -> None:
+    """``--otlp-endpoint URL``: where ``-f otlp`` also sends its spans."""
+    parser.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        help="with -f otlp, also send the spans to this OTLP/HTTP traces endpoint "
+        "(such as http://localhost:4318/v1/traces)",
+    )
+
+
+def check_otlp(args: argparse.Namespace) -> None:
+    """Exit with a clear message when ``-f otlp`` cannot run, or the endpoint has no use."""
+    from linewise.cli.common import EXIT_USAGE, fail
+
+    if getattr(args, "otlp_endpoint", None) and args.format != "otlp":
+        fail("--otlp-endpoint sends spans: use it with -f otlp", EXIT_USAGE)
+    if args.format == "otlp":
+        try:
+            import opentelemetry.sdk.trace  # noqa: F401 - only checking that it is there
+        except ModuleNotFoundError:
+            fail("-f otlp needs the OpenTelemetry SDK: pip install 'linewise[otel]'", EXIT_USAGE)

@@ -60,6 +60,11 @@ def render_paths(args: argparse.Namespace, registry: Registry) -> int:
     """``linewise render``: one log as before, or several through the pool."""
     from linewise.cli import rendering
 
+    if not args.paths:
+        # `cat run.jsonl | linewise render`: a pipe or a file on stdin is the log.
+        if _interactive(sys.stdin):
+            fail("give a log to render: linewise render PATH (or pipe one to stdin)", EXIT_USAGE)
+        args.paths = ["-"]
     if len(args.paths) == 1:
         args.path = args.paths[0]
         return rendering.run(args, registry)
@@ -104,6 +109,14 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True  # someone else's: not ours to judge
     return True
+
+
+def _interactive(stream: Any) -> bool:
+    """True when ``stream`` is a terminal (or absent): nobody is piping a log in."""
+    try:
+        return stream is None or stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return True
 
 
 def _check_several(args: argparse.Namespace) -> None:

@@ -32,8 +32,10 @@ from linewise.cli.options import (
     add_color,
     add_full,
     add_max_line_chars,
+    add_otlp_endpoint,
     add_output,
     add_redact,
+    check_otlp,
     redactor_for,
 )
 from linewise.cli.output_file import OutputError, OutputFile
@@ -59,7 +61,7 @@ __all__ = [
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp", "agent-trace")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -83,9 +85,10 @@ def add_arguments(
     """The options of ``render`` (and of ``linewise share``, with its sharing defaults)."""
     render.add_argument(
         "paths",
-        nargs="+",
+        nargs="*",
         metavar="PATH",
-        help="log file to read, or - for stdin; several logs are rendered in parallel "
+        help="log file to read, or - for stdin (the default when stdin is not a terminal); "
+        "several logs are rendered in parallel "
         "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
     )
     render.add_argument(
@@ -104,7 +107,9 @@ def add_arguments(
         help="text (readable, the default), jsonl (the entries exactly), html "
         "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
         "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
-        "v1.7 trajectory, subagents embedded)",
+        "v1.7 trajectory, subagents embedded) or otlp (OpenTelemetry GenAI spans as OTLP "
+        "JSON; needs linewise[otel]) or agent-trace (an Agent Trace record of the files and "
+        "lines the agent wrote)",
     )
     render.add_argument(
         "-s",
@@ -144,6 +149,7 @@ def add_arguments(
     )
     add_max_line_chars(render)
     add_redact(render, default=redact)
+    add_otlp_endpoint(render)
     render.add_argument(
         "-q",
         "--quiet",
@@ -164,30 +170,109 @@ def follow_chunks(
     interval: float = FOLLOW_INTERVAL,
     sleep: Any = time.sleep,
     on_idle: Callable[[], None] | None = None,
+    path: str | None = None,
 ) -> Iterator[bytes]:
     """A growing file's bytes as they are written, for ever (like ``tail -f``).
 
     At the end of the file it waits ``interval`` seconds and looks again. A
-    file that shrank was truncated or rewritten: it is read again from the
-    start. Stop it by closing the generator or with Ctrl-C. A pipe is read
-    to its end. ``on_idle`` is called each time the end of what was written is reached.
+    file that was rewritten (shorter than what was read, or its first bytes
+    changed) or, with ``path``, replaced by another file at that path is read
+    again from its start, with a warning; a line the old file left unfinished
+    is ended first, so nothing read is lost. Stop it by closing the generator
+    or with Ctrl-C. A pipe is read to its end. ``on_idle`` is called each time
+    the end of what was written is reached.
     """
     read = source.read1 if hasattr(source, "read1") else source.read
     regular = _regular_size(source) is not None
+    watch = _Watch(source, path)
+    ended_line = True
     while True:
         chunk = read(READ_SIZE)
         if chunk:
+            watch.saw(chunk)
+            ended_line = chunk.endswith(b"\n")
             yield chunk
             continue
         if not regular:
             return  # the end of a pipe is final: nothing more can be written to it
-        if os.fstat(source.fileno()).st_size < source.tell():
-            logger.warning("the followed file was truncated; reading it from the start")
-            source.seek(0)
-            continue
         if on_idle is not None:
             on_idle()
         sleep(interval)
+        # Looked at before reading on: a file rewritten longer while we slept would
+        # otherwise be read on from the old position, its first lines never shown.
+        change = watch.changed()
+        if change is not None:
+            logger.warning("the followed file %s; reading it from the start", change)
+            if not ended_line:
+                yield b"\n"  # the old file's unfinished line, shown as it was
+                ended_line = True
+            source = watch.start_over()
+            read = source.read1 if hasattr(source, "read1") else source.read
+
+
+#: How many of a followed file's first bytes are compared to tell a rewrite.
+_WATCHED_BYTES: Final = 4096
+
+
+class _Watch:
+    """What a followed file was: its inode, what was read of it, and its first bytes."""
+
+    def __init__(self, source: IO[bytes], path: str | None) -> None:
+        self.source = source
+        self.path = path
+        self.head = b""
+        self.read = 0
+        self.identity = self._identity(source)
+
+    @staticmethod
+    def _identity(source: IO[bytes]) -> tuple[int, int] | None:
+        try:
+            status = os.fstat(source.fileno())
+        except (AttributeError, OSError, ValueError):
+            return None
+        return status.st_dev, status.st_ino
+
+    def saw(self, chunk: bytes) -> None:
+        self.read += len(chunk)
+        if len(self.head) < _WATCHED_BYTES:
+            self.head += chunk[: _WATCHED_BYTES - len(self.head)]
+
+    def changed(self) -> str | None:
+        """Why the file is not the one being read any more, or None."""
+        if self.path is not None:
+            try:
+                status = os.stat(self.path)
+            except OSError:
+                status = None  # removed: keep reading what is open, as tail -f does
+            if status is not None and (status.st_dev, status.st_ino) != self.identity:
+                return "was replaced"
+        try:
+            size = os.fstat(self.source.fileno()).st_size
+            if size < self.read:
+                return "was truncated"
+            if self.head and os.pread(self.source.fileno(), len(self.head), 0) != self.head:
+                return "was rewritten"
+        except (AttributeError, OSError, ValueError):
+            return None
+        return None
+
+    def start_over(self) -> IO[bytes]:
+        """The file to read now, at its start: the one at the path if it was replaced."""
+        if self.path is not None:
+            try:
+                fresh = open(self.path, "rb")  # noqa: SIM115 - replaces the source it closes
+            except OSError:
+                fresh = None
+            if fresh is not None and self._identity(fresh) != self.identity:
+                self.source.close()
+                self.source = fresh
+            elif fresh is not None:
+                fresh.close()
+        self.source.seek(0)
+        self.identity = self._identity(self.source)
+        self.head = b""
+        self.read = 0
+        return self.source
 
 
 def _open_source(args: argparse.Namespace) -> tuple[IO[bytes], str | None]:
@@ -248,6 +333,7 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
     if args.style != "default" and args.format != "text":
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)
+    check_otlp(args)
     if args.format == "html":
         try:
             import linewise.renderers.html  # noqa: F401 - only checking that it is there
@@ -353,7 +439,7 @@ def _chunks(
                 pipeline.decide()
                 output.flush()
 
-        chunks = follow_chunks(source, on_idle=caught_up)
+        chunks = follow_chunks(source, on_idle=caught_up, path=path)
     return refusing_binary(chunks, "stdin" if path == "-" else path), kept
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shutil
 import sys
+import tempfile
 from importlib.metadata import PackageNotFoundError, distribution
 from importlib.resources import files
 from importlib.util import find_spec
@@ -48,6 +51,10 @@ def _label_problem(label: str) -> str | None:
         return "the label is empty"
     if any(ord(char) < 32 or ord(char) == 127 for char in label):
         return "the label contains a control character (a newline, say)"
+    try:
+        label.encode("utf-8")
+    except UnicodeEncodeError:  # bytes of the command line that were not UTF-8
+        return "the label is not valid UTF-8 text"
     return None
 
 
@@ -128,17 +135,29 @@ def scaffold(
         "tests/test_parser.py.tmpl": Path("tests") / "test_parser.py",
     }
     templates = files("linewise") / "templates" / "plugin"
-    written: list[Path] = []
-    for template, target in layout.items():
-        text = Template(templates.joinpath(template).read_text(encoding="utf-8")).substitute(values)
-        path = root / target
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    marker = root / source / "py.typed"
-    marker.touch()
-    written.append(marker)
-    return written
+    # Written in a hidden folder beside it and renamed when whole: a failure part way
+    # (a full disk, an unwritable name) leaves no half-made project behind.
+    parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{distribution_name}.", dir=parent))
+    try:
+        for template, target in layout.items():
+            text = Template(templates.joinpath(template).read_text(encoding="utf-8"))
+            path = building / target
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text.substitute(values), encoding="utf-8")
+        (building / source / "py.typed").touch()
+        building.chmod(0o777 & ~_umask())
+        building.rename(root)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return [root / target for target in layout.values()] + [root / source / "py.typed"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def run(args: argparse.Namespace, registry: Registry) -> int:

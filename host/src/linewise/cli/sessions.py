@@ -91,10 +91,38 @@ def _shown(args: argparse.Namespace) -> Callable[[str], str]:
     return lambda text: censor_text(mask(text))
 
 
+def _check_cli(name: str, registry: Registry) -> None:
+    """A ``--cli`` that names no CLI linewise knows is a usage error, with "did you mean".
+
+    Known: the CLIs of the installed plugins' session stores, and those of the
+    first-party plugins (one not installed gets the listing's own message).
+    """
+    import difflib
+    from pathlib import Path
+
+    from linewise._suggest import FIRST_PARTY
+    from linewise.sessions._stores import session_parsers, stores_of
+
+    home = Path.home()
+    installed = {
+        found.store.cli.casefold()
+        for parser in session_parsers(registry)
+        for found in stores_of(parser, os.environ, home, registry)
+    }
+    known = sorted(installed | {adapter.split("_", 1)[0] for adapter in FIRST_PARTY})
+    if name.casefold() in known:
+        return
+    close = difflib.get_close_matches(name.casefold(), known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    fail(f"unknown CLI {name!r} for --cli; {hint}known: {', '.join(known)}", EXIT_USAGE)
+
+
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """List the sessions found."""
     from linewise.sessions import find_sessions
 
+    if args.cli is not None:
+        _check_cli(args.cli, registry)
     progress, done = terminal_progress()
     try:
         found = find_sessions(

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -229,7 +230,9 @@ def _total_row(totals: RunTotals) -> list[str]:
         str(totals.errors),
         *_vocabulary(totals.token_usage),
         # ≥: the sum leaves out the runs whose cost is unknown.
-        ("≥" if totals.unknown_cost and totals.cost_usd is not None else "")
+        "overflowed"
+        if totals.cost_overflowed
+        else ("≥" if totals.unknown_cost and totals.cost_usd is not None else "")
         + _cost(totals.cost_usd, totals.cost_source),
         statuses,
         "",
@@ -251,7 +254,11 @@ def _table(rows: list[list[str]]) -> str:
 
 
 def _logs(paths: list[str]) -> Iterator[str]:
-    """The logs named: files as given, every file under a directory (sorted), ``-``."""
+    """The logs named: files as given, every regular file under a directory (sorted), ``-``.
+
+    In a directory, anything but a regular file (a FIFO, a socket, a device)
+    is skipped with a warning: opening a FIFO nobody writes to would block.
+    """
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             yield path
@@ -260,10 +267,23 @@ def _logs(paths: list[str]) -> Iterator[str]:
         for folder, folders, files in os.walk(path):
             folders.sort()
             for name in sorted(files):
+                file = os.path.join(folder, name)
+                if not _regular(file):
+                    sys.stderr.write(
+                        f"linewise: warning: {neutralize(file)}: not a regular file; skipped\n"
+                    )
+                    continue
                 found = True
-                yield os.path.join(folder, name)
+                yield file
         if not found:
             sys.stderr.write(f"linewise: warning: {neutralize(path)}: no files in this directory\n")
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # gone or unreadable: reading it reports why
 
 
 def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
@@ -303,10 +323,11 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 "summarised from the transcript\n"
             )
         if args.adapter == "auto" and report.adapter_type == GENERIC_ADAPTER_TYPE:
-            why = f": {report.detection}" if report.detection else ""
+            # The detection's own reason says which it was: none recognised, or several.
+            why = report.detection or "no installed parser recognises it"
             sys.stderr.write(
-                f"linewise: warning: {neutralize(path)}: no installed parser recognises it"
-                f"{neutralize(why)}; summarised with the generic parser (try -a TYPE)\n"
+                f"linewise: warning: {neutralize(path)}: {neutralize(why)}; "
+                "summarised with the generic parser (try -a TYPE)\n"
             )
         reports.append(report)
     totals = total(reports)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, Final
 
@@ -79,11 +80,10 @@ class TableWriter:
 
     def abort(self) -> None:
         """Close and remove the temporary file; the previous file, if any, stays."""
-        try:
+        # A full disk fails the closes too (what they would write has nowhere to go).
+        with contextlib.suppress(Exception):
             self._writer.close()
-        except Exception:
-            pass
-        finally:
+        with contextlib.suppress(OSError):
             self._file.close()
-            if os.path.exists(self.temporary):
-                os.remove(self.temporary)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(self.temporary)

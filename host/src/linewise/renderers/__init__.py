@@ -70,7 +70,7 @@ def __dir__() -> list[str]:
 
 
 #: The output formats and, for text, its styles.
-FORMATS = ("text", "jsonl", "html", "markdown", "atif")
+FORMATS = ("text", "jsonl", "html", "markdown", "atif", "otlp", "agent-trace")
 STYLES = ("default", "compact")
 
 
@@ -85,6 +85,7 @@ def create_renderer(
     title: str = "transcript",
     formatter: FormatStdoutLine | None = None,
     adapter_type: str = "process",
+    endpoint: str | None = None,
 ) -> Renderer:
     """The renderer for ``format`` and ``style``, drawing on ``output``.
 
@@ -92,7 +93,9 @@ def create_renderer(
     ``compact`` with a plugin's ``formatter`` (its ``format_stdout_line``)
     returns a :class:`LineRenderer` printing the plugin's own lines (feed it
     raw lines through the pipeline); without one, the entry-based compact rules.
-    ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent.
+    ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent;
+    ``otlp`` its OpenTelemetry spans as OTLP JSON (and sends them to ``endpoint``);
+    ``agent-trace`` one Agent Trace record of the files its agent wrote.
     Raises ValueError for an unknown format or style.
     """
     if format not in FORMATS:
@@ -107,6 +110,14 @@ def create_renderer(
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
         return HtmlRenderer(output, title=title)
+    if format == "agent-trace":
+        from linewise.renderers.agent_trace import AgentTraceRenderer
+
+        return AgentTraceRenderer(output, title=title, adapter_type=adapter_type)
+    if format == "otlp":
+        from linewise.renderers.otlp import OtlpRenderer  # the OpenTelemetry SDK, lazily
+
+        return OtlpRenderer(output, title=title, adapter_type=adapter_type, endpoint=endpoint)
     if format == "atif":
         from linewise.renderers.atif import AtifRenderer
 

@@ -222,12 +222,15 @@ def _result_details(result: ToolResultEntry, details: object, ts: str) -> list[T
 def _user_entries(
     event: dict[str, Any], ts: str, names: BoundedMap[str, str] | None
 ) -> list[TranscriptEntry]:
-    # Harness-written user turns (hook feedback, a compaction summary) are not the person's.
-    text_kind = "system" if event.get("isSynthetic") is True else "user"
+    # Harness-written user turns (hook feedback, a compaction summary) are not the person's,
+    # nor are turns whose `origin` (Claude Code 2026) is not "human": a channel, a peer
+    # session, a task notification, the coordinator, an auto-continuation ...
+    origin = _origin(event)
+    text_kind = "system" if event.get("isSynthetic") is True or origin else "user"
     message = event.get("message")
     content = message.get("content") if type(message) is dict else None
     if type(content) is str:
-        return [_user_text(text_kind, ts, content)] if content.strip() else []
+        return [_user_text(text_kind, ts, content, origin)] if content.strip() else []
     entries: list[TranscriptEntry] = []
     details = event.get("tool_use_result")
     if type(content) is not list:
@@ -235,7 +238,7 @@ def _user_entries(
     for block in content:
         if type(block) is str:
             if block.strip():
-                entries.append(_user_text(text_kind, ts, block))
+                entries.append(_user_text(text_kind, ts, block, origin))
             continue
         if type(block) is not dict:
             continue
@@ -248,15 +251,22 @@ def _user_entries(
         elif kind == "text":
             text = as_string(block.get("text"))
             if text.strip():
-                entries.append(_user_text(text_kind, ts, text))
+                entries.append(_user_text(text_kind, ts, text, origin))
         elif type(kind) is str and kind:
             entries.append(_user_text(text_kind, ts, content_text([block])))
     return entries
 
 
-def _user_text(kind: str, ts: str, text: str) -> TranscriptEntry:
+def _origin(event: dict[str, Any]) -> str:
+    """Who wrote a user turn when it was not the person ("" for a human's or an older CLI's)."""
+    origin = event.get("origin")
+    kind = as_string(as_object(origin).get("kind")) if type(origin) is dict else as_string(origin)
+    return "" if kind in ("", "human") else kind
+
+
+def _user_text(kind: str, ts: str, text: str, origin: str = "") -> TranscriptEntry:
     if kind == "system" or text.startswith(_INTERRUPTED):
-        return {"kind": "system", "ts": ts, "text": text}
+        return {"kind": "system", "ts": ts, "text": f"({origin}) {text}" if origin else text}
     return {"kind": "user", "ts": ts, "text": text}
 
 
@@ -277,6 +287,15 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     reason = as_string(event.get("terminal_reason"))
     if reason and reason != "completed":
         entries.append({"kind": "system", "ts": ts, "text": f"run ended: {reason}"})
+    startup = as_string(event.get("startup_failure_reason"))
+    if startup:
+        entries.append(
+            {"kind": "stderr", "ts": ts, "text": f"Claude Code did not start: {startup}"}
+        )
+    if "structured_output" in event:
+        # --json-schema: the answer as data; shown whole (views shorten it for display).
+        shown = to_json_text(event.get("structured_output"), pretty=True)
+        entries.append({"kind": "system", "ts": ts, "text": f"structured output:\n{shown}"})
     subtype = as_string(event.get("subtype"))
     # The CLI's own per-result ``usage`` (main loop), as the reference reports it: the
     # wire's numbers. Run totals (modelUsage, subagents included) are the run summary's.
@@ -294,14 +313,23 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
             # A run stopped by a limit (error_max_turns, error_max_budget_usd) failed,
             # whatever is_error says.
             "isError": event.get("is_error") is True or subtype.startswith("error"),
-            "errors": [
-                text
-                for text in (error_text(error) for error in as_list(event.get("errors")))
-                if not is_internal_error(text)
-            ],
+            "errors": _result_errors(event),
         }
     )
     return entries
+
+
+def _result_errors(event: dict[str, Any]) -> list[str]:
+    errors = [
+        text
+        for text in (error_text(error) for error in as_list(event.get("errors")))
+        if not is_internal_error(text)
+    ]
+    status = event.get("api_error_status")
+    if type(status) is int:
+        message = as_string(event.get("result")).strip()
+        errors.append(f"API error {status}" + (f": {message}" if message else ""))
+    return errors
 
 
 # -- partial messages -----------------------------------------------------------------------

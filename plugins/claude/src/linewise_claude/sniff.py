@@ -62,6 +62,19 @@ _CLAUDE_ONLY_SUBTYPES: Final = frozenset(
 )
 
 
+# Result fields only Claude Code writes (Agent SDK's SDKResultMessage).
+_CLAUDE_RESULT_KEYS: Final = (
+    "modelUsage",
+    "total_cost_usd",
+    "structured_output",
+    "api_error_status",
+    "startup_failure_reason",
+    "permission_denials",
+    "duration_api_ms",
+    "terminal_reason",
+)
+
+
 def _distinctive(event: dict[str, Any]) -> bool:
     """Fields only Claude Code writes (Cursor's look-alike events lack them)."""
     kind = event.get("type")
@@ -79,7 +92,7 @@ def _distinctive(event: dict[str, Any]) -> bool:
             return True
         return "claude_code_version" in event or isinstance(event.get("tools"), list)
     if kind == "result":
-        return "modelUsage" in event or "total_cost_usd" in event
+        return any(key in event for key in _CLAUDE_RESULT_KEYS)
     if kind == "assistant":
         message = event.get("message")
         return isinstance(message, dict) and str(message.get("id", "")).startswith("msg_")

@@ -65,7 +65,16 @@ _Names = BoundedMap[str, str]
 _THOUGHTS: Final = 256
 
 _DROPPED: Final = frozenset(
-    {"system.message", "assistant.turn_start", "assistant.turn_end", "session.usage_checkpoint"}
+    {
+        "system.message",
+        "assistant.turn_start",
+        "assistant.turn_end",
+        "session.usage_checkpoint",
+        # Copilot CLI 1.0.63: a message's start (its phase) and each request's token counts,
+        # which the run summary reads; nothing a transcript shows.
+        "assistant.message_start",
+        "assistant.usage",
+    }
 )
 
 
@@ -217,6 +226,41 @@ def _session(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] 
         return _system(ts, kind.removeprefix("session.").replace("_", " "))
     if kind == "session.shutdown":
         return [_shutdown(data, ts)]
+    return _session_setup(kind, data, ts)
+
+
+def _names(items: object, field: str = "name") -> list[str]:
+    found = []
+    for item in as_list(items):
+        name = as_string(item) or as_string(dig(item, field))
+        state = as_string(dig(item, "status"))
+        if name:
+            found.append(f"{name} ({state})" if state else name)
+    return found
+
+
+def _session_setup(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:
+    """Copilot CLI 1.0.63's session set-up events: MCP servers, skills, tools, modes."""
+    if kind == "session.mcp_server_status_changed":
+        server = as_string(data.get("serverName"), "an MCP server")
+        return _system(ts, f"MCP server {server}: {as_string(data.get('status'), 'changed')}")
+    if kind == "session.mcp_servers_loaded":
+        servers = _names(data.get("servers"))
+        return _system(ts, "MCP servers: " + (", ".join(servers) if servers else "none"))
+    if kind == "session.skills_loaded":
+        skills = _names(data.get("skills"))
+        shown = ", ".join(skills[:20]) + (
+            f" and {len(skills) - 20} more" if len(skills) > 20 else ""
+        )
+        return _system(ts, "skills loaded: " + (shown or "none"))
+    if kind == "session.tools_updated":
+        model = as_string(data.get("model"))
+        tools = _names(data.get("tools"))
+        text = "tools updated" + (f" for {model}" if model else "")
+        return _system(ts, text + (f": {len(tools)} tools" if tools else ""))
+    if kind == "session.mode_changed":
+        mode = as_string(data.get("newMode")) or as_string(data.get("mode"), "changed")
+        return _system(ts, f"mode: {mode}")
     return None
 
 

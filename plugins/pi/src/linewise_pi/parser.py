@@ -156,7 +156,8 @@ def _tool_result(ts: str, ident: str, name: str, result: object, failed: bool) -
 
 
 def _compaction_text(event: dict[str, Any]) -> tuple[str, bool]:
-    """The system text for auto_compaction_end, and whether it reports a failure."""
+    """The system text for compaction_end (auto_compaction_end before Pi 0.66), and whether
+    it reports a failure."""
     error = as_string(event.get("errorMessage")).strip()
     if error:
         return f"context compaction failed: {error}", True
@@ -165,6 +166,16 @@ def _compaction_text(event: dict[str, Any]) -> tuple[str, bool]:
     before = as_int(as_object(event.get("result")).get("tokensBefore"), -1)
     text = "context compacted" + (f" ({before} tokens before)" if before >= 0 else "")
     return text + ("; retrying the prompt" if event.get("willRetry") is True else ""), False
+
+
+def _queue_text(event: dict[str, Any]) -> str:
+    """queue_update: the messages waiting to steer the running turn and to follow it."""
+    parts = []
+    for field, label in (("steering", "steering"), ("followUp", "follow-up")):
+        queued = [as_string(item) or to_json_text(item) for item in as_list(event.get(field))]
+        if queued:
+            parts.append(f"{label}: " + " | ".join(queued))
+    return "queue: " + ("; ".join(parts) if parts else "empty")
 
 
 def _retry_start_text(event: dict[str, Any]) -> str:
@@ -198,10 +209,11 @@ def _session_entries(event: dict[str, Any], kind: str, line: str, ts: str) -> li
                 "toolUseId": ident,
             }
         ]
-    if kind == "auto_compaction_start":
+    # Pi 0.66 renamed auto_compaction_* to compaction_* (manual compaction reports it too).
+    if kind in ("auto_compaction_start", "compaction_start"):
         reason = as_string(event.get("reason"))
         return [_system(ts, "context compaction started" + (f" ({reason})" if reason else ""))]
-    if kind == "auto_compaction_end":
+    if kind in ("auto_compaction_end", "compaction_end"):
         text, failed = _compaction_text(event)
         return [{"kind": "stderr", "ts": ts, "text": text} if failed else _system(ts, text)]
     if kind == "auto_retry_start":
@@ -217,6 +229,13 @@ def _session_entries(event: dict[str, Any], kind: str, line: str, ts: str) -> li
             else f"gave up retrying: {error}"
         )
         return [{"kind": "stderr", "ts": ts, "text": text}]
+    if kind == "queue_update":
+        return [_system(ts, _queue_text(event))]
+    if kind == "session_action_update":
+        action = as_string(event.get("action")) or as_string(event.get("type"))
+        state = as_string(event.get("status")) or as_string(event.get("state"))
+        detail = ", ".join(part for part in (action, state) if part and part != kind)
+        return [_system(ts, "session action" + (f": {detail}" if detail else " updated"))]
     if kind == "extension_error":
         where = as_string(event.get("extensionPath")) or "extension"
         during = as_string(event.get("event"))

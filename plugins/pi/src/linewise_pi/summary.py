@@ -168,7 +168,7 @@ class _Run:
             self.retries += 1
         elif kind == "auto_retry_end" and event.get("success") is False:
             self.error(as_string(event.get("finalError")) or "Pi gave up retrying.")
-        elif kind == "auto_compaction_end":
+        elif kind in ("auto_compaction_end", "compaction_end"):
             self.compactions += as_object(event.get("result")) != {}
             self.error(as_string(event.get("errorMessage")), recoverable=True)
         elif kind == "extension_error":

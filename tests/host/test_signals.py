@@ -1,0 +1,188 @@
+"""A real Ctrl-C or SIGTERM stops a command cleanly; a plugin raising KeyboardInterrupt does not."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from linewise import Registry
+from linewise._guard import is_import_failure, is_plugin_failure
+from linewise._signals import Terminated, handling, time_budget
+from linewise.cli import main
+from support import FakeSite
+
+GOOD = """
+def parse_stdout_line(line, ts):
+    return [{"kind": "assistant", "ts": ts, "text": line}]
+
+def sniff(lines):
+    return 0.9 if any(line.startswith("good") for line in lines) else 0.0
+"""
+
+SNIFF_INTERRUPTS = """
+def parse_stdout_line(line, ts):
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+def sniff(lines):
+    raise KeyboardInterrupt
+"""
+
+SNIFF_LOOPS = """
+def parse_stdout_line(line, ts):
+    return [{"kind": "stdout", "ts": ts, "text": line}]
+
+def sniff(lines):
+    while True:
+        try:
+            sum(range(1000))
+        except Exception:
+            pass
+"""
+
+IMPORT_INTERRUPTS = """
+raise KeyboardInterrupt
+
+def parse_stdout_line(line, ts):
+    return []
+"""
+
+
+@pytest.fixture
+def site(fake_site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> FakeSite:
+    fake_site.add("good-parser", entry_points={"good": "good_mod"}, modules={"good_mod": GOOD})
+    return fake_site
+
+
+def _use(site: FakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    import linewise._registry
+
+    monkeypatch.setattr(linewise._registry, "_default", Registry(entry_points=site.entry_points()))
+
+
+def _render(log: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(["render", str(log), "-f", "jsonl"])
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("name", "source"), [("interrupts", SNIFF_INTERRUPTS), ("loops", SNIFF_LOOPS)]
+)
+def test_a_sniffer_that_raises_keyboardinterrupt_or_loops_does_not_break_detection(  # noqa: PLR0917
+    site: FakeSite,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    source: str,
+) -> None:
+    site.add(f"{name}-parser", entry_points={name: f"{name}_mod"}, modules={f"{name}_mod": source})
+    _use(site, monkeypatch)
+    log = tmp_path / "run.log"
+    log.write_text("good line one\ngood line two\n", encoding="utf-8")
+    code, out, err = _render(log, capsys)
+    assert code == 0, err
+    assert [json.loads(line)["text"] for line in out.splitlines()] == [
+        "good line one",
+        "good line two",
+    ]
+    assert "Traceback" not in err
+
+
+def test_a_plugin_raising_keyboardinterrupt_at_import_is_a_failed_load_not_a_stop(
+    site: FakeSite,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    site.add("bad-parser", entry_points={"bad": "bad_mod"}, modules={"bad_mod": IMPORT_INTERRUPTS})
+    _use(site, monkeypatch)
+    log = tmp_path / "run.log"
+    log.write_text("good line\n", encoding="utf-8")
+    code, out, _ = _render(log, capsys)
+    assert code == 0 and json.loads(out)["text"] == "good line"
+
+
+def test_only_a_noted_signal_counts_as_the_users_ctrl_c() -> None:
+    assert not is_plugin_failure(KeyboardInterrupt())  # a library caller: as Python has it
+    with handling():
+        assert is_plugin_failure(KeyboardInterrupt())  # no SIGINT came: the plugin's doing
+        assert is_import_failure(KeyboardInterrupt())
+        with pytest.raises(KeyboardInterrupt):  # noqa: PT012 - the signal lands in the sleep
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        assert not is_plugin_failure(KeyboardInterrupt())
+        assert not is_import_failure(KeyboardInterrupt())
+        with pytest.raises(Terminated):  # noqa: PT012 - the signal lands in the sleep
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+        assert not is_plugin_failure(Terminated(signal.SIGTERM))
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_time_budget_stops_a_loop_that_swallows_exceptions() -> None:
+    from linewise._signals import OverBudget
+
+    with handling(), pytest.raises(OverBudget, match="took longer"), time_budget(0.2, "a loop"):  # noqa: PT012
+        while True:
+            try:
+                time.sleep(0.01)
+            except Exception:  # the hostile plugin's habit
+                continue
+
+
+# -- the command's own process ----------------------------------------------------------
+
+SLOW_IMPORT = """
+import os, signal, time
+os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C while plugins import
+time.sleep(2)
+
+def parse_stdout_line(line, ts):
+    return []
+"""
+
+
+def test_ctrl_c_while_a_plugin_imports_stops_the_command_with_130(
+    fake_site: FakeSite, tmp_path: Path
+) -> None:
+    fake_site.add(
+        "slow-parser", entry_points={"slow": "slow_mod"}, modules={"slow_mod": SLOW_IMPORT}
+    )
+    log = tmp_path / "run.log"
+    log.write_text("a line\n", encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "import linewise._registry\n"
+        "from linewise import Registry\n"
+        "from support import FakeSite\n"
+        f"site = FakeSite(Path({str(fake_site.root)!r}))\n"
+        "linewise._registry._default = Registry(entry_points=site.entry_points())\n"
+        f"sys.path.insert(0, {str(fake_site.root)!r})\n"
+        "from linewise.cli import main\n"
+        "sys.exit(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "render", str(log), "-a", "slow"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *sys.path]),
+        },
+    )
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    assert "generic parser" not in done.stderr
