@@ -101,7 +101,10 @@ def local_cluster(workers: int) -> tuple[Any, Any]:
     dask_config = require("dask", "dask.config")
     # The scheduler's and workers' HTTP servers still listen (Dask always starts them):
     # with no routes they answer nothing, not even who the workers are.
-    quiet = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+    quiet: dict[str, list[str]] = {
+        "distributed.scheduler.http.routes": [],
+        "distributed.worker.http.routes": [],
+    }
     options: dict[str, Any] = {
         "n_workers": workers,
         "threads_per_worker": 1,
@@ -128,8 +131,9 @@ def dask_results(
     ``scheduler`` is a running scheduler's address (``tcp://host:8786``); without
     it, Dask's own configuration (``DASK_SCHEDULER_ADDRESS``) is used when set,
     else a private local cluster of ``workers`` single-threaded workers is
-    started for this export (:func:`local_cluster`). Workers read the inputs by path: on a real cluster
-    every worker must see them at the same path (a shared file system).
+    started for this export (:func:`local_cluster`). Workers read the inputs
+    by path: on a real cluster every worker must see them at the same path (a
+    shared file system).
     """
     distributed = require("dask", "distributed")
     cluster = None
