@@ -44,6 +44,8 @@ FIELD = {
     "amp": "amp_local",
     "mistral-vibe": "vibe_local",
     "openhands": "openhands_local",
+    "acp": "acp",
+    "codex-app-server": "codex_app_server",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

@@ -140,7 +140,7 @@ def test_list_shows_the_installed_claude_plugin() -> None:
     done = _linewise("list")
     assert done.returncode == 0
     out = done.stdout.decode()
-    assert "claude_local" in out and "linewise-claude" in out and ">=1.2,<2" in out
+    assert "claude_local" in out and "linewise-claude" in out and ">=1.3,<2" in out
     assert "claude_session" in out
     assert "process" in out and "built in" in out
 
@@ -161,7 +161,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.2,<2"  # its session type declares a store (1.2)
+    assert claude["contract"] == ">=1.3,<2"  # its session type reads with record_lines (1.3)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

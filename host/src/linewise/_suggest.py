@@ -18,6 +18,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "claude_session": "linewise-claude",
     "cline_local": "linewise-cline",
     "codex_local": "linewise-codex",
+    "codex_app_server": "linewise-codex",
     "codex_session": "linewise-codex",
     "copilot_local": "linewise-copilot",
     "copilot_session": "linewise-copilot",

@@ -61,7 +61,7 @@ __all__ = [
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp", "agent-trace")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -108,7 +108,8 @@ def add_arguments(
         "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
         "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
         "v1.7 trajectory, subagents embedded) or otlp (OpenTelemetry GenAI spans as OTLP "
-        "JSON; needs linewise[otel])",
+        "JSON; needs linewise[otel]) or agent-trace (an Agent Trace record of the files and "
+        "lines the agent wrote)",
     )
     render.add_argument(
         "-s",
