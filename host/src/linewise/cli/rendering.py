@@ -87,7 +87,7 @@ def add_arguments(
         "paths",
         nargs="*",
         metavar="PATH",
-        help="log file to read, or - for stdin (the default when stdin is not a terminal); "
+        help="log file to read, or - for stdin (the default when a log is piped in); "
         "several logs are rendered in parallel "
         "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
     )
