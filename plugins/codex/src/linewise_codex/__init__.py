@@ -60,7 +60,8 @@ Use when:
 Don't use when:
 - The log is Codex's human-readable output (`codex exec` without `--json`) or the
   interactive TUI: it is not JSON; use the generic `process` parser.
-- The log is from `codex app-server` or `codex mcp-server` (JSON-RPC, not exec events).
+- The log is from `codex app-server` (JSON-RPC, not exec events): use codex_app_server;
+  `codex mcp-server` is not read.
 - The agent is another CLI (Claude Code, Gemini, Cursor, OpenCode ...): use its own
   adapter type.
 
