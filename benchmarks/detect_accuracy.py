@@ -25,6 +25,7 @@ LOGS = {
     "opencode": "opencode_local",
     "hermes": "hermes_local",
     "acp": "acp",
+    "qwen": "qwen_local",
 }
 SESSIONS = {
     "claude": "claude_session",

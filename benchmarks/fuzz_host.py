@@ -55,6 +55,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "gemini_session": ("sessions/gemini",),
     "opencode_session": ("sessions/opencode",),
     "qwen_session": ("sessions/qwen",),
+    "qwen_local": ("qwen",),
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),

@@ -43,6 +43,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "paperclip_runner": "linewise-paperclip-runner",
     "pi_local": "linewise-pi",
     "qwen_session": "linewise-qwen",
+    "qwen_local": "linewise-qwen",
     "tally_local": "linewise-tally",
     "vibe_local": "linewise-vibe",
     "vibe_session": "linewise-vibe",
