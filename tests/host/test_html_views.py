@@ -135,10 +135,13 @@ def test_a_successful_result_is_green() -> None:
 
 def test_tokens_are_labelled_and_an_unreported_cost_is_unknown() -> None:
     page = render([result()])
-    assert "this result: input 10 (without cache reads)" in page
+    assert "this result, in the CLI&#x27;s own counts: input 10" in page or (
+        "this result, in the CLI's own counts: input 10" in page
+    )
     shown = header(page)
     assert "Cost unknown" in shown and "$0" not in page
-    assert "without cache reads" in shown and "tokens and cost: from the result" in shown
+    # no run summary: the result's counts, labelled as the CLI's own (not the vocabulary)
+    assert "the CLI's own count" in shown and "tokens and cost: from the result" in shown
 
 
 def test_a_run_summary_fills_the_header_and_never_invents() -> None:

@@ -62,7 +62,11 @@ def test_compact_style_of_a_claude_log(capsys: pytest.CaptureFixture[str]) -> No
         "--- Result ---",
         "Fixed: `add` no longer takes the absolute value of `a`. Both tests pass.",
     ]
-    assert lines[-1].startswith("[run completed · claude-sonnet-4-6 · whole run: input 6,961")
+    # Claude's input and cache writes apart (6,961 under one label before)
+    assert lines[-1].startswith(
+        "[run completed · claude-sonnet-4-6 · whole run: uncached input 21 · cache read 60,210 · "
+        "cache write 6,940"
+    )
 
 
 def test_compact_style_of_another_adapter_uses_its_entries(
@@ -303,8 +307,8 @@ def test_following_a_pipe_reads_it_to_its_end(
     assert main(["render", str(fifo), "--follow", "-s", "compact", "-q"]) == 0
     assert capsys.readouterr().out.endswith(
         "--- Result ---\nFixed: `add` no longer takes the absolute value of `a`. Both tests pass.\n"
-        "[run completed · claude-sonnet-4-6 · whole run: input 6,961 (without cache reads) · "
-        "cache read 60,210 · output 512 · cost $0.0432]\n"
+        "[run completed · claude-sonnet-4-6 · whole run: uncached input 21 · cache read 60,210 · "
+        "cache write 6,940 · output 512 · cost $0.0432]\n"
     )
 
 

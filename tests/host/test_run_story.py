@@ -73,7 +73,7 @@ def _render(*args: str, stdin: str | None = None) -> str:
 def test_text_ends_with_the_run_outcome_from_a_file_and_from_a_pipe(max_turns_log: Path) -> None:
     for shown in (_render(str(max_turns_log)), _render("-", stdin=MAX_TURNS)):
         assert "run         max_turns" in shown
-        assert "whole run: input 120" in shown and "output 30" in shown
+        assert "whole run: uncached input 120" in shown and "output 30" in shown
 
 
 def test_compact_tells_the_same_outcome(max_turns_log: Path) -> None:

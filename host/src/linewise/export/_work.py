@@ -20,6 +20,8 @@ from linewise.renderers.described import DESCRIBED_KINDS, heading
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+    from linewise_contracts.summary import RunSummary
+
     from linewise._diagnostics import Diagnostics
     from linewise._entry_redaction import EntryRedactor
     from linewise._run_report import RunReport
@@ -370,9 +372,7 @@ def _run_row(
         "tool_errors": report.stats.tool_errors,
         "errors": len(summary.errors),
         "error_messages": [_utf8(message) for message in summary.errors],
-        "input_tokens": summary.usage.input_tokens,
-        "output_tokens": summary.usage.output_tokens,
-        "cached_tokens": summary.usage.cached_tokens,
+        **_token_columns(summary),
         "cost_usd": summary.cost_usd,
         "cost_source": cost_source(summary),
         "price_data": (
@@ -400,3 +400,33 @@ def export_or_fail(path: str, redaction: Redaction | None = None) -> FileExport 
         return ExportFailure(path, f"cannot read it: {error.strerror or error}")
     except Exception as error:  # a bug must not cost the other inputs their rows
         return ExportFailure(path, f"{type(error).__name__}: {error}")
+
+
+def _token_columns(summary: RunSummary) -> dict[str, int | None]:
+    """The run's tokens in the usage vocabulary; null (never 0) where the CLI reported none.
+
+    An older plugin's wire-format usage (no vocabulary) keeps its three counts
+    as the CLI reported them.
+    """
+    from linewise.renderers.outcome import summary_tokens, summary_tokens_known
+
+    tokens = summary_tokens(summary)
+    if tokens is None:
+        usage = summary.usage
+        known = summary_tokens_known(summary)
+        return {
+            "input_tokens": usage.input_tokens if known else None,
+            "uncached_input_tokens": None,
+            "cached_tokens": usage.cached_tokens if known else None,
+            "cache_write_tokens": None,
+            "output_tokens": usage.output_tokens if known else None,
+            "reasoning_tokens": None,
+        }
+    return {
+        "input_tokens": tokens.total_input,
+        "uncached_input_tokens": tokens.uncached_input,
+        "cached_tokens": tokens.cache_read,
+        "cache_write_tokens": tokens.cache_write,
+        "output_tokens": tokens.output,
+        "reasoning_tokens": tokens.reasoning,
+    }

@@ -269,7 +269,7 @@ class TextRenderer:
         failed = result_failed(entry)
         role = "error" if failed else "assistant"
         head = f"{'failed' if failed else 'finished'} · {result_label(entry)}"
-        parts = [self._layout.body(head, role), self._layout.body(result_usage(entry), "lifecycle")]
+        parts = [self._layout.body(head, role), *_figures(self._layout, entry)]
         text: str = entry["text"]
         if text.strip():
             if self._last_assistant is not None and self._last_assistant == _digest(text):
@@ -335,3 +335,9 @@ class TextRenderer:
             more += " (linewise summarize --json lists them)"
             lines.append(self._layout.body(more, "muted"))
         self._out.write(self._layout.label("run", role) + ("\n" + INDENT).join(lines) + "\n")
+
+
+def _figures(layout: TextLayout, entry: Mapping[str, Any]) -> list[str]:
+    """A result's own counts as a line; none when all are 0 (never "input 0")."""
+    figures = result_usage(entry)
+    return [layout.body(figures, "lifecycle")] if figures else []
