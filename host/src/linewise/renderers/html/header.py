@@ -42,11 +42,18 @@ def _duration(first: str | None, last: str | None) -> str | None:
 
 
 def _span(first: str | None, last: str | None) -> str | None:
-    """The run's date and time span in UTC (``2025-09-24 19:22 → 2025-09-25 02:10 UTC``)."""
+    """The run's date and time span in UTC (``2025-09-24 19:22 → 2025-09-25 02:10 UTC``).
+
+    None when the first and last entries have one time: that is what entries
+    without times of their own all get (the file's modification time), so it is
+    not shown as the run's date.
+    """
     try:
         start = datetime.fromisoformat(first or "").astimezone(UTC)
         end = datetime.fromisoformat(last or "").astimezone(UTC)
     except (ValueError, TypeError, OverflowError):
+        return None
+    if start == end:
         return None
     head = start.strftime("%Y-%m-%d %H:%M")
     tail = end.strftime("%H:%M" if end.date() == start.date() else "%Y-%m-%d %H:%M")
