@@ -25,6 +25,7 @@ LOGS = {
     "opencode": "opencode_local",
     "hermes": "hermes_local",
     "acp": "acp",
+    "qwen": "qwen_local",
 }
 SESSIONS = {
     "claude": "claude_session",
@@ -44,6 +45,8 @@ FIELD = {
     "amp": "amp_local",
     "mistral-vibe": "vibe_local",
     "openhands": "openhands_local",
+    "acp": "acp",
+    "codex-app-server": "codex_app_server",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

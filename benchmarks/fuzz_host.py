@@ -36,6 +36,8 @@ CORPUS: Final = Path(__file__).resolve().parent.parent.parent / "shared" / "corp
 ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "claude_local": ("claude", "qwen"),
     "codex_local": ("codex",),
+    # No app-server captures in real-logs/ (its field samples are integrators' fixtures).
+    "codex_app_server": (),
     "cursor": ("cursor",),
     "cursor_cloud": ("cursor",),
     "gemini_local": ("gemini",),
@@ -53,6 +55,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "gemini_session": ("sessions/gemini",),
     "opencode_session": ("sessions/opencode",),
     "qwen_session": ("sessions/qwen",),
+    "qwen_local": ("qwen",),
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),

@@ -7,14 +7,20 @@ directory, bundles their UI parsers with a small driver using esbuild from npm,
 and times, interleaved over several rounds, `node driver` (parse + JSON.stringify
 of each entry, output written in 1 MiB blocks) against `linewise render
 --format jsonl` on the same files. Nothing of theirs is kept. It reports the
-median ratio per workload (above 1: linewise is faster), start-up on a one-line
-file, `linewise list`, and the peak memory of both on the largest workload.
+median ratio per workload (above 1: linewise is faster) of the wall times and,
+beside it, of the CPU times (user + system of every thread: what a loaded
+machine's waiting for a core does not change), start-up on a one-line file,
+`linewise list`, and the peak memory of both on the largest workload.
 
-linewise is timed twice: pure Python (the workspace's editable install) and
-compiled (the wheels' mypyc-compiled hot modules, built by
-benchmarks/compiled_build.py into the temporary directory and put first on
-PYTHONPATH; what `pip install` gives where a C compiler works). `--pure-only`
-skips the compiled build.
+linewise is timed as users install it (the README's "Installing"): two fresh
+venvs, each made with `python3 -m venv` and filled by plain pip with `pip
+install ./contracts ./host ./plugins/*/` from this checkout, in pip's isolated
+builds. One is compiled (the wheels' mypyc-compiled hot modules, where a C
+compiler works; each install's `linewise --version` is printed first, saying
+which modules are compiled or why not), the other pure Python (the same
+command with LINEWISE_PURE_PYTHON=1). `--pure-only` skips the compiled one;
+`--compiled-venv` and `--pure-venv` reuse venvs built that way before. The
+machine's load (`uptime`) is printed before and after.
 
 Run with `python3 -m uv run --locked python benchmarks/reference_bench.py`
 (`--rounds 3 --megabytes 5` for a quick look). The real-log workloads read
@@ -251,16 +257,16 @@ def real(cli: str, target_bytes: int) -> list[str] | None:
 # -- timing -------------------------------------------------------------------------
 
 
-def _time(command: list[str], pythonpath: Path | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one process run, output discarded.
+def _time(command: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system, every thread) of one
+    process run, output discarded. On a loaded machine the wall time mostly waits for a
+    core; the CPU time says what the work itself cost.
 
     Linux keeps the parent's peak RSS in a child's across fork and exec, so the
     workloads are written by a separate process and this one stays small.
     """
     environ = dict(os.environ)
     environ.pop("PYTHONPATH", None)
-    if pythonpath is not None:
-        environ["PYTHONPATH"] = str(pythonpath)
     start = time.perf_counter()
     with open(os.devnull, "wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, env=environ)
@@ -270,82 +276,80 @@ def _time(command: list[str], pythonpath: Path | None = None) -> tuple[float, in
         raise SystemExit(
             f"{command[0]} failed: {process.stderr.read().decode()[:400] if process.stderr else ''}"
         )
-    return elapsed, usage.ru_maxrss
-
-
-def _linewise() -> list[str]:
-    found = shutil.which("linewise")
-    if found:
-        return [found]
-    return [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def compare(
-    name: str, path: Path, cli: str, bundle: Path, *, rounds: int, compiled: Path | None
+    name: str, path: Path, cli: str, bundle: Path, *, rounds: int, installs: dict[str, Path]
 ) -> dict[str, float]:
-    """Node, pure linewise and (when built) compiled linewise, interleaved round by round."""
-    node = ["node", str(bundle), cli, str(path)]
-    ours = [
-        *_linewise(),
-        "render",
-        str(path),
-        "-a",
-        f"{cli}_local",
-        "-f",
-        "jsonl",
-        "--color",
-        "never",
-    ]
-    runs: dict[str, tuple[list[str], Path | None]] = {"node": (node, None), "pure": (ours, None)}
-    if compiled is not None:
-        runs["compiled"] = (ours, compiled)
+    """Node and each linewise install ({label: venv}), interleaved round by round."""
+    runs = {"node": ["node", str(bundle), cli, str(path)]}
+    for label, venv in installs.items():
+        runs[label] = [
+            str(venv / "bin" / "linewise"),
+            "render",
+            str(path),
+            "-a",
+            f"{cli}_local",
+            "-f",
+            "jsonl",
+            "--color",
+            "never",
+        ]
     times: dict[str, list[float]] = {label: [] for label in runs}
+    cpu: dict[str, list[float]] = {label: [] for label in runs}
     peaks: dict[str, int] = dict.fromkeys(runs, 0)
     for _ in range(rounds):
-        for label, (command, pythonpath) in runs.items():
-            seconds, rss = _time(command, pythonpath)
+        for label, command in runs.items():
+            seconds, rss, used = _time(command)
             times[label].append(seconds)
+            cpu[label].append(used)
             peaks[label] = max(peaks[label], rss)
     mb = path.stat().st_size / 1e6
     row = {"MB": mb}
     text = [f"{name:20s} {mb:5.1f} MB  node {statistics.median(times['node']):5.2f}s"]
-    for label in runs:
-        if label == "node":
-            continue
+    for label in installs:
         ratios = [n / o for n, o in zip(times["node"], times[label], strict=True)]
+        cpu_ratios = [n / o for n, o in zip(cpu["node"], cpu[label], strict=True)]
         row[f"{label}_s"] = statistics.median(times[label])
         row[f"{label}_ratio"] = statistics.median(ratios)
-        text.append(f"{label} {row[f'{label}_s']:5.2f}s {row[f'{label}_ratio']:.2f}x")
+        row[f"{label}_cpu_ratio"] = statistics.median(cpu_ratios)
+        text.append(
+            f"{label} {row[f'{label}_s']:5.2f}s {row[f'{label}_ratio']:.2f}x"
+            f" (cpu {row[f'{label}_cpu_ratio']:.2f}x)"
+        )
     peak = ", ".join(f"{label} {kib / 1024:.0f}" for label, kib in peaks.items())
-    print("  ".join(text) + f"  (peak MiB: {peak})")
+    print("  ".join(text) + f"  (peak MiB: {peak})", flush=True)
     return row
 
 
-def startup(bundle: Path, work: Path, rounds: int, compiled: Path | None) -> None:
+def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) -> None:
     one = work / "one.jsonl"
     one.write_text(
         json.dumps({"type": "system", "subtype": "init", "model": "m", "session_id": "s"}) + "\n"
     )
-    render = [*_linewise(), "render", str(one), "-a", "claude_local", "-f", "jsonl"]
-    runs: dict[str, tuple[list[str], Path | None]] = {
-        "node": (["node", str(bundle), "claude", str(one)], None),
-        "pure": (render, None),
-        "list": ([*_linewise(), "list"], None),
-    }
-    if compiled is not None:
-        runs["compiled"] = (render, compiled)
+    runs = {"node": ["node", str(bundle), "claude", str(one)]}
+    for label, venv in installs.items():
+        runs[label] = [str(venv / "bin" / "linewise"), "render", str(one), "-a", "claude_local"]
+        runs[label] += ["-f", "jsonl"]
+    first = next(iter(installs.values()))
+    runs["list"] = [str(first / "bin" / "linewise"), "list"]
     times: dict[str, list[float]] = {label: [] for label in runs}
+    cpu: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(rounds):
-        for label, (command, pythonpath) in runs.items():
-            times[label].append(_time(command, pythonpath)[0])
+        for label, command in runs.items():
+            seconds, _, used = _time(command)
+            times[label].append(seconds)
+            cpu[label].append(used)
     median = {label: statistics.median(values) * 1000 for label, values in times.items()}
-    text = [f"start-up, one-line file: node {median['node']:.0f} ms"]
-    for label in ("pure", "compiled"):
-        if label in median:
-            text.append(
-                f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node)"
-            )
-    print(", ".join(text) + f"; linewise list {median['list']:.0f} ms")
+    cpu_ms = {label: statistics.median(values) * 1000 for label, values in cpu.items()}
+    text = [f"start-up, one-line file: node {median['node']:.0f} ms (cpu {cpu_ms['node']:.0f})"]
+    for label in installs:
+        text.append(
+            f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node;"
+            f" cpu {cpu_ms[label]:.0f} ms, {cpu_ms[label] / cpu_ms['node']:.2f}x)"
+        )
+    print(", ".join(text) + f"; linewise list {median['list']:.0f} ms", flush=True)
 
 
 WORKLOADS = {
@@ -371,17 +375,45 @@ def generate(name: str, path: Path, target: int) -> bool:
     return True
 
 
-def _compiled(work: Path) -> Path | None:
-    """The compiled hot path, built into ``work`` (None, with a message, where it cannot be)."""
-    sys.path.insert(0, str(HERE))
-    from compiled_build import NotCompiled, build_compiled
+def user_install(venv: Path, *, pure: bool) -> Path:
+    """A fresh venv with the first-party distributions, installed by plain pip as the README says."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    environ = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    if pure:
+        environ["LINEWISE_PURE_PYTHON"] = "1"
+    folders = [
+        "./contracts",
+        "./host",
+        *sorted(
+            f"./{p.parent.name}/{p.name}/"
+            for p in (HERE.parent / "plugins").iterdir()
+            if (p / "pyproject.toml").is_file()
+        ),
+    ]
+    print(f"building {'pure' if pure else 'compiled'}: pip install {' '.join(folders)}", flush=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *folders],
+        cwd=HERE.parent,
+        env=environ,
+        check=True,
+    )
+    return venv
 
-    try:
-        build_compiled(work / "compiled")
-    except NotCompiled as error:
-        print(f"compiled path not timed: {str(error).splitlines()[0]}")
-        return None
-    return work / "compiled"
+
+def hot_path(venv: Path) -> str:
+    """What `linewise --version` says of the install's hot path, one distribution per line."""
+    done = subprocess.run(
+        [str(venv / "bin" / "linewise"), "--version"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def _load() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
 def main() -> None:
@@ -389,8 +421,10 @@ def main() -> None:
     options.add_argument("--rounds", type=int, default=5)
     options.add_argument("--megabytes", type=float, default=20.0, help="size of each workload")
     options.add_argument(
-        "--pure-only", action="store_true", help="do not build and time the compiled path"
+        "--pure-only", action="store_true", help="do not build and time the compiled install"
     )
+    options.add_argument("--compiled-venv", type=Path, help="a compiled install made before")
+    options.add_argument("--pure-venv", type=Path, help="a pure-Python install made before")
     options.add_argument("--generate", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
     args = options.parse_args()
     target = int(args.megabytes * 1e6)
@@ -410,7 +444,13 @@ def main() -> None:
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as error:
             print(f"skipped: could not fetch or bundle the reference parsers ({error})")
             return
-        compiled = None if args.pure_only else _compiled(work)
+        installs: dict[str, Path] = {}
+        installs["pure"] = args.pure_venv or user_install(work / "pure", pure=True)
+        if not args.pure_only:
+            installs["compiled"] = args.compiled_venv or user_install(work / "compiled", pure=False)
+        for label, venv in installs.items():
+            print(f"{label} install ({venv}):\n{hot_path(venv)}")
+        print(f"load before: {_load()}", flush=True)
         names = [*WORKLOADS, "claude real logs", "codex real logs"]
         for name in names:
             path = work / f"{name.replace(' ', '-')}.jsonl"
@@ -429,8 +469,9 @@ def main() -> None:
             if made.returncode != 0:
                 print(f"{name:22s} skipped: no corpus at {CORPUS}")
                 continue
-            compare(name, path, name.split()[0], bundle, rounds=args.rounds, compiled=compiled)
-        startup(bundle, work, args.rounds * 2, compiled)
+            compare(name, path, name.split()[0], bundle, rounds=args.rounds, installs=installs)
+        startup(bundle, work, args.rounds * 2, installs)
+        print(f"load after: {_load()}")
 
 
 if __name__ == "__main__":

@@ -47,9 +47,13 @@ def test_the_contract_does_not_pull_in_the_fuzzing_for_users_who_only_parse() ->
     assert not any("hypothesis" in requirement for requirement in dependencies)
     extras = contracts["optional-dependencies"]
     assert isinstance(extras, dict) and any("hypothesis" in r for r in extras["testing"])
-    host = _project("host")["dependencies"]
-    assert isinstance(host, list)
-    assert any(r.startswith("linewise-contracts[testing]") for r in host)
+    # Nor does the host's everyday install: `linewise check` users add linewise[check].
+    host = _project("host")
+    assert isinstance(host["dependencies"], list)
+    assert not any("[testing]" in r or "hypothesis" in r for r in host["dependencies"])
+    host_extras = host["optional-dependencies"]
+    assert isinstance(host_extras, dict)
+    assert host_extras["check"] == ["linewise-contracts[testing]"]
 
 
 def test_parsing_with_the_contract_never_imports_hypothesis() -> None:

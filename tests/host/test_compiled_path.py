@@ -70,6 +70,17 @@ def test_without_a_compiler_the_wheels_are_pure_python_and_work(
     from_wheels = _run(command, tmp_path / "site")
     assert from_wheels.returncode == 0, from_wheels.stderr
     assert from_wheels.stdout == _run(command, None).stdout
+    # pip hides the build's warning: --version says what the wheels are, and why.
+    version = _run([str(SCRIPT), "--version"], tmp_path / "site").stdout.decode()
+    why = "mypyc could not compile it" if warned else "LINEWISE_PURE_PYTHON was set"
+    for folder in COMPILED:
+        project = tomllib.loads((REPO / folder / "pyproject.toml").read_text(encoding="utf-8"))
+        line = next(
+            line
+            for line in version.splitlines()[1:]
+            if line.split()[0] == project["project"]["name"]
+        )
+        assert f"pure Python, because {why}" in line, version
 
 
 def test_editable_installs_are_pure_python() -> None:

@@ -73,6 +73,16 @@ def broken_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(site.root), "RUN_LOG": str(site.root / "run.log")}
 
 
+def test_version_reports_the_hot_path_past_a_broken_installed_distribution(
+    broken_env: dict[str, str],
+) -> None:
+    done = subprocess.run(
+        [LINEWISE, "--version"], capture_output=True, text=True, env=broken_env, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "  linewise " in done.stdout and "  linewise-contracts " in done.stdout
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -128,7 +128,16 @@ def summarize_run(lines):
         return RunSummary(cost_usd=float("nan"))
     if lines and lines[0] == "summary-text":
         return RunSummary(usage=Usage(input_tokens="12"))
-    return RunSummary(usage=Usage(input_tokens=12), cost_usd=0.5)
+    from linewise_contracts.usage import TokenUsage
+
+    tokens = TokenUsage(uncached_input=12, cache_read=30, output=4)
+    return RunSummary(
+        usage=Usage(input_tokens=12),
+        cost_usd=0.5,
+        cost_source="reported",
+        token_usage=tokens,
+        model_usage={"m-1": tokens},
+    )
 
 
 def session_stores(environ, home):
@@ -454,5 +463,9 @@ def test_an_isolated_run_summary_is_judged_as_it_is_in_process(
     if problem is None:
         assert isolated[0] is not None
         assert (isolated[0].usage.input_tokens, isolated[0].cost_usd) == (12, 0.5)
+        # the usage vocabulary crosses the isolation wire too (contract 1.3)
+        assert isolated[0].token_usage.cache_read == 30
+        assert isolated[0].model_usage["m-1"].output == 4
+        assert isolated[0].cost_source == "reported"
     else:
         assert isolated == (None, f"hostile summarize_run: {problem}")

@@ -106,6 +106,9 @@ def test_no_host_module_reads_a_clis_wire_format() -> None:
     assert _json_decoding() == {
         # The entry-point scan cache: a file the host writes and owns.
         "_scan_cache.py": 1,
+        # The build records linewise's build hook writes into wheels (_compiled.json),
+        # and pip's direct_url.json of an editable install.
+        "_hot_path.py": 2,
         # The price rates cache: a file the host writes and owns.
         "_prices.py": 1,
         # The sessions facts cache's usage column: JSON the host wrote itself.

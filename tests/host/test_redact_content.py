@@ -381,3 +381,34 @@ def test_false_positives_on_the_real_corpus_stay_below_one_per_thousand_lines() 
     assert lines > 5000
     # Listed in the commit: one, a token set on a command line (TRACKGENTIC_TOKEN=tk_...).
     assert masked / lines * 1000 < 1
+
+
+def test_no_secret_of_the_corpus_reaches_a_live_run_its_saved_log_or_transcript(
+    log: Path, tmp_path: Path
+) -> None:
+    script = f"import sys\nsys.stdout.write(open({str(log)!r}).read())\n"
+    entries: list[Any] = []
+    saved, transcript = tmp_path / "run.log", tmp_path / "run.jsonl"
+    result = run_agent(
+        [sys.executable, "-c", script],
+        "claude_local",
+        env={"PATH": "/usr/bin:/bin"},
+        on_entry=entries.append,
+        save_log=saved,
+        save_transcript=transcript,
+        redact=True,
+    )
+    assert result.exit_code == 0
+    for name, output in [("entries", json.dumps(entries)), ("transcript", transcript.read_text())]:
+        shown = _readable(output)
+        assert {kind: core for kind, core in _cores().items() if core in shown} == {}, name
+    # The saved log is masked line by line: no secret is in it whole, in any spelling (the
+    # halves of one split across two streamed deltas are each one line's, as printed).
+    log_text = _readable(saved.read_text())
+    assert [kind for kind, secret in SECRETS.items() if secret in log_text] == []
+    assert PASSWORD not in log_text and PEM_BODY[1] not in log_text
+    # The saved log is still the agent's JSON lines, each secret masked inside its string.
+    lines = saved.read_text().splitlines()
+    assert len(lines) == len(secret_log()) and all(json.loads(line) for line in lines)
+    assert "[redacted: aws-access-key]" in saved.read_text()
+    assert result.diagnostics.redactions.get("aws-access-key", 0) > 0

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bounded import run_bounded
+from support import FakeSite
 
 SESSION = "0b5c3c2e-3f1a-4d6e-9a7b-1c2d3e4f5a6b"
 # The commands need under 150 MiB here; a 200 MB record read whole needs several times that.
@@ -71,3 +72,29 @@ def test_render_of_a_session_with_a_huge_record_cuts_it_and_shows_the_rest(home:
     assert code == 0, err[-3000:]
     assert "after the big one" in out
     assert "1 cut (too long)" in err
+
+
+def test_what_a_plugin_yields_past_the_bound_reaches_the_parser_one_over_it(
+    fake_site: FakeSite, tmp_path: Path
+) -> None:
+    from linewise import Registry
+    from linewise._records import session_lines
+    from linewise_contracts.sessions import MAX_RECORD_CHARS
+
+    fake_site.add(
+        "huge-yield",
+        entry_points={"huge_yield": "huge_yield_mod"},
+        requires=["linewise-contracts>=1.2,<2"],
+        modules={
+            "huge_yield_mod": "def parse_stdout_line(line, ts):\n"
+            "    return [{'kind': 'assistant', 'ts': ts, 'text': line}]\n"
+            "def session_stores(environ, home):\n"
+            "    return []\n"
+            "def session_records(path, key=None):\n"
+            f"    yield 'x' * {MAX_RECORD_CHARS + 500}\n"
+            "    yield 'after'\n"
+        },
+    )
+    parser = Registry(entry_points=fake_site.entry_points()).load("huge_yield")
+    lines = list(session_lines(parser, tmp_path / "any.jsonl"))
+    assert [len(line) for line in lines] == [MAX_RECORD_CHARS + 1, 5]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import BuiltinFunctionType
 
 from linewise_contracts.protocols import CREATE_STDOUT_PARSER, PARSE_STDOUT_LINE
 
@@ -15,8 +16,34 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _plain_text_signature(function: object) -> list[str] | None:
+    """The parameters of a C function whose text signature has only required positional
+    ones (as mypyc writes them: ``($self, line, ts)``), bound ones left out; else None.
+
+    inspect.signature reads such a signature with the tokenize module, whose first use
+    compiles a large regular expression: 5-10 ms of every start-up of a compiled parser.
+    """
+    if not isinstance(function, BuiltinFunctionType):
+        return None
+    text = getattr(function, "__text_signature__", None)
+    if not isinstance(text, str) or not (text.startswith("(") and text.endswith(")")):
+        return None
+    names = [name.strip() for name in text[1:-1].split(",")]
+    names = [name for name in names if name not in ("", "/")]
+    if names and names[0].startswith("$"):
+        if getattr(function, "__self__", None) is None:
+            return None  # unbound: inspect decides what the $ parameter means
+        names = names[1:]
+    if not all(name.isidentifier() for name in names):
+        return None  # defaults, *args, keyword-only markers: inspect reads those
+    return names
+
+
 def accepts_positional(function: object, arguments: int) -> bool | None:
     """Whether ``function`` accepts ``arguments`` positional arguments (None: cannot tell)."""
+    plain = _plain_text_signature(function)
+    if plain is not None:
+        return len(plain) == arguments
     import inspect
 
     try:

@@ -13,7 +13,7 @@ from linewise._redact import SECRET_NAME, Redactor, _has_escape, _View, secret_v
 if TYPE_CHECKING:
     from linewise._detectors import Found
 
-__all__ = ["EntryRedactor", "mask_label"]
+__all__ = ["EntryRedactor", "LineMasker", "mask_label"]
 
 #: The kind a secret-named environment variable's value is counted under.
 ENVIRONMENT: Final = "environment"
@@ -42,7 +42,8 @@ class EntryRedactor:
     ) -> None:
         self._values = Redactor(values)
         self.patterns = patterns
-        self._allow = frozenset(value.encode("utf-8", "surrogateescape") for value in allow)
+        self.allow = tuple(allow)
+        self._allow = frozenset(value.encode("utf-8", "surrogateescape") for value in self.allow)
         self.active = self._values.active or patterns
         self.counts: dict[str, int] = {}
         self._held: list[TranscriptEntry] = []
@@ -233,3 +234,33 @@ def _same_stream(first: TranscriptEntry, entry: TranscriptEntry) -> bool:
     return first["kind"] == entry["kind"] and first.get("parentToolUseId") == entry.get(
         "parentToolUseId"
     )
+
+
+class LineMasker:
+    """Masks a byte stream (a saved log) line by line: a secret is found within its line.
+
+    A line longer than ``limit`` bytes is masked and passed on in pieces of
+    that size, so memory stays bounded.
+    """
+
+    def __init__(self, redactor: EntryRedactor, limit: int) -> None:
+        self._redactor = redactor
+        self._limit = limit
+        self._pending = b""
+
+    def feed(self, data: bytes) -> bytes:
+        """The masked bytes of the lines ``data`` completes."""
+        pending = self._pending + data
+        cut = pending.rfind(b"\n") + 1
+        if not cut:
+            if len(pending) <= self._limit:
+                self._pending = pending
+                return b""
+            cut = len(pending)
+        self._pending = pending[cut:]
+        return self._redactor._mask(pending[:cut])
+
+    def flush(self) -> bytes:
+        """The last, unfinished line, masked."""
+        pending, self._pending = self._pending, b""
+        return self._redactor._mask(pending) if pending else b""

@@ -20,7 +20,7 @@ from linewise_contracts.summary import RunSummary
 from linewise import _defaults
 from linewise._child import exit_code
 from linewise._detect import Detection
-from linewise._entry_redaction import EntryRedactor
+from linewise._entry_redaction import EntryRedactor, LineMasker
 from linewise._lines import LineReader, read_lines
 from linewise._pipeline import Pipeline
 from linewise._process import Child, SignalInbox, forwarding_signals, spawn
@@ -174,6 +174,12 @@ class _Output:
         redactor: EntryRedactor,
     ) -> None:
         self.log = files.log
+        # With content redaction, the saved log is masked line by line too.
+        self.log_masker = (
+            LineMasker(EntryRedactor(patterns=True, allow=redactor.allow), max_line_chars * 4)
+            if redactor.patterns and files.log is not None
+            else None
+        )
         # Where stdout goes for the plugin's summarize_run once the run is over.
         self.spool = files.spool
         self.on_entry, self.on_line, self.on_batch = on_entry, on_line, on_batch
@@ -257,7 +263,7 @@ class _Output:
         if not data:
             return
         if self.log is not None:
-            self.log.write(data)
+            self.log.write(data if self.log_masker is None else self.log_masker.feed(data))
         if self.spool is not None:
             self.spool.write(data)
         if self.stderr_lines.pending:
@@ -284,6 +290,8 @@ class _Output:
         """One of the child's pipes ended: pass on what was held back."""
         if stream == "stdout":
             self.take_stdout(self.out_redactor.flush(), now)
+            if self.log is not None and self.log_masker is not None:
+                self.log.write(self.log_masker.flush())
         else:
             self.take_stderr(self.err_redactor.flush())
             self.flush_stderr(final=True)

@@ -16,7 +16,7 @@ import linewise_acp
 import pytest
 from linewise_acp import create_stdout_parser, parse_stdout_line
 from scaling import assert_linear
-from support import assert_valid_and_deterministic, parse_flat
+from support import assert_valid_and_deterministic, corpus_path, parse_flat
 
 TS = "2026-01-01T00:00:00.000Z"
 SAMPLE = Path(linewise_acp.__file__).parent / "samples" / "acp-tool-run.jsonl"
@@ -264,3 +264,72 @@ def test_a_proposed_diff_is_not_shown_again_when_the_edit_completes() -> None:
     other = [{**diff[0], "newText": "c\n"}]
     changed = _flat([_update(call), _update({**done, "content": other})])
     assert [e["kind"] for e in changed].count("diff") == 10  # the edit changed: both shown
+
+
+def test_acp_1_21_and_v2_updates_and_vendor_notifications_are_read_not_raw() -> None:
+    path = corpus_path("field-samples", "acp", "acp-rfd-examples-2026.jsonl")
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    parser = create_stdout_parser()
+    entries = [entry for line in lines for entry in parser.parse_line(line, "t")]
+    assert not [entry for entry in entries if entry["kind"] == "stdout"]
+    texts = [entry.get("text", "") for entry in entries]
+    assert "warning: MCP server unavailable: Continuing without it." in texts
+    assert any(
+        text.startswith("context compaction completed:\n## Retained context") for text in texts
+    )
+    assert any(text.startswith("terminal term_001: $ cargo test") for text in texts)
+    calls = [entry for entry in entries if entry["kind"] == "tool_call"]
+    assert calls[0]["name"] == "read_file"  # ACP 1.21's tool name, not its title
+    kiro = '{"method":"_kiro.dev/metadata","params":{"sessionId":"s","contextUsagePercentage":12.5,"meteringUsage":[{"value":0.2,"unit":"credit"}]}}'
+    assert create_stdout_parser().parse_line(kiro, "t") == [
+        {"kind": "system", "ts": "t", "text": "Kiro: context 12.5% used, 0.2 credit metered"}
+    ]
+
+
+def test_a_whole_v2_message_repeating_its_streamed_chunks_is_shown_once() -> None:
+    def update(body: dict[str, object]) -> str:
+        return json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {"sessionId": "s", "update": body},
+            }
+        )
+
+    parser = create_stdout_parser()
+    lines = [
+        update(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": "m1",
+                "content": {"type": "text", "text": "Hel"},
+            }
+        ),
+        update(
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "messageId": "m1",
+                "content": {"type": "text", "text": "lo"},
+            }
+        ),
+        update(
+            {
+                "sessionUpdate": "agent_message",
+                "messageId": "m1",
+                "content": [{"type": "text", "text": "Hello"}],
+            }
+        ),
+        update(
+            {
+                "sessionUpdate": "agent_message",
+                "messageId": "m2",
+                "content": [{"type": "text", "text": "Bye"}],
+            }
+        ),
+    ]
+    entries = [entry for line in lines for entry in parser.parse_line(line, "t")]
+    assert [(entry["kind"], entry["text"]) for entry in entries] == [
+        ("assistant", "Hel"),
+        ("assistant", "lo"),
+        ("assistant", "Bye"),
+    ]

@@ -407,3 +407,16 @@ def test_any_text_is_handled(line: str) -> None:
     for entry in parse_stdout_line(line, TS):
         assert entry_problem(entry) is None
     assert 0.0 <= sniff([line]) <= 1.0
+
+
+def test_grok_build_fixtures_are_recognised_and_structured_output_is_shown_whole() -> None:
+    from linewise_grok import sniff
+
+    path = corpus_path("field-samples", "grok-build", "grok-streaming-json-test-fixtures.jsonl")
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert sniff(lines) >= 0.8  # a tool_call without its id is Grok's shape too
+    answer = {"verdict": "ok", "items": ["x" * 3000]}
+    end = json.dumps({"type": "end", "stopReason": "end_turn", "structuredOutput": answer})
+    entries = create_stdout_parser().parse_line(end, "t")
+    shown = [entry["text"] for entry in entries if entry["text"].startswith("structured output:")]
+    assert shown and json.loads(shown[0].split("\n", 1)[1]) == answer

@@ -217,3 +217,21 @@ def test_a_storage_session_that_starts_itself_as_a_subagent_is_read_once(tmp_pat
     part.write_text(json.dumps(task))
     lines = list(session_records(session))
     assert [json.loads(line).get("type") for line in lines] == ["session", None]
+
+
+def test_a_session_with_more_subagents_than_the_cap_says_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    from linewise_opencode.store import _MAX_SESSIONS, session_records
+
+    path = tmp_path / "opencode.db"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(_SESSION_TABLE + _MESSAGE_TABLE + _PART_TABLE)
+        rows = [("ses_top", None)] + [(f"ses_{n:05}", "ses_top") for n in range(_MAX_SESSIONS)]
+        _session_rows(db, rows)
+        db.commit()
+    records = [json.loads(line) for line in session_records(path, "ses_top")]
+    kinds = [record.get("type") for record in records]
+    assert kinds.count("subagent") == _MAX_SESSIONS - 1  # the session itself is one of them
+    assert kinds[-1] == "subagents-left-out"
+    assert "the rest are not read" in records[-1]["reason"]

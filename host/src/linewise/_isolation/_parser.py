@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise._isolation._client import WorkerDied, WorkerProcess
 from linewise._isolation._policy import IsolationPolicy
@@ -247,7 +248,31 @@ def summary_from_json(value: object) -> RunSummary:
         turns=value.get("turns"),
         complete=value.get("complete") is True,
         details=details if isinstance(details, dict) else {},
+        token_usage=_token_usage(value.get("tokenUsage")),
+        model_usage=_model_usage(value.get("modelUsage")),
+        cost_source=_text(value.get("costSource")),
     )
+
+
+def _token_usage(value: object) -> TokenUsage:
+    """The vocabulary's counts as the plugin gave them: TokenUsage refuses what is not a count
+    (ValueError, as a summary that is not one), as in-process."""
+    if value is None:
+        return TokenUsage()
+    if not isinstance(value, dict):
+        raise ValueError("tokenUsage is not an object")
+    try:
+        return TokenUsage(**{name: value.get(key) for name, key in TOKEN_FIELDS})
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+
+
+def _model_usage(value: object) -> dict[str, TokenUsage]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError("modelUsage is not an object")
+    return {str(model): _token_usage(usage) for model, usage in value.items()}
 
 
 def _text(value: object) -> str | None:

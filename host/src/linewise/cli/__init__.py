@@ -79,6 +79,25 @@ class _ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version, then each distribution's hot path (compiled or why not).
+
+    The status reads distribution metadata, so it is worked out only when asked.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **options: Any) -> None:
+        options.setdefault("default", argparse.SUPPRESS)
+        super().__init__(option_strings, dest, nargs=0, **options)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from linewise._hot_path import hot_path_statuses, status_lines
+
+        lines = [f"linewise {__version__}"]
+        lines += [f"  {line}" for line in status_lines(hot_path_statuses())]
+        sys.stdout.write("\n".join(lines) + "\n")  # on stdout, as argparse's version action
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``linewise`` command.
 
@@ -89,7 +108,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="linewise",
         description="Structured transcripts from AI coding-agent CLI output.",
     )
-    parser.add_argument("--version", action="version", version=f"linewise {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="show the version, and whether the hot path is compiled here, and exit",
+    )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="also log informational messages"
     )

@@ -15,6 +15,7 @@ from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise._doctor import EnvironmentReport
+    from linewise._hot_path import HotPathStatus
 
 __all__ = ["register"]
 
@@ -101,7 +102,15 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _json(reports: list[EnvironmentReport]) -> str:
+def _hot_text(statuses: list[HotPathStatus]) -> str:
+    from linewise._hot_path import status_lines
+
+    lines = ["hot path (compiled with mypyc where the wheels were built with a C compiler):"]
+    lines += [f"  {neutralize(line)}" for line in status_lines(statuses)]
+    return "\n".join(lines) + "\n"
+
+
+def _json(reports: list[EnvironmentReport], hot: list[HotPathStatus] | None) -> str:
     mask = _masker()
 
     def scrub(value: Any) -> Any:
@@ -116,7 +125,12 @@ def _json(reports: list[EnvironmentReport]) -> str:
     statuses = [report.status for report in reports]
     overall = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
     # Not installed is not a failure: the overall status is that of what is installed.
-    payload = {"status": overall, "adapters": [scrub(report.to_json()) for report in reports]}
+    payload: dict[str, Any] = {
+        "status": overall,
+        "adapters": [scrub(report.to_json()) for report in reports],
+    }
+    if hot is not None:
+        payload["hotPath"] = [scrub(status.to_json()) for status in hot]
     return json.dumps(payload, ensure_ascii=False) + "\n"
 
 
@@ -126,6 +140,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     An adapter type whose CLI is not installed does not fail, unless it was named.
     """
     from linewise._doctor import check_environments
+    from linewise._hot_path import hot_path_statuses
     from linewise.renderers import use_color
 
     known = registry.adapter_types
@@ -135,9 +150,12 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     timeout = args.timeout if args.timeout > 0 else None
     names = list(dict.fromkeys(args.adapter_types)) or None
     reports = check_environments(names, registry=registry, timeout=timeout)
+    # The whole check (no adapter type named) also says whether the hot path is compiled.
+    hot = None if args.adapter_types else hot_path_statuses()
     if args.json:
-        sys.stdout.write(_json(reports))
+        sys.stdout.write(_json(reports, hot))
     else:
-        sys.stdout.write(_text(reports, use_color(sys.stdout, args.color)))
+        text = _text(reports, use_color(sys.stdout, args.color))
+        sys.stdout.write((_hot_text(hot) if hot is not None else "") + text)
     failing = {"fail", "not_installed"} if args.adapter_types else {"fail"}
     return EXIT_FAILURE if any(report.status in failing for report in reports) else EXIT_OK

@@ -146,7 +146,7 @@ def drawing_for(
 
     # Only the compact style and ATIF (which names the agent) depend on the adapter; the
     # others draw from the start.
-    waits = args.style == "compact" or args.format in ("atif", "otlp")
+    waits = args.style == "compact" or args.format in ("atif", "otlp", "agent-trace")
     return Drawing(make, adapter_type if waits else "process")
 
 

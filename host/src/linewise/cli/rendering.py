@@ -61,7 +61,7 @@ __all__ = [
     "report",
 ]
 
-FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp")
+FORMATS: Final = ("text", "jsonl", "html", "markdown", "atif", "otlp", "agent-trace")
 STYLES: Final = ("default", "compact")
 #: Seconds between two looks at a followed file that has no new data.
 FOLLOW_INTERVAL: Final = 0.25
@@ -87,7 +87,7 @@ def add_arguments(
         "paths",
         nargs="*",
         metavar="PATH",
-        help="log file to read, or - for stdin (the default when stdin is not a terminal); "
+        help="log file to read, or - for stdin (the default when a log is piped in); "
         "several logs are rendered in parallel "
         "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
     )
@@ -108,7 +108,8 @@ def add_arguments(
         "(one self-contained page, usually with -o run.html) or markdown (GitHub-flavoured, "
         "to paste into an issue or a gist) or atif (one Agent Trajectory Interchange Format "
         "v1.7 trajectory, subagents embedded) or otlp (OpenTelemetry GenAI spans as OTLP "
-        "JSON; needs linewise[otel])",
+        "JSON; needs linewise[otel]) or agent-trace (an Agent Trace record of the files and "
+        "lines the agent wrote)",
     )
     render.add_argument(
         "-s",
@@ -404,6 +405,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             live=follow or size is None,
             path=args.path,
         )
+        if interrupted:
+            _stop_parsing(pipeline)
         if follow and (unfinished := pipeline.discard_partial()).strip():
             logger.warning(
                 "stopped following; an unfinished last line (%d bytes) is not shown",
@@ -429,6 +432,17 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             sys.stderr.write("linewise: interrupted\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _stop_parsing(pipeline: Pipeline) -> None:
+    """Ctrl-C came inside the parser: the lines it had not parsed are not parsed again."""
+    _, skipped = pipeline.session.stop_parsing()
+    if skipped:
+        logger.warning(
+            "interrupted while the parser read a line: it and the %d line(s) after it "
+            "that were read are not shown",
+            skipped - 1,
+        )
 
 
 def _chunks(

@@ -70,7 +70,7 @@ def __dir__() -> list[str]:
 
 
 #: The output formats and, for text, its styles.
-FORMATS = ("text", "jsonl", "html", "markdown", "atif", "otlp")
+FORMATS = ("text", "jsonl", "html", "markdown", "atif", "otlp", "agent-trace")
 STYLES = ("default", "compact")
 
 
@@ -94,7 +94,8 @@ def create_renderer(
     returns a :class:`LineRenderer` printing the plugin's own lines (feed it
     raw lines through the pipeline); without one, the entry-based compact rules.
     ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent;
-    ``otlp`` its OpenTelemetry spans as OTLP JSON (and sends them to ``endpoint``).
+    ``otlp`` its OpenTelemetry spans as OTLP JSON (and sends them to ``endpoint``);
+    ``agent-trace`` one Agent Trace record of the files its agent wrote.
     Raises ValueError for an unknown format or style.
     """
     if format not in FORMATS:
@@ -109,6 +110,10 @@ def create_renderer(
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
         return HtmlRenderer(output, title=title)
+    if format == "agent-trace":
+        from linewise.renderers.agent_trace import AgentTraceRenderer
+
+        return AgentTraceRenderer(output, title=title, adapter_type=adapter_type)
     if format == "otlp":
         from linewise.renderers.otlp import OtlpRenderer  # the OpenTelemetry SDK, lazily
 

@@ -205,27 +205,6 @@ class MarkdownRenderer:
     def _quoted(self, label: str, text: str) -> None:
         self._lines([label, *(f"> {line}" if line else ">" for line in prose(text))])
 
-    def _shortened(self, text: str) -> str:
-        """``text`` cut to what is shown, saying how much was left out."""
-        if self._full:
-            return text
-        lines = text.split("\n")
-        note = []
-        if len(lines) > SHOWN_LINES:
-            note.append(f"{len(lines) - SHOWN_LINES:,} more lines")
-            lines = lines[:SHOWN_LINES]
-        cut = 0
-        for index, line in enumerate(lines):
-            if len(line) > SHOWN_CHARS:
-                cut += len(line) - SHOWN_CHARS
-                lines[index] = line[:SHOWN_CHARS] + " …"
-        if cut:
-            note.append(f"{cut:,} characters of long lines")
-        shown = "\n".join(lines)
-        if note:
-            shown += f"\n… {' and '.join(note)} not shown (--full shows all)"
-        return shown
-
     # -- entries ---------------------------------------------------------------------
 
     def write(self, entry: TranscriptEntry) -> None:
@@ -281,7 +260,7 @@ class MarkdownRenderer:
         elif kind in ("system", "stderr", "stdout"):
             label = {"system": "System", "stderr": "Stderr", "stdout": "Output"}[kind]
             text = neutralize(item["text"].rstrip("\n"))
-            self._lines([f"**{label}**", *fence(self._shortened(text), "text")])
+            self._lines([f"**{label}**", *fence(shorten(text, self._full), "text")])
         else:
             self._described(item)
 
@@ -319,7 +298,7 @@ class MarkdownRenderer:
     def _end_diff(self) -> None:
         if self._diff:
             lines, self._diff = self._diff, []
-            self._lines(["**Diff**", *fence(self._shortened("\n".join(lines)), "diff")])
+            self._lines(["**Diff**", *fence(shorten("\n".join(lines), self._full), "diff")])
 
     @staticmethod
     def _diff_line(item: Mapping[str, Any]) -> str:
@@ -341,67 +320,7 @@ class MarkdownRenderer:
         head = f"**Tool call #{self._calls}** {code(name)}"
         if agent is not None:
             head += f" starts {inline(agent.label)}"
-        self._lines([head, *self._tool_input(name, item.get("input"))])
-
-    def _tool_input(self, name: str, value: Any) -> list[str]:
-        """A tool's input as a person reads it: its command, edit, file, or its fields."""
-        if not isinstance(value, dict):
-            return fence(self._shortened(neutralize(str(value))), "text") if value else []
-        command = next((value[k] for k in _COMMAND_KEYS if isinstance(value.get(k), str)), None)
-        path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), None)
-        lines: list[str] = []
-        rest = dict(value)
-        if command is not None:
-            lines += fence(self._shortened(neutralize(command)), "bash")
-            for key in _COMMAND_KEYS:
-                rest.pop(key, None)
-        if path is not None:
-            lines.append(f"- file: {code(path)}")
-            for key in _PATH_KEYS:
-                rest.pop(key, None)
-        old, new = rest.get("old_string"), rest.get("new_string")
-        if isinstance(old, str) and isinstance(new, str):
-            edit = [f"-{line}" for line in old.split("\n")] + [
-                f"+{line}" for line in new.split("\n")
-            ]
-            lines += fence(self._shortened(neutralize("\n".join(edit))), "diff")
-            rest.pop("old_string")
-            rest.pop("new_string")
-        for key in ("content", "patch", "input"):
-            text = rest.get(key)
-            if isinstance(text, str) and ("\n" in text or len(text) > 80):
-                patch = key != "content" or text.startswith(("*** Begin Patch", "--- ", "diff "))
-                language = "diff" if patch else _language(path)
-                lines += fence(self._shortened(neutralize(text)), language)
-                rest.pop(key)
-        lines += self._fields(rest)
-        return lines
-
-    def _fields(self, value: Mapping[str, Any], depth: int = 0) -> list[str]:
-        """What is left of an input as a list: ``- **key**: value``, long values fenced."""
-        lines: list[str] = []
-        indent = "  " * depth
-        for key, item in value.items():
-            label = f"{indent}- {inline(str(key))}:"
-            if isinstance(item, dict) and item and depth < 3:
-                lines += [label, *self._fields(item, depth + 1)]
-            elif (
-                isinstance(item, list)
-                and item
-                and depth < 3
-                and all(isinstance(part, str | int | float | bool) for part in item)
-            ):
-                lines += [label, *(f"{indent}  - {code(str(part))}" for part in item[:SHOWN_LINES])]
-                if len(item) > SHOWN_LINES and not self._full:
-                    lines.append(f"{indent}  - … {len(item) - SHOWN_LINES:,} more")
-            elif isinstance(item, str) and ("\n" in item or len(item) > 120):
-                lines += [label, "", *fence(self._shortened(neutralize(item)), "text")]
-            elif isinstance(item, list | dict):
-                text = _plain(item)
-                lines.append(f"{label} {code(text if self._full else text[:400])}")
-            else:
-                lines.append(f"{label} {code(_scalar(item))}")
-        return lines
+        self._lines([head, *tool_input(name, item.get("input"), self._full)])
 
     def _tool_result(self, item: Mapping[str, Any]) -> None:
         ident = item["toolUseId"]
@@ -409,15 +328,19 @@ class MarkdownRenderer:
         state = "error" if item["isError"] else "ok"
         head = f"**Result** ({state}{', ' + code(name) if name else ''})"
         content = neutralize(item["content"].rstrip())
-        self._lines([head, *(fence(self._shortened(content), "text") if content else [])])
+        self._lines([head, *(fence(shorten(content, self._full), "text") if content else [])])
 
     def _result(self, item: Mapping[str, Any]) -> None:
         failed = result_failed(item)
         head = f"**Result: {'failed' if failed else 'finished'}** ({inline(result_label(item))})"
-        lines = [head, "", inline(result_usage(item))]
+        figures = result_usage(item)  # "" when the result reported no count (never "input 0")
+        lines = [head, "", inline(figures)] if figures else [head]
         text = item["text"]
         if text.strip():
-            lines += ["", *(f"> {line}" if line else ">" for line in prose(self._shortened(text)))]
+            lines += [
+                "",
+                *(f"> {line}" if line else ">" for line in prose(shorten(text, self._full))),
+            ]
         lines += [f"- error: {inline(message)}" for message in item["errors"]]
         self._lines(lines)
 
@@ -427,7 +350,7 @@ class MarkdownRenderer:
         head = f"**{inline(described.kind_label(kind))}**: {inline(described.heading(item))}"
         details = "\n".join(described.details(item))
         language = "diff" if kind == "workspace_change" and "\n@@" in details else "text"
-        body = fence(self._shortened(neutralize(details)), language) if details else []
+        body = fence(shorten(neutralize(details), self._full), language) if details else []
         self._lines([head, *body])
 
     # -- the end ---------------------------------------------------------------------
@@ -438,7 +361,7 @@ class MarkdownRenderer:
         self._end_diff()
         out = self._stream
         out.write(f"# {inline(self._title)}\n\n")
-        for line in self._header(summary):
+        for line in run_header(summary, self._init, self._calls):
             out.write(line + "\n")
         out.write("\n")
         body = self._body
@@ -447,33 +370,6 @@ class MarkdownRenderer:
             out.write(chunk)
         body.close()
         out.flush()
-
-    def _header(self, summary: RunSummary | None) -> list[str]:
-        """The run at a glance: a table of outcome, model, session, usage and cost."""
-        rows: list[tuple[str, str]] = []
-        if summary is not None:
-            outcome = summary_outcome(summary)
-            failed = summary_failed(summary)
-            rows.append(("Outcome", f"**{inline(outcome)}**" if failed else inline(outcome)))
-            if summary.model:
-                rows.append(("Model", code(summary.model)))
-            if summary.session_id:
-                rows.append(("Session", code(summary.session_id)))
-            rows.append(("Usage and cost", inline(summary_usage(summary))))
-        elif self._init is not None:
-            rows.append(("Model", code(self._init.get("model") or "not reported")))
-        if summary is not None and summary.turns is not None:
-            rows.append(("Turns (reported)", f"{summary.turns:,}"))
-        rows.append(("Tool calls (in this transcript)", f"{self._calls:,}"))
-        table = [f"| {key} | {value} |" for key, value in rows]
-        lines = [table[0], "|---|---|", *table[1:]]
-        if summary is not None and summary.errors:
-            lines.append("")
-            lines += [f"- error: {inline(error)}" for error in summary.errors[:HEADER_ERRORS]]
-            hidden = len(summary.errors) - HEADER_ERRORS
-            if hidden > 0:
-                lines.append(f"- … {hidden:,} more errors (linewise summarize --json lists them)")
-        return lines
 
 
 def _scalar(value: object) -> str:
@@ -491,3 +387,113 @@ def _plain(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_plain(item) for item in value) + "]"
     return _scalar(value)
+
+
+def shorten(text: str, full: bool) -> str:
+    """``text`` cut to what is shown, saying how much was left out."""
+    if full:
+        return text
+    lines = text.split("\n")
+    note = []
+    if len(lines) > SHOWN_LINES:
+        note.append(f"{len(lines) - SHOWN_LINES:,} more lines")
+        lines = lines[:SHOWN_LINES]
+    cut = 0
+    for index, line in enumerate(lines):
+        if len(line) > SHOWN_CHARS:
+            cut += len(line) - SHOWN_CHARS
+            lines[index] = line[:SHOWN_CHARS] + " …"
+    if cut:
+        note.append(f"{cut:,} characters of long lines")
+    shown = "\n".join(lines)
+    if note:
+        shown += f"\n… {' and '.join(note)} not shown (--full shows all)"
+    return shown
+
+
+def run_header(summary: RunSummary | None, init: Mapping[str, Any] | None, calls: int) -> list[str]:
+    """The run at a glance: a table of outcome, model, session, usage and cost."""
+    rows: list[tuple[str, str]] = []
+    if summary is not None:
+        outcome = summary_outcome(summary)
+        failed = summary_failed(summary)
+        rows.append(("Outcome", f"**{inline(outcome)}**" if failed else inline(outcome)))
+        if summary.model:
+            rows.append(("Model", code(summary.model)))
+        if summary.session_id:
+            rows.append(("Session", code(summary.session_id)))
+        rows.append(("Usage and cost", inline(summary_usage(summary))))
+    elif init is not None:
+        rows.append(("Model", code(init.get("model") or "not reported")))
+    if summary is not None and summary.turns is not None:
+        rows.append(("Turns (reported)", f"{summary.turns:,}"))
+    rows.append(("Tool calls (in this transcript)", f"{calls:,}"))
+    table = [f"| {key} | {value} |" for key, value in rows]
+    lines = [table[0], "|---|---|", *table[1:]]
+    if summary is not None and summary.errors:
+        lines.append("")
+        lines += [f"- error: {inline(error)}" for error in summary.errors[:HEADER_ERRORS]]
+        hidden = len(summary.errors) - HEADER_ERRORS
+        if hidden > 0:
+            lines.append(f"- … {hidden:,} more errors (linewise summarize --json lists them)")
+    return lines
+
+
+def tool_input(name: str, value: Any, full: bool) -> list[str]:
+    """A tool's input as a person reads it: its command, edit, file, or its fields."""
+    if not isinstance(value, dict):
+        return fence(shorten(neutralize(str(value)), full), "text") if value else []
+    command = next((value[k] for k in _COMMAND_KEYS if isinstance(value.get(k), str)), None)
+    path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), None)
+    lines: list[str] = []
+    rest = dict(value)
+    if command is not None:
+        lines += fence(shorten(neutralize(command), full), "bash")
+        for key in _COMMAND_KEYS:
+            rest.pop(key, None)
+    if path is not None:
+        lines.append(f"- file: {code(path)}")
+        for key in _PATH_KEYS:
+            rest.pop(key, None)
+    old, new = rest.get("old_string"), rest.get("new_string")
+    if isinstance(old, str) and isinstance(new, str):
+        edit = [f"-{line}" for line in old.split("\n")] + [f"+{line}" for line in new.split("\n")]
+        lines += fence(shorten(neutralize("\n".join(edit)), full), "diff")
+        rest.pop("old_string")
+        rest.pop("new_string")
+    for key in ("content", "patch", "input"):
+        text = rest.get(key)
+        if isinstance(text, str) and ("\n" in text or len(text) > 80):
+            patch = key != "content" or text.startswith(("*** Begin Patch", "--- ", "diff "))
+            language = "diff" if patch else _language(path)
+            lines += fence(shorten(neutralize(text), full), language)
+            rest.pop(key)
+    lines += _fields(rest, full)
+    return lines
+
+
+def _fields(value: Mapping[str, Any], full: bool, depth: int = 0) -> list[str]:
+    """What is left of an input as a list: ``- **key**: value``, long values fenced."""
+    lines: list[str] = []
+    indent = "  " * depth
+    for key, item in value.items():
+        label = f"{indent}- {inline(str(key))}:"
+        if isinstance(item, dict) and item and depth < 3:
+            lines += [label, *_fields(item, full, depth + 1)]
+        elif (
+            isinstance(item, list)
+            and item
+            and depth < 3
+            and all(isinstance(part, str | int | float | bool) for part in item)
+        ):
+            lines += [label, *(f"{indent}  - {code(str(part))}" for part in item[:SHOWN_LINES])]
+            if len(item) > SHOWN_LINES and not full:
+                lines.append(f"{indent}  - … {len(item) - SHOWN_LINES:,} more")
+        elif isinstance(item, str) and ("\n" in item or len(item) > 120):
+            lines += [label, "", *fence(shorten(neutralize(item), full), "text")]
+        elif isinstance(item, list | dict):
+            text = _plain(item)
+            lines.append(f"{label} {code(text if full else text[:400])}")
+        else:
+            lines.append(f"{label} {code(_scalar(item))}")
+    return lines

@@ -22,6 +22,19 @@ UPDATE_KINDS: Final = frozenset(
         "config_option_update",
         "session_info_update",
         "usage_update",
+        # ACP 1.21 and its RFDs
+        "plan_update",
+        "notice",
+        "compaction_update",
+        "compaction_summary_chunk",
+        # the v2 alpha: whole messages by messageId, session state, streamed tool output
+        "agent_message",
+        "user_message",
+        "agent_thought",
+        "state_update",
+        "tool_call_content_chunk",
+        "terminal_update",
+        "terminal_output_chunk",
     }
 )
 
@@ -95,4 +108,7 @@ def envelope(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     update = event.get("update")
     if type(update) is dict and as_string(update.get("sessionUpdate")) in UPDATE_KINDS:
         return "update", event
+    if as_string(event.get("sessionUpdate")) in UPDATE_KINDS:
+        # A bare update object, as the protocol's documents and some bridges' logs print them.
+        return "update", {"update": event}
     return "", {}

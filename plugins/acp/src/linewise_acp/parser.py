@@ -11,6 +11,7 @@ from linewise_contracts.extract import (
     as_number,
     as_object,
     as_string,
+    content_text,
     dig,
     error_text,
     json_or_placeholder,
@@ -67,7 +68,13 @@ def _tool_input(update: dict[str, Any]) -> Any:
 
 
 def _tool_name(update: dict[str, Any]) -> str:
-    return as_string(update.get("title")) or as_string(update.get("kind")) or "tool"
+    # ACP 1.21 gives a tool call its tool's `name`; before, only a title and a kind.
+    return (
+        as_string(update.get("name"))
+        or as_string(update.get("title"))
+        or as_string(update.get("kind"))
+        or "tool"
+    )
 
 
 def _tool_call(update: dict[str, Any], ts: str) -> ToolCallEntry:
@@ -174,8 +181,71 @@ def _other_update_text(kind: str, update: dict[str, Any]) -> str:
         return _usage_text(update)
     if kind == "session_info_update" and as_string(update.get("title")):
         return f"session title: {as_string(update.get('title'))}"
+    if kind == "plan_update":
+        return _plan_text(update)
+    if kind == "compaction_update":
+        status = as_string(update.get("status"), "updated").replace("_", " ")
+        summary = content_text(update.get("summary")).strip()
+        return f"context compaction {status}" + (f":\n{summary}" if summary else "")
+    if kind == "state_update":
+        state = as_string(update.get("state")) or _compact(update.get("state"))
+        return f"session state: {state}"
+    if kind == "config_option_update":
+        option = as_string(update.get("configId")) or as_string(update.get("id")) or "option"
+        value = update.get("value", update.get("currentValue"))
+        return f"config {option}: {_compact(value)}"
     rest = {key: value for key, value in update.items() if key != "sessionUpdate"}
     return f"session update {kind or '(no type)'}" + (f": {_compact(rest)}" if rest else "")
+
+
+def _decoded(data: object) -> str:
+    """Terminal output as ACP v2 sends it (base64), as text; undecodable data as it is."""
+    import base64
+    import binascii
+
+    text = as_string(data)
+    try:
+        return base64.b64decode(text, validate=True).decode("utf-8", errors="replace")
+    except (binascii.Error, ValueError):
+        return text
+
+
+def _streamed_output_text(kind: str, update: dict[str, Any]) -> str:
+    if kind == "tool_call_content_chunk":
+        ident = as_string(update.get("toolCallId"))
+        text = tool_content_text(update.get("content")) or block_text(update.get("content"))
+        return f"tool call [{ident}] output: {truncate(text, 2000)}"
+    terminal = as_string(update.get("terminalId"), "terminal")
+    if kind == "terminal_output_chunk":
+        return f"terminal {terminal}: {truncate(_decoded(update.get('data')), 2000)}"
+    command = as_string(update.get("command"))
+    cwd = as_string(update.get("cwd"))
+    output = _decoded(as_object(update.get("output")).get("data"))
+    head = f"terminal {terminal}" + (f": $ {command}" if command else "")
+    head += f" (in {cwd})" if cwd else ""
+    exit_status = as_object(update.get("exitStatus"))
+    if "exitCode" in exit_status:
+        head += f" exit {_compact(exit_status.get('exitCode'))}"
+    return head + (f"\n{truncate(output, 2000)}" if output else "")
+
+
+def _vendor_text(method: str, params: dict[str, Any]) -> str:
+    """A vendor's ``_x/...`` notification, shown (Kiro's metadata in words)."""
+    if method == "_kiro.dev/metadata":
+        parts = []
+        share = as_number(params.get("contextUsagePercentage"), -1)
+        if share >= 0:
+            parts.append(f"context {share:g}% used")
+        for item in as_list(params.get("meteringUsage")):
+            value = as_number(dig(item, "value"), -1)
+            if value >= 0:
+                parts.append(f"{value:g} {as_string(dig(item, 'unit')) or 'units'} metered")
+        duration = as_number(params.get("turnDurationMs"), -1)
+        if duration >= 0:
+            parts.append(f"turn {duration / 1000:.1f}s")
+        return "Kiro: " + (", ".join(parts) if parts else "metadata")
+    rest = {key: value for key, value in params.items() if key != "sessionId"}
+    return f"{method}" + (f": {_compact(rest)}" if rest else "")
 
 
 # -- requests and responses -----------------------------------------------------------------
@@ -218,6 +288,8 @@ def _request_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         return [_system(ts, text + (f" (in {cwd})" if cwd else ""))]
     if method == "session/cancel":
         return [_system(ts, "client cancelled the turn")]
+    if method.startswith("_"):
+        return [_system(ts, _vendor_text(method, params))]
     rest = {key: value for key, value in params.items() if key != "sessionId"}
     return [_system(ts, f"{method or 'request'}" + (f": {_compact(rest)}" if rest else ""))]
 
@@ -283,13 +355,16 @@ class AcpStdoutParser:
     and knows whether a prompt turn is open (so an error response ends it).
     """
 
-    __slots__ = ("_diffs", "_kind", "_last", "_message", "_names", "_size", "_turn")
+    __slots__ = ("_diffs", "_kind", "_last", "_message", "_names", "_size", "_turn", "_whole")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap()
         # Per call id, the diffs already shown (the proposed edit of a tool_call):
         # the same diffs in its final update are not shown twice.
         self._diffs: BoundedMap[str, str] = BoundedMap(256)
+        # Per v2 messageId, the text streamed or shown: a whole agent_message repeating it
+        # is not shown again.
+        self._whole: BoundedMap[str, str] = BoundedMap(256)
         self._kind = ""  # kind of the message being streamed ("assistant", "thinking")
         self._message: list[str] = []
         self._size = 0
@@ -348,6 +423,11 @@ class AcpStdoutParser:
         self._turn = True
         if kind in _CHUNKS:
             text = block_text(update.get("content"))
+            message_id = as_string(update.get("messageId"))
+            if message_id and text:
+                so_far = self._whole.get(message_id) or ""
+                if len(so_far) < _MESSAGE_LIMIT:
+                    self._whole[message_id] = so_far + text
             return self._chunk(_CHUNKS[kind], text, ts) if text else []
         self._close_message()
         if kind == "user_message_chunk":
@@ -365,7 +445,43 @@ class AcpStdoutParser:
             return [call, *_diff_entries(proposed, ts)]
         if kind == "tool_call_update":
             return self._tool_update(update, ts)
+        v2 = self._v2_update(kind, update, ts)
+        if v2 is not None:
+            return v2
         return [_system(ts, _other_update_text(kind, update))]
+
+    def _v2_update(
+        self, kind: str, update: dict[str, Any], ts: str
+    ) -> list[TranscriptEntry] | None:
+        """ACP's v2 alpha and 1.21 updates that are not plain notes (None for the others)."""
+        if kind in ("agent_message", "agent_thought", "user_message"):
+            text = "\n".join(block_text(block) for block in as_list(update.get("content")))
+            if not text.strip() and type(update.get("content")) is dict:
+                text = block_text(update.get("content"))
+            ident = as_string(update.get("messageId"))
+            if not text.strip() or (ident and self._whole.get(ident) == text):
+                return []  # a replay marker, or the whole of a message already streamed
+            if ident:
+                self._whole[ident] = text
+            role = {"agent_message": "assistant", "agent_thought": "thinking"}.get(kind, "user")
+            if role == "assistant":
+                return [{"kind": "assistant", "ts": ts, "text": text}]
+            if role == "thinking":
+                return [{"kind": "thinking", "ts": ts, "text": text}]
+            return [{"kind": "user", "ts": ts, "text": text}]
+        if kind == "compaction_summary_chunk":
+            return []  # the completed compaction_update carries the whole summary
+        if kind == "notice":
+            severity = as_string(update.get("severity"), "info")
+            title = as_string(update.get("title"))
+            detail = as_string(update.get("description")) or as_string(update.get("message"))
+            text = ": ".join(part for part in (title, detail) if part) or "notice"
+            if severity in ("error", "critical"):
+                return [{"kind": "stderr", "ts": ts, "text": text}]
+            return [_system(ts, f"{severity}: {text}" if severity != "info" else text)]
+        if kind in ("tool_call_content_chunk", "terminal_output_chunk", "terminal_update"):
+            return [_system(ts, _streamed_output_text(kind, update))]
+        return None
 
     def _tool_update(self, update: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         ident = as_string(update.get("toolCallId"))

@@ -118,6 +118,9 @@ def sniff(lines: Sequence[str]) -> float:
         if type(session) is str and session.startswith("T-"):
             # Amp's thread ids: Amp writes Claude-compatible stream-json (linewise-amp reads it).
             return 0.0
+        if "qwen_code_version" in event:
+            # Qwen Code's init line: Qwen writes Claude's envelope (linewise-qwen reads it).
+            return 0.0
         if "parentUuid" in event:
             # A session file's record (``claude_session``): stream-json has no parentUuid.
             return 0.0

@@ -60,11 +60,13 @@ Use when:
 Don't use when:
 - The log is Codex's human-readable output (`codex exec` without `--json`) or the
   interactive TUI: it is not JSON; use the generic `process` parser.
-- The log is from `codex app-server` or `codex mcp-server` (JSON-RPC, not exec events).
+- The log is from `codex app-server` (JSON-RPC, not exec events): use codex_app_server;
+  `codex mcp-server` is not read.
 - The agent is another CLI (Claude Code, Gemini, Cursor, OpenCode ...): use its own
   adapter type.
 
-Output: init (thread id), system (turn started, file changes, to-do list), thinking
+Output: init (thread id), system (turn started, file changes), provider_activity (the
+to-do list as a plan), runtime_request (legacy approval requests), thinking
 (reasoning summaries), assistant, tool_call / tool_result (commands, MCP tools, web
 search, collab agents; with toolName from the stateful parser, and parentToolUseId on the
 collab calls of a spawned agent), diff (when Codex attaches diffs), stderr (error items,

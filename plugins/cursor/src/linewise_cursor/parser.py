@@ -119,10 +119,27 @@ def _shell_result_text(result: object) -> str:
     return "\n".join(lines)
 
 
+# What cursor-agent derives from the command itself (its shell parser's findings) and the
+# call's own id again: not what the agent asked for.
+_SHELL_DERIVED: Final = frozenset(
+    {"parsingResult", "simpleCommands", "hasInputRedirect", "hasOutputRedirect", "toolCallId"}
+)
+
+
 def _shell_input(raw: Any, payload: dict[str, Any]) -> Any:
-    # Shell calls carry parser diagnostics and timeouts; the command is what matters.
-    command = as_string(_first_present(payload.get("command"), as_object(raw).get("command")))
-    return {"command": command} if command else raw
+    """A shell call's input: the command first, then everything else the agent said
+    (``description``, ``workingDirectory``, ``timeout`` ...), without Cursor's own parse of
+    the command."""
+    args = as_object(raw)
+    command = as_string(_first_present(payload.get("command"), args.get("command")))
+    if not command:
+        return raw
+    kept = {
+        key: value
+        for key, value in args.items()
+        if key != "command" and key not in _SHELL_DERIVED and value not in ("", None)
+    }
+    return {"command": command, **kept}
 
 
 def _result_failed(result: object) -> bool:

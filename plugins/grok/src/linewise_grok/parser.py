@@ -273,6 +273,10 @@ class GrokStdoutParser:
             return [{"kind": "stderr", "ts": ts, "text": error_text(event) or "Grok error"}]
         if kind == "end":
             entries: list[TranscriptEntry] = [_system(ts, _end_text(event))]
+            if "structuredOutput" in event:
+                # --json-schema (Grok 1.0.41): the answer as data, whole.
+                shown = to_json_text(event.get("structuredOutput"), pretty=True)
+                entries.append({"kind": "system", "ts": ts, "text": f"structured output:\n{shown}"})
             if "usage" in event or "total_cost_usd" in event:
                 answer = "".join(self._answer) or self._previous
                 entries.append(_result_entry(event, ts, answer.strip()))
@@ -335,7 +339,10 @@ def _grok_shape(event: dict[str, Any]) -> str:
     if kind == "end":
         return "grok" if "stopReason" in event or "sessionId" in event else ""
     if kind in ("tool_call", "tool_call_update"):
-        return "grok" if type(event.get("toolCallId")) is str else ""
+        if type(event.get("toolCallId")) is str:
+            return "grok"
+        # A call without its id (older builds): Grok's camelCase toolName, shared in shape.
+        return "shared" if type(event.get("toolName")) is str and "subtype" not in event else ""
     if kind == "available_commands":
         return "grok"
     if kind == "plan":

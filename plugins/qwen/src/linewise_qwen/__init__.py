@@ -29,6 +29,7 @@ Use when:
 
 Don't use when:
 - The log is Claude Code's session file (`~/.claude/projects`): use claude_session.
+- The log is Qwen Code's stdout (`qwen -p ... -o stream-json`): use qwen_local.
 - The file is `~/.qwen/usage_record.jsonl` or a project's `meta.json`: not sessions.
 
 Output: init (session id, cwd), user, thinking, assistant, tool_call and tool_result
