@@ -11,7 +11,7 @@ from typing import Any, Final, TypeAlias
 
 from linewise._workers import worker_pool
 from linewise.export._extras import require
-from linewise.export._work import ExportFailure, FileExport, export_or_fail
+from linewise.export._work import ExportFailure, FileExport, Redaction, export_or_fail
 
 __all__ = [
     "ENGINES",
@@ -67,10 +67,12 @@ def warm_up() -> None:
     detect_adapter(["{}"], registry=registry)
 
 
-def process_results(paths: Sequence[str], workers: int) -> Iterator[Result]:
+def process_results(
+    paths: Sequence[str], workers: int, redaction: Redaction | None = None
+) -> Iterator[Result]:
     """The per-file work on a pool of ``workers`` processes (1: in this process)."""
     if workers <= 1 or len(paths) <= 1:
-        yield from map(export_or_fail, paths)
+        yield from (export_or_fail(path, redaction) for path in paths)
         return
     # Forked workers inherit the plugins loaded here: warming up once, not per worker,
     # saves about a second per worker. Elsewhere each worker warms up on its own.
@@ -82,7 +84,7 @@ def process_results(paths: Sequence[str], workers: int) -> Iterator[Result]:
     with worker_pool(workers, context=context, initializer=warm_up) as pool:
 
         def submit(path: str) -> Future[Result]:
-            return pool.submit(export_or_fail, path)
+            return pool.submit(export_or_fail, path, redaction)
 
         yield from _in_order(paths, submit, workers * _AHEAD)
 
@@ -124,7 +126,11 @@ def local_cluster(workers: int) -> tuple[Any, Any]:
 
 
 def dask_results(
-    paths: Sequence[str], *, workers: int, scheduler: str | None = None
+    paths: Sequence[str],
+    *,
+    workers: int,
+    scheduler: str | None = None,
+    redaction: Redaction | None = None,
 ) -> Iterator[Result]:
     """The per-file work on Dask distributed.
 
@@ -134,6 +140,7 @@ def dask_results(
     started for this export (:func:`local_cluster`). Workers read the inputs
     by path: on a real cluster every worker must see them at the same path (a
     shared file system).
+    ``redaction`` is sent with each task (the secret values it masks included).
     """
     distributed = require("dask", "distributed")
     cluster = None
@@ -152,7 +159,7 @@ def dask_results(
         slots = sum(client.nthreads().values()) or workers
 
         def submit(path: str) -> Any:
-            return client.submit(export_or_fail, path, pure=False)
+            return client.submit(export_or_fail, path, redaction, pure=False)
 
         yield from _in_order(paths, submit, slots * _AHEAD)
     finally:
