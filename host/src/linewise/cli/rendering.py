@@ -38,7 +38,6 @@ from linewise.cli.options import (
     check_otlp,
     redactor_for,
 )
-from linewise.cli.output_file import OutputError, OutputFile
 from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import SessionInput, session_source
 from linewise.cli.story import KeptChunks, run_summary
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
     from linewise._session import TranscriptSession
+    from linewise.cli.output_file import OutputFile
 
 __all__ = [
     "FORMATS",
@@ -306,6 +306,8 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> tuple[TextIO, Ou
         return stack.enter_context(entry_stream()), None
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
+    from linewise.cli.output_file import OutputError, OutputFile
+
     try:
         file = OutputFile(args.output)
     except OutputError as error:
