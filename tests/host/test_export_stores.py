@@ -111,3 +111,39 @@ def test_a_plain_text_log_is_still_exported(home: Path, tmp_path: Path) -> None:
     log.write_text("compiling\ndone\n")
     result = export_logs([str(log)], str(tmp_path / "out"), workers=1)
     assert result.failures == [] and result.exported == 1
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from linewise.cli import main
+
+    try:
+        code = main(list(args))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    return code, capsys.readouterr().err
+
+
+def test_export_sessions_exports_the_sessions_on_disk_of_one_cli(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layouts = _layouts()
+    expected = layouts["claude"](corpus_path("real-sessions", "claude"), home)
+    layouts["codex"](corpus_path("real-sessions", "codex"), home)
+    out = tmp_path / "out"
+    code, err = _cli(capsys, "export", "--sessions", "--cli", "claude", "--to", str(out), "-j", "1")
+    assert code == 0, err
+    runs = _rows(out, "runs")
+    assert len(runs) == expected
+    assert {run["adapter_type"] for run in runs} == {"claude_session"}
+    assert f"exported {expected} of {expected} logs" in err
+
+
+def test_export_needs_paths_or_sessions_and_session_filters_need_sessions(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _cli(capsys, "export", "--to", str(tmp_path / "out"))
+    assert code == 2 and "give the PATHs to export, or --sessions" in err
+    code, err = _cli(
+        capsys, "export", str(tmp_path), "--cli", "claude", "--to", str(tmp_path / "o")
+    )
+    assert code == 2 and "give them with --sessions" in err
