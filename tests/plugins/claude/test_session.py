@@ -224,7 +224,10 @@ def test_an_inline_sidechain_nests_under_its_task(tmp_path: Path) -> None:
     entries = _session_entries(_write(tmp_path / f"{SESSION}.jsonl", MAIN))
     nested = [e for e in entries if "parentToolUseId" in e]
     assert {e["parentToolUseId"] for e in nested} == {"toolu_task"}
-    assert [e["kind"] for e in nested] == ["user", "tool_call", "tool_result", "assistant"]
+    kinds = [e["kind"] for e in nested]
+    # The subagent's own model is named at its first assistant record.
+    assert kinds == ["user", "system", "tool_call", "tool_result", "assistant"]
+    assert nested[1]["text"].startswith("subagent model ")
     task_result = next(
         e for e in entries if e.get("toolUseId") == "toolu_task" and e["kind"] == "tool_result"
     )
@@ -294,8 +297,10 @@ def test_subagent_files_nest_under_the_call_that_spawned_them(
     assert [e["kind"] for e in entries].count("init") == 1
     nested = [e for e in entries if "parentToolUseId" in e]
     assert {e["parentToolUseId"] for e in nested} == {"toolu_agent"}
-    assert [e["kind"] for e in nested] == ["system", "user", "tool_call", "tool_result"]
+    kinds = [e["kind"] for e in nested]
+    assert kinds == ["system", "user", "system", "tool_call", "tool_result"]
     assert nested[0]["text"].startswith("subagent a7f")
+    assert nested[2]["text"] == "subagent model claude-sonnet-4-6"  # its own, named once
     assert nested[-1]["toolName"] == "Read"
 
 

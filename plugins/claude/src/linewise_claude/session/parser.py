@@ -56,6 +56,7 @@ class ClaudeSessionParser:
         "_held_chars",
         "_init",
         "_last_ts",
+        "_models",
         "_names",
         "_open",
         "_pending",
@@ -78,6 +79,8 @@ class ClaudeSessionParser:
         self._dated = False  # whether the held init has a record's time
         self._held_chars = 0  # length of the lines whose entries are held
         self._relays: BoundedMap[str, bool] = BoundedMap(REMEMBERED)  # uuids relayed
+        # the subagents (by their call) whose own model was named
+        self._models: BoundedMap[str, bool] = BoundedMap(REMEMBERED)
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         if self._held is not None or not self._init:
@@ -100,8 +103,22 @@ class ClaudeSessionParser:
             entries.extend(self._relayed(record, data, ts))
         elif not self._shown(record):
             parent = self._threads.parent(record, self._subagent)
+            if parent is not None:
+                entries.extend(self._subagent_model(record, parent, ts))
             entries.extend(self._tracked(self._body(record, kind, ts), parent))
         return self._out(record, entries)
+
+    def _subagent_model(
+        self, record: dict[str, Any], parent: str, ts: str
+    ) -> list[TranscriptEntry]:
+        """The subagent's own model, named once, at its first assistant record."""
+        model = assistant_model(record)
+        if not model or parent in self._models:
+            return []
+        self._models[parent] = True
+        return with_parent(
+            [{"kind": "system", "ts": ts, "text": f"subagent model {model}"}], parent
+        )
 
     def _shown(self, record: dict[str, Any]) -> bool:
         """Whether the record (from a subagent's file) was relayed already."""
@@ -260,6 +277,7 @@ class ClaudeSessionParser:
         self._names.clear()
         self._open.clear()
         self._relays.clear()
+        self._models.clear()
         self._threads = Threads()
         self._subagent = None
         self._last_ts = None
