@@ -35,6 +35,7 @@ from linewise_claude.classify import (
     login_required,
     retry_not_before,
 )
+from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import is_internal_error, result_usage
 
 __all__ = ["summarize_run"]
@@ -350,7 +351,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     failure) or ``cut_off``.
     """
     run = _Run()
-    for line in lines:
+    for line in modern_lines(lines):  # older shapes as today's events (legacy.py)
         run.feed(line)
     results, last = run.results.count, run.results.last
     errors = run.results.all_errors()
