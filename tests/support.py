@@ -431,3 +431,28 @@ class Drawn:
         """End the stream, then the renderer."""
         self.pipeline.close()
         self.renderer.close()
+
+
+def wait_for_linewise(pid: int) -> None:
+    """Wait until the process ``pid`` runs the linewise command (it handles SIGTERM).
+
+    Before that Python itself is still starting: a signal during the interpreter's start-up gets the system's default
+    action (or Python's own KeyboardInterrupt), before any linewise code runs.
+    """
+    import signal
+    import time
+
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            caught = next(
+                int(line.split()[1], 16)
+                for line in status.read_text().splitlines()
+                if line.startswith("SigCgt:")
+            )
+        except (OSError, StopIteration):
+            return  # ended already, or not Linux
+        if caught & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)

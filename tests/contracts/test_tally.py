@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from linewise_contracts.tally import KEPT_ERRORS, EntryTally, tally_entries
+from linewise_contracts.usage import TokenUsage, token_count
 
 
 class _Echo:
@@ -71,3 +72,35 @@ def test_init_names_the_model_else_the_first_record_that_does() -> None:
 def test_only_the_first_errors_are_kept() -> None:
     lines = [_line({"kind": "stderr", "ts": "t", "text": f"e{n}"}) for n in range(KEPT_ERRORS + 5)]
     assert tally_entries(lines, _Echo()).errors == [f"e{n}" for n in range(KEPT_ERRORS)]
+
+
+def _tokens(record: dict[str, Any]) -> TokenUsage | None:
+    tokens = record.get("tokens")
+    if not isinstance(tokens, dict):
+        return None
+    return TokenUsage(
+        uncached_input=token_count(tokens.get("in")), output=token_count(tokens.get("out"))
+    )
+
+
+def test_usage_of_adds_up_the_vocabulary_per_model_and_leaves_unreported_counts_unknown() -> None:
+    lines = [
+        _line({"kind": "init", "ts": "t", "model": "main", "sessionId": "s"}),
+        _line(tokens={"in": 10, "out": 2}),
+        _line(tokens={"in": 5}, model="helper"),
+        _line(note="no tokens here"),
+    ]
+    tally = tally_entries(lines, _Echo(), lambda record: str(record.get("model", "")), _tokens)
+    assert tally.token_usage == TokenUsage(uncached_input=15, output=2)
+    assert tally.token_usage.cache_read is None
+    assert tally.model_usage == {
+        "main": TokenUsage(uncached_input=10, output=2),
+        "helper": TokenUsage(uncached_input=5),
+    }
+
+
+def test_without_usage_of_the_vocabulary_stays_unknown() -> None:
+    tally = tally_entries([_line(_result(0.5, "stop"))], _Echo())
+    assert tally.usage.input_tokens == 3
+    assert tally.token_usage.is_empty
+    assert tally.model_usage == {}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from linewise_contracts import RunSummary, TokenUsage, Usage
-from linewise_contracts.usage import TOKEN_FIELDS
+from linewise_contracts.usage import TOKEN_FIELDS, token_count, without
 
 
 def test_a_fresh_usage_knows_nothing_and_says_so() -> None:
@@ -84,3 +84,30 @@ def test_a_run_summary_without_usage_reports_it_unknown() -> None:
     assert set(document["tokenUsage"].values()) == {None}
     assert document["modelUsage"] == {}
     assert document["costSource"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "count"),
+    [
+        (12, 12),
+        (0, 0),
+        (12.0, 12),
+        (None, None),
+        ("12", None),
+        (-1, None),
+        (1.5, None),
+        (True, None),
+    ],
+)
+def test_a_token_count_is_what_the_cli_reported_or_unknown(
+    value: object, count: int | None
+) -> None:
+    assert token_count(value) == count
+
+
+def test_without_takes_away_the_reported_parts_and_keeps_unknown_unknown() -> None:
+    # Codex rollout 01997e76: input_tokens 7,494,343 of which 7,290,112 were cache reads.
+    assert without(7_494_343, 7_290_112) == 204_231
+    assert without(100, None, 30) == 70
+    assert without(None, 30) is None
+    assert without(10, 30) == 0

@@ -40,7 +40,7 @@ def test_render_the_bundled_sample() -> None:
     assert "\x1b" not in out  # not a terminal: no colour, and the log's own escapes are gone
     assert "1 failed, 1 passed" in out
     err = done.stderr.decode()
-    assert "claude_local: 18 lines, 18 entries, 0 fallbacks, 0 dropped" in err
+    assert "claude_local: 18 lines, 19 entries, 0 fallbacks, 0 dropped" in err
 
 
 TS = "2026-01-01T00:00:00.000Z"
@@ -51,7 +51,7 @@ def test_render_jsonl_is_one_valid_entry_per_line_on_stdout_only() -> None:
     assert done.returncode == 0
     assert done.stderr == b""
     entries = [json.loads(line) for line in done.stdout.decode().splitlines()]
-    assert len(entries) == 18
+    assert len(entries) == 19  # the result is followed by its run_terminal (contract 1.3)
     assert {e["ts"] for e in entries} == {TS}
     assert entries[2] == {
         "kind": "init",
@@ -161,7 +161,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.3,<2"  # its session type reads with record_lines (1.3)
+    assert claude["contract"] == ">=1.3,<2"  # run_terminal, runtime_request, record_lines (1.3)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

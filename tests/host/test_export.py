@@ -190,7 +190,8 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
         assert run["cost_usd"] == report.summary.cost_usd, name
         assert run["status"] == report.status
         assert run["tool_calls"] == report.stats.tool_calls
-        assert run["input_tokens"] == report.summary.usage.input_tokens
+        assert run["input_tokens"] == report.summary.token_usage.total_input
+        assert run["uncached_input_tokens"] == report.summary.token_usage.uncached_input
     a = by_name["a.jsonl"]
     assert a["adapter_type"] == "claude_local" and a["cli"]
     assert (a["session_id"], a["session_ids"], a["model"]) == ("s-a", ["s-a"], "claude-sonnet-4-6")
@@ -200,7 +201,10 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
         1,
         1,
     )
-    assert a["cost_usd"] == 0.25 and (a["input_tokens"], a["output_tokens"]) == (100, 20)
+    # every input token (100 uncached + 50 cache reads), the kinds apart, unreported ones null
+    assert a["cost_usd"] == 0.25 and (a["input_tokens"], a["output_tokens"]) == (150, 20)
+    assert (a["uncached_input_tokens"], a["cached_tokens"]) == (100, 50)
+    assert a["cache_write_tokens"] is None and a["reasoning_tokens"] is None
     assert str(a["started_at"]) == "2026-11-20 10:00:00" and a["duration_ms"] == 4200
     assert str(a["ended_at"]) == "2026-11-20 10:00:04.200000"
     assert (a["status"], a["hit_limit"], a["lines"], a["fallback_lines"]) == (
@@ -212,7 +216,9 @@ def test_run_facts_match_summarize(logs: Path, tmp_path: Path) -> None:
     assert by_name["c.jsonl"]["hit_limit"] is True
     assert by_name["c.jsonl"]["outcome"] == "max_turns"
     d = by_name["d.jsonl"]
-    assert d["cost_usd"] is None and d["status"] == "cut off"  # unknown cost is null, not 0
+    # cut off before its result: no reported cost, so its messages' tokens are priced (marked)
+    assert d["status"] == "cut off" and d["cost_source"] == "estimated"
+    assert d["cost_usd"] is not None and d["price_data"]
     notes = by_name["notes.txt"]
     assert notes["adapter_type"] == "process" and notes["entries"] == 2
     assert notes["started_at"] is None and notes["project"] is None
@@ -477,7 +483,9 @@ def test_example_cost_per_model_per_day(exported: str) -> None:
     rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
     sonnet = [row for row in rows if row["model"] == "claude-sonnet-4-6"]
     assert len(sonnet) == 1 and str(sonnet[0]["day"]) == DAY
-    assert sonnet[0]["runs"] == 4 and sonnet[0]["cost_usd"] == pytest.approx(1.75)
+    # the reported costs (1.75) and the estimate of the run that reported none (s-d)
+    [(estimate,)] = run_query(exported, "SELECT cost_usd FROM runs WHERE session_id = 's-d'").rows
+    assert sonnet[0]["runs"] == 4 and sonnet[0]["cost_usd"] == pytest.approx(1.75 + estimate)
 
 
 def test_example_top_failing_tools(exported: str) -> None:
@@ -494,21 +502,22 @@ def test_example_runs_that_hit_limits(exported: str, logs: Path) -> None:
 def test_query_cli_prints_a_table_json_lines_or_csv(
     exported: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sql = "SELECT session_id, cost_usd FROM runs WHERE session_id IN ('s-a', 's-d') ORDER BY 1"
+    sql = (
+        "SELECT adapter_type, cost_usd FROM runs WHERE session_id = 's-a' "
+        "OR adapter_type = 'process' ORDER BY 1"
+    )
     code, out, _ = _cli("query", sql, "--from", exported, capsys=capsys)
     assert code == 0
-    assert out.splitlines()[0].split() == ["session_id", "cost_usd"]
-    assert out.splitlines()[2].split() == ["s-a", "0.25"] and out.splitlines()[3].split() == [
-        "s-d",
-        "NULL",
-    ]
+    assert out.splitlines()[0].split() == ["adapter_type", "cost_usd"]
+    assert out.splitlines()[2].split() == ["claude_local", "0.25"]
+    assert out.splitlines()[3].split() == ["process", "NULL"]
     code, out, _ = _cli("query", sql, "--from", exported, "--json", capsys=capsys)
     assert [json.loads(line) for line in out.splitlines()] == [
-        {"session_id": "s-a", "cost_usd": 0.25},
-        {"session_id": "s-d", "cost_usd": None},
+        {"adapter_type": "claude_local", "cost_usd": 0.25},
+        {"adapter_type": "process", "cost_usd": None},
     ]
     code, out, _ = _cli("query", sql, "--from", exported, "--csv", capsys=capsys)
-    assert out == "session_id,cost_usd\ns-a,0.25\ns-d,\n"
+    assert out == "adapter_type,cost_usd\nclaude_local,0.25\nprocess,\n"
     code, out, _ = _cli(
         "query", "--example", "runs-that-hit-limits", "--from", exported, "--json", capsys=capsys
     )

@@ -161,7 +161,11 @@ def test_real_log_costs_equal_summarize(corpus_export: tuple[Path, Path]) -> Non
         report = summarize_log(run["source_path"])
         assert run["cost_usd"] == report.summary.cost_usd, run["source_path"]
         assert run["status"] == report.status and run["adapter_type"] == report.adapter_type
-        assert run["input_tokens"] == report.summary.usage.input_tokens
+        # every input token in the usage vocabulary; null where the CLI reported none
+        tokens = report.summary.token_usage
+        if tokens.known:
+            assert run["input_tokens"] == tokens.total_input, run["source_path"]
+            assert run["uncached_input_tokens"] == tokens.uncached_input
         known += report.summary.cost_usd is not None
     assert 0 < known < len(runs)  # some CLIs report no cost: null there, not 0
 
@@ -178,3 +182,43 @@ def test_example_queries_run_on_the_real_logs(corpus_export: tuple[Path, Path]) 
     assert tools.rows and sum(row[1] for row in tools.rows) <= failed
     limits = run_query(str(out), EXAMPLE_QUERIES["runs-that-hit-limits"])
     assert {row[0] for row in limits.rows} == {r["source_path"] for r in runs if r["hit_limit"]}
+
+
+PRIVATE_CLUSTER = """
+import sys
+from distributed import Client
+from linewise.export._engines import local_cluster
+
+cluster, security = local_cluster(2)
+with cluster:
+    address = cluster.scheduler_address
+    assert address.startswith(("tls://127.0.0.1:", "inproc://")), address
+    import urllib.error, urllib.request
+    for server in cluster.scheduler.http_server._sockets.values():
+        port = server.getsockname()[1]
+        for route in ("health", "info/main/workers.html", "status"):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/{route}", timeout=5)
+            except urllib.error.HTTPError as error:
+                assert error.code == 404, (route, error.code)
+            else:
+                sys.exit(f"the scheduler answered /{route}")
+    try:
+        stranger = Client(address, timeout=5)  # another local process, without the credentials
+    except Exception:
+        pass
+    else:
+        stranger.close()
+        sys.exit("a client without credentials connected")
+    with Client(cluster, security=security) as own:
+        assert own.submit(sum, [1, 2]).result() == 3
+"""
+
+
+def test_the_local_dask_cluster_takes_no_stranger_and_has_no_dashboard() -> None:
+    if importlib.util.find_spec("distributed") is None:  # not imported here: see above
+        pytest.skip("the dask extra is not installed")
+    done = subprocess.run(  # noqa: PLW1510 - the code is checked below, with stderr
+        [sys.executable, "-c", PRIVATE_CLUSTER], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -22,6 +22,7 @@ import pytest
 from host.test_export import claude_log
 from linewise.export import export_logs
 from linewise.export._folder import committed_paths
+from support import wait_for_linewise
 
 pytestmark = pytest.mark.slow
 pq = pytest.importorskip("pyarrow.parquet", reason="the export extra (pyarrow) is not installed")
@@ -63,33 +64,11 @@ def _descendants_alive(marker: str) -> list[int]:
     return found
 
 
-def _wait_for_the_command(pid: int) -> None:
-    """Until linewise handles SIGTERM: before that, Python itself is still starting.
-
-    A signal during the interpreter's start-up gets the system's default
-    action (or Python's own KeyboardInterrupt), before any linewise code runs.
-    """
-    status = Path(f"/proc/{pid}/status")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            caught = next(
-                int(line.split()[1], 16)
-                for line in status.read_text().splitlines()
-                if line.startswith("SigCgt:")
-            )
-        except (OSError, StopIteration):
-            return  # ended already, or not Linux
-        if caught & (1 << (signal.SIGTERM - 1)):
-            return
-        time.sleep(0.005)
-
-
 def _kill_at_random(
     command: list[str], rng: random.Random, window: float, number: int
 ) -> tuple[int, str]:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for_the_command(process.pid)
+    wait_for_linewise(process.pid)
     time.sleep(rng.uniform(0.0, window))
     process.send_signal(number)
     try:
@@ -294,7 +273,7 @@ def test_a_killed_sessions_listing_leaves_a_cache_that_lists_the_same(
         process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
         )
-        _wait_for_the_command(process.pid)
+        wait_for_linewise(process.pid)
         time.sleep(rng.uniform(0.0, 1.5))
         process.send_signal(number)
         err = process.communicate(timeout=60)[1].decode()

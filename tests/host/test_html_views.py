@@ -135,10 +135,13 @@ def test_a_successful_result_is_green() -> None:
 
 def test_tokens_are_labelled_and_an_unreported_cost_is_unknown() -> None:
     page = render([result()])
-    assert "this result: input 10 (without cache reads)" in page
+    assert "this result, in the CLI&#x27;s own counts: input 10" in page or (
+        "this result, in the CLI's own counts: input 10" in page
+    )
     shown = header(page)
     assert "Cost unknown" in shown and "$0" not in page
-    assert "without cache reads" in shown and "tokens and cost: from the result" in shown
+    # no run summary: the result's counts, labelled as the CLI's own (not the vocabulary)
+    assert "the CLI's own count" in shown and "tokens and cost: from the result" in shown
 
 
 def test_a_run_summary_fills_the_header_and_never_invents() -> None:
@@ -252,3 +255,15 @@ def test_subagent_entries_point_at_their_call_card() -> None:
     assert '<details class="subagent" open>' in page and "Explore: map it" in page
     assert 'id="e2" data-parent="e1"' in page
     assert 'id="e3" data-orphan-parent=""' in page
+
+
+def test_the_header_shows_the_runs_date_and_time_span_from_its_entries_own_times() -> None:
+    first = {"kind": "assistant", "ts": "2025-09-24T19:22:20.000Z", "text": "start"}
+    page = render([first, result(ts="2025-09-25T02:10:21.000Z")])
+    assert "When 2025-09-24 19:22 → 2025-09-25 02:10 UTC first to last entry" in header(page)
+
+
+def test_one_time_for_every_entry_is_not_shown_as_the_runs_date() -> None:
+    # Entries without their own times all carry the file's modification time: no date is made up.
+    page = render([{"kind": "assistant", "ts": TS, "text": "hi"}, result()])
+    assert "When " not in header(page)

@@ -108,7 +108,8 @@ def test_the_header_tells_the_outcome_usage_and_cost_as_every_view_does() -> Non
     markdown = draw([{"kind": "assistant", "text": "hi"}], summary)
     table = markdown.split("\n\n")[1]
     assert "| Outcome | completed |" in table
-    assert "whole run: input 1,200 (without cache reads)" in table
+    # an older plugin's wire-format usage, labelled as the CLI's own counts
+    assert "whole run: tokens in the CLI's own counts: input 1,200" in table
     assert "cost $0.0123" in table
     assert any(t.type == "table_open" for t in tokens(markdown))
 

@@ -109,10 +109,8 @@ def test_colour_follows_the_reference_convention_when_enabled() -> None:
     assert "\x1b[34minit" in text  # init, lifecycle and usage: blue
     assert "\x1b[34msystem      \x1b[0m\x1b[34mretrying" in text
     assert "\x1b[32mfinished · success" in text  # a run that succeeded: green
-    assert (
-        "\x1b[34mthis result: input 1 (without cache reads) · cache read 0 · output 2 · "
-        "cost $0.5000" in text
-    )  # usage: blue, and labelled
+    # usage: blue, labelled as the CLI's own counts, and a 0 (maybe unreported) left out
+    assert "\x1b[34mthis result, in the CLI's own counts: input 1 · output 2 · cost $0.5000" in text
     assert "\x1b[32massistant   \x1b[0m\x1b[32mhi" in text  # assistant: green
     assert "\x1b[90mthinking    \x1b[0m\x1b[2;90mhmm" in text  # thinking: grey, dimmed
     assert "\x1b[33mtool_call" in text  # tool calls: yellow
@@ -562,11 +560,8 @@ def test_a_failed_result_never_looks_like_success(changes: dict[str, Any]) -> No
 
 def test_result_tokens_are_labelled_and_no_cost_is_not_zero() -> None:
     text = _text([_result_entry()])
-    assert (
-        "this result: input 1,686 (without cache reads) · cache read 8,700 · output 914 · "
-        "cost not reported" in text
-    )
-    assert "$0" not in text
+    assert "this result, in the CLI's own counts: input 1,686 · cached 8,700 · output 914\n" in text
+    assert "$0" not in text and "cost" not in text  # a 0 cost may be unreported: not shown
 
 
 def test_the_final_message_is_not_repeated_by_the_result() -> None:
@@ -593,7 +588,9 @@ def test_close_with_a_run_summary_shows_outcome_tokens_and_unknown_cost() -> Non
     )
     shown = out.getvalue()
     assert shown.startswith("run         error_max_turns\n")
-    assert "whole run: input 10,386 (without cache reads) · cache read 5 · output 1,206" in shown
+    assert (
+        "whole run: tokens in the CLI's own counts: input 10,386 · cached 5 · output 1,206" in shown
+    )
     assert "cost unknown" in shown and "$0" not in shown
     assert "model" not in shown  # never invented
 

@@ -62,7 +62,11 @@ def test_compact_style_of_a_claude_log(capsys: pytest.CaptureFixture[str]) -> No
         "--- Result ---",
         "Fixed: `add` no longer takes the absolute value of `a`. Both tests pass.",
     ]
-    assert lines[-1].startswith("[run completed · claude-sonnet-4-6 · whole run: input 6,961")
+    # Claude's input and cache writes apart (6,961 under one label before)
+    assert lines[-1].startswith(
+        "[run completed · claude-sonnet-4-6 · whole run: uncached input 21 · cache read 60,210 · "
+        "cache write 6,940"
+    )
 
 
 def test_compact_style_of_another_adapter_uses_its_entries(
@@ -87,7 +91,8 @@ def test_thinking_is_folded_unless_asked_for(capsys: pytest.CaptureFixture[str])
     [
         (["-f", "text"], lambda text: text.startswith("system      hook SessionStart")),
         (["-s", "compact"], lambda text: text.startswith("[session 5b0e2f7c")),
-        (["-f", "jsonl"], lambda text: len([json.loads(x) for x in text.splitlines()]) == 18),
+        # 18 entries, and contract 1.3's run_terminal after the result.
+        (["-f", "jsonl"], lambda text: len([json.loads(x) for x in text.splitlines()]) == 19),
     ],
 )
 def test_output_goes_to_a_file_for_every_format(
@@ -178,7 +183,7 @@ def test_html_goes_through_the_html_renderer(
     monkeypatch.setitem(sys.modules, "linewise.renderers.html", module)
     target = tmp_path / "run.html"
     assert main(["render", str(SAMPLE), "--format", "html", "-o", str(target), "-q"]) == 0
-    assert target.read_text(encoding="utf-8") == "<html>18 entries, completed</html>"
+    assert target.read_text(encoding="utf-8") == "<html>19 entries, completed</html>"
     (renderer,) = made
     assert renderer.title == "claude-sample.jsonl"
     assert renderer.kinds[:3] == ["system", "system", "init"]
@@ -303,8 +308,8 @@ def test_following_a_pipe_reads_it_to_its_end(
     assert main(["render", str(fifo), "--follow", "-s", "compact", "-q"]) == 0
     assert capsys.readouterr().out.endswith(
         "--- Result ---\nFixed: `add` no longer takes the absolute value of `a`. Both tests pass.\n"
-        "[run completed · claude-sonnet-4-6 · whole run: input 6,961 (without cache reads) · "
-        "cache read 60,210 · output 512 · cost $0.0432]\n"
+        "[run completed · claude-sonnet-4-6 · whole run: uncached input 21 · cache read 60,210 · "
+        "cache write 6,940 · output 512 · cost $0.0432]\n"
     )
 
 
@@ -386,8 +391,11 @@ def test_a_long_render_shows_a_bar_on_the_terminal_not_in_the_output(
     out = capsys.readouterr().out
     assert "linewise [" in err.getvalue() and "%  " in err.getvalue()
     assert "linewise [" not in out and "\r" not in out
-    count = len(log.read_bytes().splitlines())
-    summary = f"linewise: claude_local: {count} lines, {count} entries, 0 fallbacks, 0 dropped"
+    lines = log.read_bytes().splitlines()
+    count = len(lines)
+    # Each result line also gives its run_terminal (contract 1.3).
+    entries = count + sum(line.startswith(b'{"type":"result"') for line in lines)
+    summary = f"linewise: claude_local: {count} lines, {entries} entries, 0 fallbacks, 0 dropped"
     assert err.screen() == [summary, ""]  # the bar was erased before the summary
 
 

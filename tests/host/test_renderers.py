@@ -24,6 +24,7 @@ from linewise.renderers.html import HtmlRenderer
 from linewise.renderers.html.assets import page_assets
 from linewise_contracts.entries import ENTRY_KINDS
 from linewise_contracts.protocols import COMPACT_ROLES
+from linewise_contracts.usage import TokenUsage
 from support import VALID_ENTRIES
 
 
@@ -148,23 +149,28 @@ def test_a_run_that_reported_no_tokens_shows_unknown_tokens_in_every_view() -> N
     summary = RunSummary(outcome="success", complete=True, details={"usageBasis": "none"})
     views = _views(summary)
     for name in ("text", "compact"):
-        assert "whole run: tokens unknown (not reported) · cost unknown" in views[name], name
+        assert "whole run: tokens not reported · cost unknown" in views[name], name
         assert "whole run: input 0" not in views[name]
+        assert "input 0" not in views[name]  # nor the result's zeros
     header = views["html"]
-    for tile in ("Input tokens", "Output tokens", "Cache read tokens", "Cost"):
-        assert f"<dt>{tile}</dt><dd>unknown</dd>" in header, tile
+    for tile in ("Uncached input", "Cache read", "Cache write", "Output"):
+        assert f"<dt>{tile}</dt><dd>not reported</dd>" in header, tile
+    assert "<dt>Cost</dt><dd>unknown</dd>" in header
     assert '"inputTokens":null' in views["html-json"] and '"costUsd":null' in views["html-json"]
-    # The same run with reported (zero) tokens says zero: only "none" means unknown.
+    # The same run with reported (zero) tokens says zero: only unreported means unknown.
     reported = _views(
-        RunSummary(outcome="success", complete=True, details={"usageBasis": "per_run"})
+        RunSummary(outcome="completed", complete=True, token_usage=TokenUsage(uncached_input=0))
     )
-    assert "whole run: input 0 (without cache reads)" in reported["text"]
-    assert "<dt>Input tokens</dt><dd>0</dd>" in reported["html"]
+    assert (
+        "whole run: uncached input 0 · not reported: cache read, cache write, output"
+        in (reported["text"])
+    )
+    assert "<dt>Uncached input</dt><dd>0</dd>" in reported["html"]
 
 
 def test_a_result_cost_of_zero_without_a_summary_is_not_reported_in_every_view() -> None:
     views = _views(None)
-    assert "cost not reported" in views["text"]
+    assert "cost" not in views["text"]  # a 0 cost in a result may be unreported: not shown
     assert "<dt>Cost</dt><dd>unknown</dd>" in views["html"]
     for name, shown in views.items():
         assert "$0" not in shown, name

@@ -110,7 +110,7 @@ def test_a_recorded_claude_run_is_parsed_live_and_summarised() -> None:
         "cwd": "/home/dev/wordcount",
     }
     assert [e["kind"] for e in entries].count("tool_call") == 3
-    assert entries[-1]["kind"] == "result"
+    assert [e["kind"] for e in entries[-2:]] == ["result", "run_terminal"]
     summary = result.summary
     assert summary.session_id == SESSION
     assert summary.turns == 4

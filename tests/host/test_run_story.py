@@ -73,7 +73,7 @@ def _render(*args: str, stdin: str | None = None) -> str:
 def test_text_ends_with_the_run_outcome_from_a_file_and_from_a_pipe(max_turns_log: Path) -> None:
     for shown in (_render(str(max_turns_log)), _render("-", stdin=MAX_TURNS)):
         assert "run         max_turns" in shown
-        assert "whole run: input 120" in shown and "output 30" in shown
+        assert "whole run: uncached input 120" in shown and "output 30" in shown
 
 
 def test_compact_tells_the_same_outcome(max_turns_log: Path) -> None:
@@ -96,7 +96,8 @@ def test_summarize_tells_the_same_outcome(
 
 def test_jsonl_stays_the_entries_only(max_turns_log: Path) -> None:
     lines = _render(str(max_turns_log), "-f", "jsonl").splitlines()
-    assert [json.loads(line)["kind"] for line in lines][-1] == "result"
+    # The CLI's result, then its terminal state (contract 1.3): entries, no summary line.
+    assert [json.loads(line)["kind"] for line in lines][-2:] == ["result", "run_terminal"]
 
 
 def test_a_log_without_a_plugin_summary_gets_no_invented_outcome(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from linewise import Registry
 from linewise._guard import is_import_failure, is_plugin_failure
 from linewise._signals import Terminated, handling, time_budget
 from linewise.cli import main
-from support import FakeSite
+from support import FakeSite, wait_for_linewise
 
 GOOD = """
 def parse_stdout_line(line, ts):
@@ -160,18 +160,7 @@ def test_ctrl_c_while_a_plugin_imports_stops_the_command_with_130(
     )
     log = tmp_path / "run.log"
     log.write_text("a line\n", encoding="utf-8")
-    script = (
-        "import sys\n"
-        "from pathlib import Path\n"
-        "import linewise._registry\n"
-        "from linewise import Registry\n"
-        "from support import FakeSite\n"
-        f"site = FakeSite(Path({str(fake_site.root)!r}))\n"
-        "linewise._registry._default = Registry(entry_points=site.entry_points())\n"
-        f"sys.path.insert(0, {str(fake_site.root)!r})\n"
-        "from linewise.cli import main\n"
-        "sys.exit(main())\n"
-    )
+    script = _fake_command(fake_site)
     done = subprocess.run(
         [sys.executable, "-c", script, "render", str(log), "-a", "slow"],
         capture_output=True,
@@ -186,3 +175,69 @@ def test_ctrl_c_while_a_plugin_imports_stops_the_command_with_130(
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
     assert "generic parser" not in done.stderr
+
+
+HANGS = """
+import time
+
+def parse_stdout_line(line, ts):
+    if line.startswith("hang"):
+        while True:
+            time.sleep(0.01)
+    return [{"kind": "assistant", "ts": ts, "text": line}]
+"""
+
+
+def _fake_command(fake_site: FakeSite) -> str:
+    """A ``linewise`` command line whose registry is the fake site's (quick to start)."""
+    root = str(fake_site.root)
+    return (
+        "import sys\n"
+        f"sys.path.insert(0, {root!r})\n"
+        "from importlib.metadata import Distribution\n"
+        "import linewise._registry\n"
+        "from linewise import Registry\n"
+        f"dists = Distribution.discover(path=[{root!r}])\n"
+        "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
+        "linewise._registry._default = Registry(entry_points=points)\n"
+        "from linewise.cli import main\n"
+        "sys.exit(main())\n"
+    )
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
+    fake_site: FakeSite, tmp_path: Path, presses: int
+) -> None:
+    fake_site.add("hang-parser", entry_points={"hang": "hang_mod"}, modules={"hang_mod": HANGS})
+    log = tmp_path / "run.log"
+    log.write_text("before\nhang here\nafter\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *sys.path])}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            _fake_command(fake_site),
+            "render",
+            str(log),
+            "-a",
+            "hang",
+            "-f",
+            "jsonl",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    wait_for_linewise(process.pid)
+    time.sleep(1.5)  # stuck in the second line by now
+    for _ in range(presses):
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["before"]
+    assert "interrupted" in err and "Traceback" not in err
+    if presses == 1:  # the hung line and the one after it are not parsed again, but said
+        assert "it and the 1 line(s) after it that were read are not shown" in err

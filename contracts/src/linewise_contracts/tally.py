@@ -15,6 +15,7 @@ from typing import Any, Final
 from linewise_contracts.extract import as_int, parse_json_object
 from linewise_contracts.protocols import StdoutParser
 from linewise_contracts.summary import Usage
+from linewise_contracts.usage import TokenUsage
 
 __all__ = ["KEPT_ERRORS", "EntryTally", "tally_entries"]
 
@@ -30,7 +31,9 @@ class EntryTally:
     ``session_id`` and ``model`` come from ``init`` entries (the last one naming
     them); ``usage``, ``costs`` and ``outcome`` (a ``subtype``) from ``result``
     entries; ``texts`` are the assistant's texts, streamed fragments joined;
-    ``errors`` the first :data:`KEPT_ERRORS` ``stderr`` texts. ``answered``:
+    ``errors`` the first :data:`KEPT_ERRORS` ``stderr`` texts. ``token_usage``
+    and ``model_usage`` (contract 1.3) add up what the plugin's ``usage_of``
+    reads from each record, in the usage vocabulary. ``answered``:
     the last prompt or answer was the assistant's; ``prompted``: a prompt came
     after the last result.
     """
@@ -38,6 +41,8 @@ class EntryTally:
     session_id: str | None = None
     model: str | None = None
     usage: Usage = field(default_factory=Usage)
+    token_usage: TokenUsage = field(default_factory=TokenUsage)
+    model_usage: dict[str, TokenUsage] = field(default_factory=dict)
     costs: list[float] = field(default_factory=list)
     outcome: str | None = None
     texts: list[str] = field(default_factory=list)
@@ -84,11 +89,16 @@ def tally_entries(
     lines: Iterable[str],
     parser: StdoutParser,
     model_of: Callable[[dict[str, Any]], str] | None = None,
+    usage_of: Callable[[dict[str, Any]], TokenUsage | None] | None = None,
 ) -> EntryTally:
     """Every non-blank line through ``parser``, its entries added up.
 
     ``model_of`` names the model a JSON record mentions: it stands in when no
     ``init`` entry names one (the first record that names a model).
+    ``usage_of`` (contract 1.3) reads a JSON record's tokens in the usage
+    vocabulary (None for a record without any): they add up to
+    ``token_usage``, and per model (the record's ``model_of``, else the
+    session's model so far) to ``model_usage``.
     """
     tally = EntryTally()
     named: str | None = None
@@ -96,11 +106,28 @@ def tally_entries(
         line = raw.strip()
         if not line:
             continue
-        if model_of is not None and named is None and tally.model is None:
-            record = parse_json_object(line)
-            if record is not None:
-                named = model_of(record) or None
+        wants_model = model_of is not None and named is None and tally.model is None
+        record = parse_json_object(line) if wants_model or usage_of is not None else None
+        if record is not None and wants_model and model_of is not None:
+            named = model_of(record) or None
+        if record is not None and usage_of is not None:
+            _add_usage(tally, record, usage_of(record), model_of, named)
         for entry in parser.parse_line(line, _TS):
             tally.add(entry)  # type: ignore[arg-type]
     tally.model = tally.model or named
     return tally
+
+
+def _add_usage(
+    tally: EntryTally,
+    record: dict[str, Any],
+    tokens: TokenUsage | None,
+    model_of: Callable[[dict[str, Any]], str] | None,
+    named: str | None,
+) -> None:
+    if tokens is None or tokens.is_empty:
+        return
+    tally.token_usage += tokens
+    model = (model_of(record) if model_of is not None else "") or tally.model or named
+    if model:
+        tally.model_usage[model] = tally.model_usage.get(model, TokenUsage()) + tokens

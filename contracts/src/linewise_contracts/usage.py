@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-__all__ = ["TOKEN_FIELDS", "TokenUsage"]
+from linewise_contracts.extract import as_int
+
+__all__ = ["TOKEN_FIELDS", "TokenUsage", "token_count", "without"]
 
 #: The five counts, in the order views show them, with their JSON keys.
 TOKEN_FIELDS: Final = (
@@ -24,6 +26,28 @@ TOKEN_FIELDS: Final = (
     ("output", "output"),
     ("reasoning", "reasoning"),
 )
+
+
+def token_count(value: object) -> int | None:
+    """A count as a CLI reported it: a non-negative int (or whole float); None for anything else.
+
+    A missing field, ``null``, text, a negative or fractional number are all
+    "not reported", so a plugin maps ``record.get("cached")`` straight into a
+    :class:`TokenUsage` field without turning an absent count into 0.
+    """
+    count = as_int(value, -1)
+    return count if count >= 0 else None
+
+
+def without(total: int | None, *parts: int | None) -> int | None:
+    """``total`` less the ``parts`` that were reported, never below 0; None when ``total`` is.
+
+    For a CLI whose input count includes its cache reads (Codex, Gemini):
+    ``without(input_tokens, cached)`` is the uncached input.
+    """
+    if total is None:
+        return None
+    return max(total - sum(part for part in parts if part is not None), 0)
 
 
 def _plus(a: int | None, b: int | None) -> int | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Literal, TypeAlias
 
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise._defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise._diagnostics import Diagnostics
@@ -106,6 +107,8 @@ class RunTotals:
     tool_errors: int = 0
     errors: int = 0
     usage: Usage = field(default_factory=Usage)
+    #: The runs' tokens in the usage vocabulary: what was reported, added up (None: no run did).
+    token_usage: TokenUsage = field(default_factory=TokenUsage)
     cost_usd: float | None = None
     statuses: dict[str, int] = field(default_factory=dict)
     estimated_usd: float | None = None
@@ -135,6 +138,7 @@ class RunTotals:
                 "outputTokens": self.usage.output_tokens,
                 "cachedTokens": self.usage.cached_tokens,
             },
+            "tokenUsage": self.token_usage.to_json(),
             "costUsd": self.cost_usd,
             "costSource": self.cost_source,
             "estimatedCostUsd": self.estimated_usd,
@@ -148,6 +152,7 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
     """The totals of ``reports``."""
     runs = turns = tool_calls = tool_errors = errors = 0
     usage = Usage()
+    tokens = TokenUsage()
     costs: list[float] = []
     estimated: list[float] = []
     unknown_cost = 0
@@ -160,6 +165,7 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         tool_errors += report.stats.tool_errors
         errors += len(summary.errors)
         usage += summary.usage
+        tokens += summary.token_usage
         if summary.cost_usd is not None:
             costs.append(summary.cost_usd)
             if summary.cost_source == "estimated":
@@ -176,6 +182,7 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         tool_errors=tool_errors,
         errors=errors,
         usage=usage,
+        token_usage=tokens,
         cost_usd=cost_usd,
         statuses=statuses,
         estimated_usd=None if overflowed else estimated_usd,

@@ -80,7 +80,9 @@ def test_the_summary_of_a_capture_knows_no_usage_cost_or_model(name: str) -> Non
     assert summary.model is None
     assert summary.cost_usd is None
     assert summary.details["usageBasis"] == "none"
-    assert summary.outcome == "end_turn"
+    assert summary.outcome == "completed"
+    assert summary.details["stopReason"] == "end_turn"
+    assert summary.token_usage.is_empty  # the captures carry no usage: unknown, not zero
     assert summary.complete and not summary.is_error
     assert summary.final_text == "Hello!"
     assert summary.turns == 1

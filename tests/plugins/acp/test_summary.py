@@ -7,6 +7,7 @@ from pathlib import Path
 
 import linewise_acp
 from linewise_acp import summarize_run
+from linewise_contracts import TokenUsage
 
 SAMPLE = Path(linewise_acp.__file__).parent / "samples" / "acp-tool-run.jsonl"
 
@@ -28,7 +29,7 @@ NEW = '{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}'
 def test_the_sample_run_stopped_at_a_limit_and_failed() -> None:
     summary = summarize_run(SAMPLE.read_text(encoding="utf-8").splitlines())
     assert summary.session_id == "sess_7f3a" and summary.model == "gpt-5-codex"
-    assert summary.outcome == "max_turn_requests" and summary.is_error
+    assert summary.outcome == "max_turns" and summary.is_error
     assert summary.details["limit"] == "max_turn_requests"
     assert summary.cost_usd == 0.0412  # the usage_update's running cost
     assert summary.details["toolCalls"] == 3 and summary.details["permissionRequests"] == 1
@@ -42,7 +43,8 @@ def test_a_turn_without_usage_has_unknown_usage_cost_and_model() -> None:
         [NEW, _chunk("hi"), '{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}']
     )
     assert (summary.model, summary.cost_usd, summary.details["usageBasis"]) == (None, None, "none")
-    assert summary.outcome == "end_turn" and not summary.is_error and summary.complete
+    assert summary.outcome == "completed" and not summary.is_error and summary.complete
+    assert summary.token_usage.is_empty  # ACP reported no usage: unknown, not zero
 
 
 def test_reported_usage_adds_up_over_turns() -> None:
@@ -58,6 +60,9 @@ def test_reported_usage_adds_up_over_turns() -> None:
     line = json.dumps({"jsonrpc": "2.0", "id": 2, "result": result})
     summary = summarize_run([NEW, line, line])
     assert summary.usage.input_tokens == 22 and summary.usage.output_tokens == 4
+    assert summary.token_usage == TokenUsage(
+        uncached_input=20, cache_read=10, cache_write=2, output=4
+    )
     assert summary.usage.cached_tokens == 10 and summary.turns == 2
     assert summary.details["usageBasis"] == "prompt_response"
 
@@ -70,5 +75,5 @@ def test_a_run_cut_off_mid_turn_is_not_complete() -> None:
 def test_an_error_ending_the_turn_is_a_failed_run() -> None:
     error = '{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Authentication required"}}'
     summary = summarize_run([NEW, _chunk("x"), error])
-    assert summary.is_error and summary.outcome == "error" and summary.complete
+    assert summary.is_error and summary.outcome == "failed" and summary.complete
     assert summary.errors[0] == "JSON-RPC error -32000: Authentication required"

@@ -98,7 +98,7 @@ def test_a_rate_limit_event_keeps_the_overage_status_and_every_window() -> None:
 
 
 def test_internal_diagnostics_are_not_shown_as_errors() -> None:
-    [system, result] = _one(
+    [system, result, terminal] = _one(
         {
             "type": "result",
             "subtype": "error_during_execution",
@@ -112,10 +112,19 @@ def test_internal_diagnostics_are_not_shown_as_errors() -> None:
     )
     assert system["text"] == "run ended: aborted_tools"
     assert result["errors"] == [] and result["isError"] is True
+    # Contract 1.3: an aborted run is interrupted, not failed, in its terminal state.
+    assert terminal == {
+        "kind": "run_terminal",
+        "ts": TS,
+        "turnState": "interrupted",
+        "runState": "cancelled",
+        "disposition": "yielded",
+        "stopReason": "aborted_tools",
+    }
 
 
 def test_a_max_turns_result_is_an_error() -> None:
-    [system, result] = _one(
+    [system, result, terminal] = _one(
         {
             "type": "result",
             "subtype": "error_max_turns",
@@ -126,12 +135,18 @@ def test_a_max_turns_result_is_an_error() -> None:
         }
     )
     assert result["isError"] is True and system["text"] == "run ended: max_turns"
+    assert (terminal["turnState"], terminal["runState"], terminal["disposition"]) == (
+        "failed",
+        "failed",
+        "blocked",
+    )
+    assert terminal["stopReason"] == "max_turns"
 
 
 def test_result_tokens_are_the_wires_main_loop_usage() -> None:
     """documented type: the entry keeps the result's own ``usage`` (as the reference does);
     the run summary's totals come from modelUsage (every model call, subagents included)."""
-    [denials, result] = _one(
+    [denials, result, _terminal] = _one(
         {
             "type": "result",
             "subtype": "success",
@@ -257,11 +272,11 @@ def test_result_tokens_are_the_wires_main_loop_usage() -> None:
                 "type": "system",
                 "subtype": "post_turn_summary",
                 "summarizes_uuid": "u1",
-                "status_category": "blocked",
+                "status_category": "thinking_it_over",
                 "status_detail": "waiting for a choice",
                 "needs_action": "Pick X or Y",
             },
-            "turn summary (blocked): waiting for a choice\nneeds action: Pick X or Y",
+            "turn summary (thinking_it_over): waiting for a choice\nneeds action: Pick X or Y",
         ),
         (
             {"type": "system", "subtype": "worker_shutting_down", "reason": "host_exit"},
@@ -374,11 +389,29 @@ def test_a_permission_prompt_and_its_answer() -> None:
             "tool_use_id": "toolu_1",
         },
     }
-    assert _text(request) == (
+    prompt = (
         "permission requested: Write (hello.txt)\n"
         "suggested: setMode acceptEdits session\n"
         'input: {"file_path":"hello.txt","content":"hi"}'
     )
+    # Contract 1.3: the prompt is a pending runtime_request; its text is what the system
+    # line of 1.2 said.
+    pending = {
+        "kind": "runtime_request",
+        "ts": TS,
+        "requestId": "r1",
+        "requestKind": "permission_approval",
+        "turnId": None,
+        "requestType": "permission",
+        "status": "pending",
+        "prompt": prompt,
+        "choices": [{"key": "allow", "label": "Allow"}, {"key": "deny", "label": "Deny"}],
+        "fields": [],
+        "questionSet": None,
+        "resolvedAction": None,
+        "response": None,
+    }
+    assert _one(request) == [pending]
     answer = {
         "type": "control_response",
         "response": {
@@ -387,7 +420,14 @@ def test_a_permission_prompt_and_its_answer() -> None:
             "response": {"behavior": "deny", "message": "not now"},
         },
     }
+    # On its own (stateless) the answer is a sentence; after its request, the request's
+    # answered snapshot.
     assert _text(answer) == "permission deny: not now"
+    parser = create_stdout_parser()
+    assert parser.parse_line(json.dumps(request), TS) == [pending]
+    assert parser.parse_line(json.dumps(answer), TS) == [
+        {**pending, "status": "cancelled", "resolvedAction": "deny"}
+    ]
     error = {
         "type": "control_response",
         "response": {"subtype": "error", "request_id": "r2", "error": "boom"},
@@ -545,3 +585,75 @@ def test_an_api_retry_with_a_nested_error_status_reads_as_no_status() -> None:
         }
     )
     assert "HTTP 529" in parse_stdout_line(ok, TS)[0]["text"]
+
+
+def test_a_turn_summary_of_a_known_category_is_the_run_result_it_claims() -> None:
+    [claimed] = _one(
+        {
+            "type": "system",
+            "subtype": "post_turn_summary",
+            "status_category": "blocked",
+            "status_detail": "waiting for a choice",
+            "needs_action": "Pick X or Y",
+        }
+    )
+    assert claimed == {
+        "kind": "run_result",
+        "ts": TS,
+        "disposition": "blocked",
+        "summary": "waiting for a choice",
+        "objectiveSatisfied": None,
+        "verification": [],
+        "remainingWork": [{"description": "Pick X or Y", "blocksCompletion": True}],
+        "blocker": None,
+        "artifacts": [],
+    }
+
+
+def test_a_question_and_its_answer_are_an_input_request_resolved_with_the_choice() -> None:
+    path = corpus_path("real-logs", "claude", "vincent-stream_question_2.1.226.jsonl")
+    entries = parse_flat(create_stdout_parser, path.read_text(encoding="utf-8").splitlines(), ts=TS)
+    pending, answered = [e for e in entries if e["kind"] == "runtime_request"]
+    assert (pending["requestType"], pending["status"]) == ("input", "pending")
+    [question] = pending["questionSet"]["questions"]
+    assert (question["header"], question["prompt"], question["answerMode"]) == (
+        "Color",
+        "Which color do you prefer?",
+        "single_select",
+    )
+    assert [option["label"] for option in question["options"]] == ["Red", "Blue"]
+    assert (answered["status"], answered["resolvedAction"]) == ("resolved", "submit")
+    assert answered["response"]["answers"] == {
+        "Which color do you prefer?": {"selectedOptionIds": ["Red"]}
+    }
+    assert entries.index(answered) < next(
+        i for i, e in enumerate(entries) if e["kind"] == "tool_result"
+    )
+
+
+def test_a_refused_tool_call_resolves_its_permission_prompt_as_denied() -> None:
+    request = {
+        "type": "control_request",
+        "request_id": "r9",
+        "request": {"subtype": "can_use_tool", "tool_name": "Bash", "tool_use_id": "t9"},
+    }
+    refusal = {
+        "type": "user",
+        "message": {
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t9",
+                    "is_error": True,
+                    "content": "The user doesn't want to proceed with this tool use.",
+                }
+            ]
+        },
+    }
+    parser = create_stdout_parser()
+    parser.parse_line(json.dumps(request), TS)
+    answered, result = parser.parse_line(json.dumps(refusal), TS)
+    assert (answered["status"], answered["resolvedAction"]) == ("cancelled", "deny")
+    assert result["kind"] == "tool_result"
+    # Answered once: a second result for the same call does not answer again.
+    assert [e["kind"] for e in parser.parse_line(json.dumps(refusal), TS)] == ["tool_result"]

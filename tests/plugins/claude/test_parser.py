@@ -72,6 +72,12 @@ def _undo_deliberate(
         if event["type"] == "result" and entry["kind"] == "system":
             labels.add("denials and terminal reason")
             continue
+        if event["type"] == "result" and entry["kind"] == "run_terminal":
+            labels.add("run terminal state")  # contract 1.3's kind, after the result
+            continue
+        if event["type"] == "control_request" and entry["kind"] == "runtime_request":
+            labels.add("permission prompt as a runtime request")
+            entry = {"kind": "system", "ts": entry["ts"], "text": entry["prompt"]}
         if event["type"] == "user" and event.get("isSynthetic") and entry["kind"] == "system":
             labels.add("synthetic user turn")
             entry["kind"] = "user"
@@ -162,10 +168,10 @@ def test_every_real_line_is_recognised_and_valid() -> None:
             expected = {
                 "system": {"init"} if event.get("subtype") == "init" else {"system"},
                 "rate_limit_event": {"system"},
-                "control_request": {"system"},
-                "result": {"result", "system"},
+                "control_request": {"runtime_request"},
+                "result": {"result", "system", "run_terminal"},
                 "assistant": {"assistant", "thinking", "tool_call", "system", "stderr"},
-                "user": {"user", "tool_result", "system", "diff"},
+                "user": {"user", "tool_result", "system", "diff", "runtime_request"},
             }[event["type"]]
             assert set(kinds) <= expected, f"{path.name}:{number}: {kinds}"
             assert entries or event["type"] in ("assistant", "user"), f"{path.name}:{number}"
@@ -312,7 +318,15 @@ def test_result_with_structured_errors() -> None:
             "subtype": "error_during_execution",
             "isError": True,
             "errors": ["plain", "Overloaded", '{"code":7}'],
-        }
+        },
+        {
+            "kind": "run_terminal",
+            "ts": TS,
+            "turnState": "failed",
+            "runState": "failed",
+            "disposition": "blocked",
+            "stopReason": "error_during_execution",
+        },
     ]
 
 
@@ -659,8 +673,9 @@ def test_2026_results_show_structured_output_startup_failures_and_api_errors() -
     entries = [entry for line in lines for entry in parse_stdout_line(line, "2026-01-01T00:00:00Z")]
     notes = [entry["text"] for entry in entries if entry["kind"] == "system"]
     assert notes[0].startswith("structured output:\n{") and '"domain": "visa"' in notes[0]
-    failed = entries[-1]
+    failed, end = entries[-2:]  # the result, then its run_terminal (contract 1.3)
     assert failed["kind"] == "result" and failed["isError"] is True
+    assert (end["kind"], end["runState"]) == ("run_terminal", "failed")
     assert failed["errors"] == ["API error 401: Not logged in"]
     startup = '{"type":"result","subtype":"error_during_execution","is_error":true,"startup_failure_reason":"mcp_config_invalid"}'
     assert parse_stdout_line(startup, "t")[0] == {

@@ -425,7 +425,7 @@ def test_summary_counts_each_api_message_once(tmp_path: Path) -> None:
     assert (summary.usage.input_tokens, summary.usage.output_tokens) == (50, 25)
     assert summary.usage.cached_tokens == 500
     assert summary.cost_usd is None
-    assert summary.outcome is None
+    assert summary.outcome == "completed"  # at rest: the last prompt was answered
     assert summary.final_text == "Delegating the search."
 
 

@@ -113,7 +113,8 @@ def test_matches_the_reference_on_real_logs_except_where_it_improves() -> None:
         ("stdout", "init"): 28,  # wrapped: thread.started
         ("stdout", "system"): 28,  # wrapped: turn.started
         ("stdout", "result"): 1,  # wrapped: a turn.failed that kept its prefix
-        ("system", "system"): 6,  # file changes starting (4), to-do lists (2)
+        ("system", "system"): 4,  # file changes starting
+        ("system", "provider_activity"): 2,  # to-do lists: contract 1.3's plan cards
         ("system", "tool_result"): 2,  # web searches
     }
 
@@ -131,7 +132,7 @@ _KINDS = {
     "command_execution": {"tool_call", "tool_result"},
     "web_search": {"tool_call", "tool_result"},
     "file_change": {"system", "diff"},
-    "todo_list": {"system"},
+    "todo_list": {"provider_activity"},
 }
 
 
@@ -372,6 +373,29 @@ MCP_RUN = [
 ]
 
 
+def _plan(ident: str, steps: list[tuple[str, str]]) -> dict[str, Any]:
+    """A to-do list as contract 1.3's plan card."""
+    done = all(status == "completed" for status, _ in steps)
+    return {
+        "kind": "provider_activity",
+        "ts": TS,
+        "family": "plan",
+        "eventType": "plan.updated",
+        "status": "completed" if done else "running",
+        "title": "Plan",
+        "summary": "plan.updated",
+        "payload": {
+            "schema": "paperclip.plan.updated.v1",
+            "planId": ident,
+            "complete": done,
+            "steps": [
+                {"stepId": str(n), "body": body, "status": status}
+                for n, (status, body) in enumerate(steps, 1)
+            ],
+        },
+    }
+
+
 def test_mcp_tool_calls_updates_todo_lists_and_diffs() -> None:
     assert _flat(MCP_RUN) == [
         {
@@ -381,11 +405,7 @@ def test_mcp_tool_calls_updates_todo_lists_and_diffs() -> None:
             "sessionId": "0199a213-81c0-7800-8aa1-bbab2a035a53",
         },
         {"kind": "system", "ts": TS, "text": "turn started"},
-        {
-            "kind": "system",
-            "ts": TS,
-            "text": "to-do list (0/2 done)\n[ ] Look up the docs\n[ ] Answer",
-        },
+        _plan("item_0", [("pending", "Look up the docs"), ("pending", "Answer")]),
         {
             "kind": "tool_call",
             "ts": TS,
@@ -402,11 +422,7 @@ def test_mcp_tool_calls_updates_todo_lists_and_diffs() -> None:
             "content": "3 pages found",
             "isError": False,
         },
-        {
-            "kind": "system",
-            "ts": TS,
-            "text": "to-do list (1/2 done)\n[x] Look up the docs\n[ ] Answer",
-        },
+        _plan("item_0", [("completed", "Look up the docs"), ("pending", "Answer")]),
         {
             "kind": "tool_call",
             "ts": TS,
@@ -810,7 +826,24 @@ def test_legacy_messages_reasoning_usage_and_ends() -> None:
         # The whole reasoning repeats the deltas: dropped by the stateful parser.
         {"kind": "assistant", "ts": TS, "text": "Not streamed: kept"},
         {"kind": "stderr", "ts": TS, "text": "Reconnecting... 1/5"},
-        {"kind": "system", "ts": TS, "text": "to-do list (1/2 done)\nTwo steps\n[x] Read\n[~] Fix"},
+        {
+            "kind": "provider_activity",
+            "ts": TS,
+            "family": "plan",
+            "eventType": "plan.updated",
+            "status": "running",
+            "title": "Plan",
+            "summary": "Two steps",
+            "payload": {
+                "schema": "paperclip.plan.updated.v1",
+                "complete": False,
+                "explanation": "Two steps",
+                "steps": [
+                    {"stepId": "1", "body": "Read", "status": "completed"},
+                    {"stepId": "2", "body": "Fix", "status": "in_progress"},
+                ],
+            },
+        },
     ]
     assert entries[7]["text"] == (
         "tokens so far: 50 in (10 cached), 7 out (3 reasoning); context window 1000"
@@ -1031,3 +1064,35 @@ def legacy_events(draw: st.DrawFn) -> dict[str, Any]:
 def test_legacy_events_never_raise_and_give_valid_entries(events: list[dict[str, Any]]) -> None:
     lines = [json.dumps(event) for event in events]
     assert_valid_and_deterministic(create_stdout_parser, parse_stdout_line, lines, ts=TS)
+
+
+def test_a_legacy_approval_request_is_a_pending_runtime_request() -> None:
+    """Codex before ``exec --json`` asked before running a command or applying a patch:
+    contract 1.3's ``runtime_request`` (its text as the 1.2 system line said it)."""
+    command = {
+        "id": "7",
+        "msg": {
+            "type": "exec_approval_request",
+            "call_id": "call_9",
+            "command": ["bash", "-lc", "rm -rf build"],
+            "reason": "outside the sandbox",
+        },
+    }
+    [request] = parse_stdout_line(json.dumps(command), TS)
+    assert request["kind"] == "runtime_request" and entry_problem(request) is None
+    assert (request["requestId"], request["requestKind"], request["status"]) == (
+        "call_9",
+        "command_approval",
+        "pending",
+    )
+    assert request["prompt"].startswith("approval requested: ")
+    assert "rm -rf build" in request["prompt"] and "(outside the sandbox)" in request["prompt"]
+    assert [choice["key"] for choice in request["choices"]] == [
+        "accept",
+        "accept_for_session",
+        "decline",
+        "cancel",
+    ]
+    patch = {"id": "8", "msg": {"type": "apply_patch_approval_request", "changes": {}}}
+    [request] = parse_stdout_line(json.dumps(patch), TS)
+    assert request["requestKind"] == "file_approval" and entry_problem(request) is None

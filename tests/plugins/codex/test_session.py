@@ -384,7 +384,9 @@ def test_summary_has_the_last_totals_and_how_the_last_turn_ended() -> None:
     assert (summary.usage.input_tokens, summary.usage.output_tokens) == (1600, 140)
     assert summary.usage.cached_tokens == 950
     assert summary.final_text == "Added /health."
-    assert summary.outcome == "aborted" and summary.is_error
+    # The person aborted the last turn: an interruption, not a failure and not an error.
+    assert summary.outcome == "interrupted" and not summary.is_error
+    assert summary.errors == ()
     assert summary.complete  # the last turn ended (aborted)
     assert summary.turns == 1
     assert summary.cost_usd is None

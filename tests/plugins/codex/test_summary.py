@@ -152,7 +152,7 @@ def test_a_complete_run() -> None:
 
 def test_a_run_cut_off_before_its_turn_ended_is_incomplete() -> None:
     summary = summarize_run(_real("stark-click-run-no-turn-completed.jsonl"))
-    assert not summary.complete and summary.outcome is None and not summary.is_error
+    assert not summary.complete and summary.outcome == "cut_off" and not summary.is_error
     assert summary.usage == Usage() and summary.details["usageBasis"] == "none"
     assert summary.session_id == "019f5544-b709-7f40-a849-b8c16aeb9eed"
     assert summary.final_text
@@ -172,8 +172,9 @@ def test_runs_concatenated_in_a_wrapped_log_add_up() -> None:
     assert summary.details["reconnects"] == 136
     assert len(summary.errors) == 27
     assert all("401 Unauthorized" in error for error in summary.errors)
-    assert summary.is_error and summary.outcome == "failed"
-    # The log ends inside a 28th attempt that never reported its turn.
+    # The log ends inside a 28th attempt that never reported its turn: the outcome is how the
+    # run ended (cut off), the earlier failures make it an error.
+    assert summary.is_error and summary.outcome == "cut_off"
     assert not summary.complete
     # A bare 401 is not a refresh-token failure (the reference agrees).
     assert summary.details["authRefreshFailure"] is None

@@ -187,7 +187,9 @@ def test_the_summary_reads_the_shutdown() -> None:
         assert summary.session_id in path.name and summary.model == "qwen3:0.6b"
         assert summary.usage.input_tokens == metrics["usage"]["inputTokens"]
         assert summary.usage.output_tokens == metrics["usage"]["outputTokens"]
-        assert (summary.outcome, summary.complete, summary.cost_usd) == ("routine", True, None)
+        # Copilot's raw shutdownType "routine" is said in the contract's words
+        assert (summary.outcome, summary.complete, summary.cost_usd) == ("completed", True, None)
+        assert summary.details["shutdownType"] == "routine"
         assert summary.final_text
     cut_off = summarize_run(_lines(SAMPLE)[:-1])
     assert cut_off.complete is False and cut_off.model == "claude-sonnet-4.5"

@@ -39,7 +39,9 @@ def test_summary_matches_the_reference_parse() -> None:
         assert summary.cost_usd == pytest.approx(expected["costUsd"])
         assert summary.errors == ((expected["errorMessage"],) if expected["errorMessage"] else ())
         assert summary.is_error is bool(expected["errorMessage"])
-        assert summary.model == "gpt-5" and summary.outcome == "success" and summary.complete
+        assert summary.model == "gpt-5" and summary.complete
+        assert summary.outcome == ("failed" if expected["errorMessage"] else "completed")
+        assert summary.details["resultSubtype"] == "success"  # Cursor's own word
 
 
 def test_unknown_session_check_matches_the_reference() -> None:
@@ -58,14 +60,16 @@ def test_real_runs() -> None:
     # The last message, not the result's run-together concatenation of every message.
     assert summary.final_text == "Done! I've created the summary in summary.txt"
     assert summary.usage == Usage() and summary.cost_usd is None  # Cursor reports neither
-    assert summary.complete and summary.outcome == "success" and not summary.is_error
+    assert summary.complete and summary.outcome == "completed" and not summary.is_error
     # No result reported tokens: the zero counts are unknown, and the summary says so.
     assert summary.details == {
         "sessions": 1,
         "results": 1,
         "usageBasis": "none",
         "durationMs": 5234,
+        "resultSubtype": "success",
     }
+    assert summary.token_usage.is_empty
 
 
 def test_cursor_2026_08_reports_tokens_with_cache_reads_and_writes() -> None:
@@ -105,7 +109,7 @@ def test_every_real_run_is_complete_and_successful() -> None:
 def test_a_run_cut_off_is_incomplete() -> None:
     lines = _real("cursor-hack-direct-sleep.jsonl")
     summary = summarize_run(lines[:-3])
-    assert not summary.complete and summary.outcome is None
+    assert not summary.complete and summary.outcome == "cut_off"
     # The last message so far: the one before the tool calls.
     assert summary.final_text == json.loads(lines[-7])["message"]["content"][0]["text"]
 
@@ -136,7 +140,7 @@ def test_errors_and_a_resume_failure_printed_in_the_stream() -> None:
     summary = summarize_run(lines)
     assert summary.unknown_session and summary.is_error
     assert summary.errors == ("model access denied", "aborted")
-    assert summary.complete and summary.outcome == "error"
+    assert summary.complete and summary.outcome == "failed"
 
 
 def test_cost_is_known_only_when_every_result_reports_it() -> None:
@@ -150,7 +154,7 @@ def test_cloud_run() -> None:
     lines = corpus_path("paperclip", "cursor-cloud", "ui-lines.txt").read_text().splitlines()
     summary = summarize_cloud_run(lines[:8])
     assert summary.session_id == "agent-123" and summary.model == "gpt-5.4"
-    assert summary.final_text == "Done" and summary.outcome == "finished"
+    assert summary.final_text == "Done" and summary.outcome == "completed"
     assert summary.complete and not summary.is_error
 
 
@@ -162,6 +166,6 @@ def test_a_failed_cloud_run_with_its_pull_request() -> None:
     ]
     summary = summarize_cloud_run(lines)
     assert summary.is_error and summary.errors == ("Run expired",)
-    assert summary.outcome == "error" and summary.complete
+    assert summary.outcome == "failed" and summary.complete
     assert summary.details["prUrl"] == "https://github.com/a/b/pull/9"
     assert summary.details["durationMs"] == 120000

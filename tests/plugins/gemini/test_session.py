@@ -284,7 +284,7 @@ def test_the_summary_of_a_written_chat(tmp_path: Path) -> None:
     assert summary.final_text == "Here they are."
     assert summary.errors == ("Quota exceeded.",)
     assert summary.complete is True
-    assert summary.outcome is None
+    assert summary.outcome == "completed"  # the last prompt was answered
 
 
 def test_a_fake_home_laid_out_like_gemini_clis(tmp_path: Path) -> None:

@@ -84,7 +84,8 @@ def test_streamed_fragments_join_into_one_message() -> None:
     assert summary.cost_usd is None  # Gemini CLI reports no cost
     # The stderr notices at the top are not errors.
     assert summary.errors == () and not summary.is_error and summary.complete
-    assert summary.outcome == "success"
+    assert summary.outcome == "completed"
+    assert summary.details["status"] == "success"  # Gemini's own word
 
 
 def test_per_model_stats_of_newer_versions() -> None:
@@ -99,7 +100,7 @@ def test_a_turn_limit_error_result_is_a_turn_limit() -> None:
     """The reference reads only a string ``error``; Gemini sends ``{type: FatalTurnLimitedError}``."""
     summary = summarize_run(_real("cyrus-schemas-doc-fragments.jsonl"))
     assert summary.details["turnLimit"] is True
-    assert summary.is_error and summary.outcome == "error"
+    assert summary.is_error and summary.outcome == "max_turns"
     assert summary.errors == ("Rate limit exceeded", "Reached max session turns...")
     assert summary.details["toolErrors"] == [
         "File path must be within...",
@@ -109,7 +110,7 @@ def test_a_turn_limit_error_result_is_a_turn_limit() -> None:
 
 def test_a_long_run() -> None:
     summary = summarize_run(LONG_RUN.read_text(encoding="utf-8").splitlines())
-    assert summary.complete and not summary.is_error and summary.outcome == "success"
+    assert summary.complete and not summary.is_error and summary.outcome == "completed"
     assert summary.session_id == "5b0f7c3e-2d1a-4c8e-9f6b-a1e2d3c4b5a6"
     assert summary.usage == Usage(input_tokens=183950, output_tokens=2146, cached_tokens=141208)
     assert summary.details["toolCalls"] == 14
@@ -127,8 +128,9 @@ def test_a_long_run() -> None:
 def test_a_run_cut_off_before_its_result_is_incomplete() -> None:
     lines = LONG_RUN.read_text(encoding="utf-8").splitlines()
     summary = summarize_run(line for line in lines if '"type":"result"' not in line)
-    assert not summary.complete and summary.outcome is None
+    assert not summary.complete and summary.outcome == "cut_off"
     assert summary.usage == Usage()  # Gemini reports usage only in its result
+    assert summary.token_usage.is_empty  # unknown, not zero
     assert summary.session_id == "5b0f7c3e-2d1a-4c8e-9f6b-a1e2d3c4b5a6"
     assert summary.details["toolCalls"] == 14 and summary.details["runs"] == 1
     assert summary.final_text is not None and summary.final_text.startswith("I'll start by")

@@ -69,7 +69,8 @@ def test_a_finished_run_with_tools() -> None:
     assert summary.usage == Usage(input_tokens=2950, output_tokens=131, cached_tokens=1600)
     assert summary.cost_usd == pytest.approx(0.0137)
     assert summary.turns == 3
-    assert summary.outcome == "end_turn"
+    assert summary.outcome == "completed"
+    assert summary.details["stopReason"] == "end_turn"
     assert summary.details["toolCalls"] == 3 and summary.details["usageBasis"] == "end"
     assert summary.details["thought"] == (
         "The user wants the failing test fixed.\nThe add function returns a - b.\nFix it."
@@ -122,14 +123,19 @@ def test_a_stale_resume_is_detected_from_the_error_event_or_stderr_text() -> Non
 
 
 @pytest.mark.parametrize(
-    ("stop", "flag"),
-    [("max_turn_requests", "maxTurns"), ("max_tokens", "maxTokens"), ("refusal", "refusal")],
+    ("stop", "flag", "outcome"),
+    [
+        ("max_turn_requests", "maxTurns", "max_turns"),
+        ("max_tokens", "maxTokens", "max_tokens"),
+        ("refusal", "refusal", "refused"),
+    ],
 )
-def test_stop_reasons_are_classified(stop: str, flag: str) -> None:
+def test_stop_reasons_are_classified(stop: str, flag: str, outcome: str) -> None:
     summary = summarize_run([json.dumps({"type": "end", "stopReason": stop, "sessionId": "s"})])
     assert summary.details[flag] is True
     assert summary.is_error is (stop == "refusal")
-    assert summary.outcome == stop
+    assert summary.outcome == outcome
+    assert summary.details["stopReason"] == stop
 
 
 def test_max_turns_reached_event_is_noticed() -> None:

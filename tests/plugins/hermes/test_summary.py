@@ -39,7 +39,7 @@ def _real(name: str) -> list[str]:
 
 def test_a_piped_run_with_tools() -> None:
     summary = summarize_run(PIPED_RUN)
-    assert summary.complete and not summary.is_error and summary.outcome == "success"
+    assert summary.complete and not summary.is_error and summary.outcome == "completed"
     assert summary.session_id == "20260712_101500_a1b2c3"
     assert summary.model == "anthropic/claude-sonnet-4.6"
     assert summary.final_text == (
@@ -71,7 +71,7 @@ def test_the_contract_example_has_its_answer_but_no_ending() -> None:
         == "The project is a CLI tool. Here's what I found:\n- It uses TypeScript\n- Tests are in /tests"
     )
     assert summary.session_id == "abc123"
-    assert not summary.complete and summary.outcome is None
+    assert not summary.complete and summary.outcome == "cut_off"
     assert summary.details["toolCalls"] == 2
 
 
@@ -79,7 +79,7 @@ def test_a_failed_quiet_run() -> None:
     lines = _real("issue-62480-chat-Q-failure.txt")
     summary = summarize_run(lines)
     assert summary.session_id == "20260710_212316_f4783e"
-    assert summary.is_error and summary.outcome == "error"
+    assert summary.is_error and summary.outcome == "failed"
     assert summary.final_text is None
     assert summary.errors == (lines[1].strip(),)  # the "⚠️ No reply" warning
     assert summary.complete and not summary.unknown_session
@@ -88,7 +88,7 @@ def test_a_failed_quiet_run() -> None:
 def test_a_run_with_tool_progress_and_a_response_box() -> None:
     summary = summarize_run(_real("issue-62480-chat-q-tool-progress.txt"))
     assert summary.final_text == "Delegation review queue: empty."
-    assert summary.complete and summary.outcome == "success"
+    assert summary.complete and summary.outcome == "completed"
     assert summary.details["toolCalls"] == 2
     # The footer counts every tool call of the session, not only those printed.
     assert summary.details["toolCallsReported"] == 4 and summary.details["messages"] == 6
@@ -133,7 +133,7 @@ def test_a_stale_resume() -> None:
 
 def test_a_run_cut_off_is_incomplete() -> None:
     summary = summarize_run(PIPED_RUN[:7])
-    assert not summary.complete and summary.outcome is None
+    assert not summary.complete and summary.outcome == "cut_off"
     assert summary.final_text == "Let me run the test suite first."
 
 
@@ -141,7 +141,8 @@ def test_max_turns_and_timeouts() -> None:
     summary = summarize_run(
         ["paperclip_stop_reason: max_turns_exhausted", "[hermes] Exit code: null, timed out: true"]
     )
-    assert summary.outcome == "max_turns_exhausted" and summary.details["maxTurns"] is True
+    assert summary.outcome == "max_turns" and summary.details["maxTurns"] is True
+    assert summary.details["stopReason"] == "max_turns_exhausted"
     assert summary.is_error and "Hermes timed out" in summary.errors
 
 

@@ -446,7 +446,8 @@ def test_the_summary_of_the_real_database_and_export() -> None:
         assert (summary.usage.input_tokens, summary.usage.output_tokens) == rows[key][:2]
         # OpenCode records the cost: known, and 0 for this local model.
         assert summary.cost_usd == rows[key][2]
-        assert (summary.outcome, summary.complete) == ("stop", True)
+        assert (summary.outcome, summary.complete) == ("completed", True)
+        assert summary.details["finishReason"] == "stop"
 
 
 def test_the_summary_of_a_live_database(live_database: Path) -> None:

@@ -78,7 +78,8 @@ def test_a_real_run_with_a_tool_step() -> None:
     )
     assert summary.cost_usd == pytest.approx(0.001)
     assert summary.final_text == "```\nhello\n```"
-    assert summary.outcome == "stop" and summary.turns == 2
+    assert summary.outcome == "completed" and summary.turns == 2
+    assert summary.details["finishReason"] == "stop"
     assert summary.complete and not summary.is_error
     assert summary.model is None  # `run --format json` never names the model
 
@@ -110,7 +111,7 @@ def test_a_long_run() -> None:
         output_tokens=sum(s["tokens"]["output"] + s["tokens"]["reasoning"] for s in steps),
         cached_tokens=sum(s["tokens"]["cache"]["read"] for s in steps),
     )
-    assert summary.complete and not summary.is_error and summary.outcome == "stop"
+    assert summary.complete and not summary.is_error and summary.outcome == "completed"
     assert summary.details["rejectedPermissions"] == ["bash"]
     assert len(summary.details["toolErrors"]) == 2  # type: ignore[arg-type]
     assert summary.final_text is not None and summary.final_text.endswith(
@@ -122,7 +123,8 @@ def test_a_run_cut_off_between_steps_is_incomplete() -> None:
     lines = LONG_RUN.read_text(encoding="utf-8").splitlines()
     last_tool_step = max(i for i, line in enumerate(lines) if '"reason":"tool-calls"' in line)
     cut = summarize_run(lines[: last_tool_step + 1])
-    assert not cut.complete and cut.outcome == "tool-calls"  # it meant to go on
+    assert not cut.complete and cut.outcome == "cut_off"  # it meant to go on
+    assert cut.details["finishReason"] == "tool-calls"
     inside = summarize_run(lines[: last_tool_step + 2])  # a step started, never finished
     assert not inside.complete and inside.turns == 5
 

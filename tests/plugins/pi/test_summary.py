@@ -68,7 +68,8 @@ def test_a_run() -> None:
     )
     assert summary.cost_usd == pytest.approx(0.0149838)
     assert summary.final_text and summary.final_text.startswith("There are 3 Python files")
-    assert summary.outcome == "stop" and summary.turns == 2
+    assert summary.outcome == "completed" and summary.turns == 2
+    assert summary.details["stopReason"] == "stop"  # Pi's own word
     assert summary.complete and not summary.is_error and not summary.unknown_session
 
 
@@ -83,6 +84,7 @@ def test_a_retry_that_recovered_is_not_an_error() -> None:
         "compactions": 1,
         "extensionErrors": 1,
         "cutOffMessage": False,
+        "stopReason": "stop",
     }
 
 
@@ -133,7 +135,7 @@ def _end(message: dict[str, Any]) -> str:
 )
 def test_failed_requests(lines: list[str], errors: tuple[str, ...]) -> None:
     summary = summarize_run(lines)
-    assert summary.errors == errors and summary.is_error and summary.outcome == "error"
+    assert summary.errors == errors and summary.is_error and summary.outcome == "failed"
 
 
 def test_a_run_cut_off_mid_message() -> None:

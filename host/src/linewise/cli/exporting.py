@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail, positive_int
+from linewise.cli.options import add_redact
 from linewise.renderers.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -62,7 +63,18 @@ def register(commands: Any) -> None:
         help="in folders, only files whose name matches (for example '*.jsonl')",
     )
     export.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_redact(export)
     export.set_defaults(handler=run)
+
+
+def _redactions(counts: dict[str, int]) -> str:
+    """The secrets masked, as ``render --redact`` counts them: ``3 secrets redacted (jwt 3)``."""
+    total = sum(counts.values())
+    noun = "secret" if total == 1 else "secrets"
+    if not total:
+        return f"0 {noun} redacted"
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+    return f"{total} {noun} redacted ({kinds})"
 
 
 class _Progress:
@@ -101,6 +113,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             append=args.append,
             pattern=args.glob,
             progress=progress,
+            redact=args.redact,
+            redact_allow=args.redact_allow,
         )
     except MissingExtraError as error:
         fail(str(error), EXIT_FAILURE)
@@ -122,5 +136,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if result.failures:
         parts.append(f"{len(result.failures)} failed")
     parts.append(f"{result.runs} runs and {result.entries} entries in {result.directory}")
+    if args.redact:
+        parts.append(_redactions(result.redactions))
     err.write(f"linewise: {neutralize(', '.join(parts))}\n")
     return EXIT_FAILURE if result.missing or result.failures else EXIT_OK

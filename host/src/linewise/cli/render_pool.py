@@ -112,11 +112,18 @@ def _alive(pid: int) -> bool:
 
 
 def _interactive(stream: Any) -> bool:
-    """True when ``stream`` is a terminal (or absent): nobody is piping a log in."""
+    """True unless a log is piped in: ``stream`` is a pipe, a socket or a redirected file.
+
+    A terminal, ``/dev/null`` or a stream without a descriptor (an embedding
+    app's) is nobody piping a log: ``render`` then asks for PATH.
+    """
+    import stat
+
     try:
-        return stream is None or stream.isatty()
+        mode = os.fstat(stream.fileno()).st_mode
     except (AttributeError, ValueError, OSError):
         return True
+    return not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode))
 
 
 def _check_several(args: argparse.Namespace) -> None:

@@ -87,7 +87,7 @@ def add_arguments(
         "paths",
         nargs="*",
         metavar="PATH",
-        help="log file to read, or - for stdin (the default when stdin is not a terminal); "
+        help="log file to read, or - for stdin (the default when a log is piped in); "
         "several logs are rendered in parallel "
         "(see --jobs) and written in the order given (text: each after a ==> PATH <== line)",
     )
@@ -393,6 +393,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             live=follow or size is None,
             path=args.path,
         )
+        if interrupted:
+            _stop_parsing(pipeline)
         if follow and (unfinished := pipeline.discard_partial()).strip():
             logger.warning(
                 "stopped following; an unfinished last line (%d bytes) is not shown",
@@ -418,6 +420,17 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             sys.stderr.write("linewise: interrupted\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _stop_parsing(pipeline: Pipeline) -> None:
+    """Ctrl-C came inside the parser: the lines it had not parsed are not parsed again."""
+    _, skipped = pipeline.session.stop_parsing()
+    if skipped:
+        logger.warning(
+            "interrupted while the parser read a line: it and the %d line(s) after it "
+            "that were read are not shown",
+            skipped - 1,
+        )
 
 
 def _chunks(

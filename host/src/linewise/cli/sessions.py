@@ -40,7 +40,8 @@ PROJECT_CHARS: Final = 32
 PROMPT_CHARS: Final = 60
 _LEGEND: Final = (
     "render one with `linewise render ID` (an unambiguous prefix is enough); "
-    "tokens: input without cache reads + output; unknown: the CLI recorded none\n"
+    "tokens: every input token (uncached, cache reads and writes) + output; "
+    "unknown: the CLI recorded none\n"
 )
 
 
@@ -201,9 +202,11 @@ def _json(value: Any, shown: Callable[[str], str]) -> Any:
 
 
 def _tokens(info: SessionInfo) -> str:
-    if info.input_tokens is None or info.output_tokens is None:
-        return "unknown"
-    return f"{info.input_tokens + info.output_tokens:,}"
+    total = info.token_usage.total
+    if total is None and info.input_tokens is not None and info.output_tokens is not None:
+        # A plugin before contract 1.3 gave only its wire-format counts: those, as before.
+        total = info.input_tokens + info.output_tokens
+    return "unknown" if total is None else f"{total:,}"
 
 
 def _cost(info: SessionInfo) -> str:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
     from linewise._run_report import RunReport, RunTotals
 
+from linewise_contracts.usage import TokenUsage
+
+from linewise.renderers.outcome import summary_tokens, tokens_text
+
 __all__ = ["describe", "register"]
 
 _SESSION_WIDTH = 12
@@ -34,18 +38,23 @@ _COLUMNS = (
     "TURNS",
     "TOOLS",
     "ERRORS",
-    "TOKENS-IN",
-    "TOKENS-OUT",
+    "UNCACHED-IN",
     "CACHE-READ",
+    "CACHE-WRITE",
+    "OUTPUT",
     "COST",
     "STATUS",
     "OUTCOME",
 )
-_NUMERIC = frozenset({"TURNS", "TOOLS", "ERRORS", "TOKENS-IN", "TOKENS-OUT", "CACHE-READ", "COST"})
+_NUMERIC = frozenset(
+    {"TURNS", "TOOLS", "ERRORS", "UNCACHED-IN", "CACHE-READ", "CACHE-WRITE", "OUTPUT", "COST"}
+)
 #: What the token and cost columns are, said under the table.
 _LEGEND = (
-    "tokens and cost: whole run, as the CLI reported them; TOKENS-IN without cache reads; "
-    "unknown: the CLI reported none\n"
+    "tokens and cost: whole run, as the CLI reported them, in one vocabulary for every CLI: "
+    "UNCACHED-IN input neither read from nor written to a cache, CACHE-READ / CACHE-WRITE "
+    "input read from / written to a prompt cache, OUTPUT every generated token (reasoning "
+    "included); unknown: the CLI did not report it; TOTAL adds what was reported\n"
 )
 
 
@@ -128,23 +137,26 @@ def describe(report: RunReport) -> str:
     parts.append(f"{report.stats.tool_calls} tool calls")
     if summary.errors:
         parts.append(f"{len(summary.errors)} errors")
-    usage = summary.usage
-    if tokens_known(report):
-        parts.append(
-            f"tokens in {_tokens(usage.input_tokens)} (without cache reads) "
-            f"out {_tokens(usage.output_tokens)} cache read {_tokens(usage.cached_tokens)}"
-        )
-    else:
-        parts.append("tokens unknown")
+    tokens = summary_tokens(summary)
+    parts.append(tokens_text(tokens) if tokens is not None else "tokens in the CLI's own counts")
     parts.append(f"cost {_cost(summary.cost_usd, summary.cost_source)}")
     parts.append(report.status)
     parts.append(_outcome(report))
     return neutralize(" · ".join(parts))
 
 
+def _vocabulary(tokens: TokenUsage | None) -> list[str]:
+    """The four token columns; unknown where the CLI did not report the count."""
+    if tokens is None:
+        return ["unknown"] * 4
+    return [
+        "unknown" if count is None else f"{count:,}"
+        for count in (tokens.uncached_input, tokens.cache_read, tokens.cache_write, tokens.output)
+    ]
+
+
 def _row(report: RunReport) -> list[str]:
     summary = report.summary
-    usage = summary.usage
     return [
         report.source,
         report.adapter_type,
@@ -153,9 +165,7 @@ def _row(report: RunReport) -> list[str]:
         "-" if summary.turns is None else str(summary.turns),
         str(report.stats.tool_calls),
         str(len(summary.errors)),
-        _run_tokens(report, usage.input_tokens),
-        _run_tokens(report, usage.output_tokens),
-        _run_tokens(report, usage.cached_tokens),
+        *_vocabulary(summary_tokens(summary)),
         _cost(summary.cost_usd, summary.cost_source),
         report.status,
         _outcome(report),
@@ -177,7 +187,7 @@ def _subagent_rows(report: RunReport) -> list[list[str]]:
     for agent in found if isinstance(found, list) else []:
         if not isinstance(agent, dict):
             continue
-        usage: dict[str, object] = agent["usage"] if isinstance(agent.get("usage"), dict) else {}
+        tokens = TokenUsage.from_json(agent.get("tokenUsage")) if "tokenUsage" in agent else None
         kind, about = str(agent.get("type") or ""), str(agent.get("description") or "")
         name = f"{kind}: {about}" if kind and about else kind or about
         cost = agent.get("costUsd")
@@ -190,9 +200,7 @@ def _subagent_rows(report: RunReport) -> list[list[str]]:
                 "",
                 _count(agent.get("toolCalls")),
                 _count(agent.get("errors")),
-                _count(usage.get("inputTokens")),
-                _count(usage.get("outputTokens")),
-                _count(usage.get("cachedTokens")),
+                *(_vocabulary(tokens) if tokens is not None else ["-"] * 4),
                 _cost(float(cost)) if type(cost) is int or type(cost) is float else "-",
                 str(agent.get("status") or ""),
                 "",
@@ -220,9 +228,7 @@ def _total_row(totals: RunTotals) -> list[str]:
         str(totals.turns),
         str(totals.tool_calls),
         str(totals.errors),
-        _tokens(totals.usage.input_tokens),
-        _tokens(totals.usage.output_tokens),
-        _tokens(totals.usage.cached_tokens),
+        *_vocabulary(totals.token_usage),
         # ≥: the sum leaves out the runs whose cost is unknown.
         "overflowed"
         if totals.cost_overflowed

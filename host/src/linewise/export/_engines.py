@@ -11,9 +11,17 @@ from typing import Any, Final, TypeAlias
 
 from linewise._workers import worker_pool
 from linewise.export._extras import require
-from linewise.export._work import ExportFailure, FileExport, export_or_fail
+from linewise.export._work import ExportFailure, FileExport, Redaction, export_or_fail
 
-__all__ = ["ENGINES", "Result", "dask_results", "default_workers", "process_results", "warm_up"]
+__all__ = [
+    "ENGINES",
+    "Result",
+    "dask_results",
+    "default_workers",
+    "local_cluster",
+    "process_results",
+    "warm_up",
+]
 
 Result: TypeAlias = FileExport | ExportFailure
 ENGINES: Final = ("process", "dask")
@@ -59,10 +67,12 @@ def warm_up() -> None:
     detect_adapter(["{}"], registry=registry)
 
 
-def process_results(paths: Sequence[str], workers: int) -> Iterator[Result]:
+def process_results(
+    paths: Sequence[str], workers: int, redaction: Redaction | None = None
+) -> Iterator[Result]:
     """The per-file work on a pool of ``workers`` processes (1: in this process)."""
     if workers <= 1 or len(paths) <= 1:
-        yield from map(export_or_fail, paths)
+        yield from (export_or_fail(path, redaction) for path in paths)
         return
     # Forked workers inherit the plugins loaded here: warming up once, not per worker,
     # saves about a second per worker. Elsewhere each worker warms up on its own.
@@ -74,21 +84,63 @@ def process_results(paths: Sequence[str], workers: int) -> Iterator[Result]:
     with worker_pool(workers, context=context, initializer=warm_up) as pool:
 
         def submit(path: str) -> Future[Result]:
-            return pool.submit(export_or_fail, path)
+            return pool.submit(export_or_fail, path, redaction)
 
         yield from _in_order(paths, submit, workers * _AHEAD)
 
 
+def local_cluster(workers: int) -> tuple[Any, Any]:
+    """A Dask cluster for one export that no other local process can use, and its credentials.
+
+    A cluster on plain TCP runs any code a client sends it, and every local
+    user can connect. So: TLS on the loopback with certificates made for this
+    export only (kept in memory, needing the ``cryptography`` package), each
+    side checking the other's; without ``cryptography``, workers in this
+    process over in-process comms (no port at all, one core's worth of
+    parsing). Never a dashboard.
+    """
+    distributed = require("dask", "distributed")
+    dask_config = require("dask", "dask.config")
+    # The scheduler's and workers' HTTP servers still listen (Dask always starts them):
+    # with no routes they answer nothing, not even who the workers are.
+    quiet: dict[str, list[str]] = {
+        "distributed.scheduler.http.routes": [],
+        "distributed.worker.http.routes": [],
+    }
+    options: dict[str, Any] = {
+        "n_workers": workers,
+        "threads_per_worker": 1,
+        "dashboard_address": None,
+    }
+    try:
+        security = distributed.security.Security.temporary()
+    except ImportError:  # no cryptography: nothing to make certificates with
+        with dask_config.set(quiet):
+            cluster = distributed.LocalCluster(processes=False, protocol="inproc://", **options)
+        return cluster, None
+    with dask_config.set(quiet):
+        cluster = distributed.LocalCluster(
+            processes=True, protocol="tls://", host="127.0.0.1", security=security, **options
+        )
+    return cluster, security
+
+
 def dask_results(
-    paths: Sequence[str], *, workers: int, scheduler: str | None = None
+    paths: Sequence[str],
+    *,
+    workers: int,
+    scheduler: str | None = None,
+    redaction: Redaction | None = None,
 ) -> Iterator[Result]:
     """The per-file work on Dask distributed.
 
     ``scheduler`` is a running scheduler's address (``tcp://host:8786``); without
     it, Dask's own configuration (``DASK_SCHEDULER_ADDRESS``) is used when set,
-    else a local cluster of ``workers`` single-threaded worker processes is
-    started for this export. Workers read the inputs by path: on a real cluster
-    every worker must see them at the same path (a shared file system).
+    else a private local cluster of ``workers`` single-threaded workers is
+    started for this export (:func:`local_cluster`). Workers read the inputs
+    by path: on a real cluster every worker must see them at the same path (a
+    shared file system).
+    ``redaction`` is sent with each task (the secret values it masks included).
     """
     distributed = require("dask", "distributed")
     cluster = None
@@ -97,10 +149,8 @@ def dask_results(
     if address:
         client = distributed.Client(address)
     else:
-        cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
+        cluster, security = local_cluster(workers)
+        client = distributed.Client(cluster, security=security)
     try:
         # Loading plugins from two threads at once is not safe (the sniffer registry
         # races): warm this process up (in-process workers share it), then each worker.
@@ -109,7 +159,7 @@ def dask_results(
         slots = sum(client.nthreads().values()) or workers
 
         def submit(path: str) -> Any:
-            return client.submit(export_or_fail, path, pure=False)
+            return client.submit(export_or_fail, path, redaction, pure=False)
 
         yield from _in_order(paths, submit, slots * _AHEAD)
     finally:

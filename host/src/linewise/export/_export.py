@@ -14,7 +14,7 @@ from linewise.export._extras import require
 from linewise.export._folder import InconsistentExportError, Stamp, check_pair, commit, writing
 from linewise.export._inputs import collect_inputs
 from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
-from linewise.export._work import ExportFailure, content_hash, run_id
+from linewise.export._work import ExportFailure, Redaction, content_hash, run_id
 from linewise.export._writer import TableWriter
 
 __all__ = ["ENTRIES_FILE", "RUNS_FILE", "ExportError", "ExportResult", "export_logs"]
@@ -43,6 +43,8 @@ class ExportResult:
     runs: int = 0
     entries: int = 0
     bytes_read: int = 0
+    #: With ``redact``: the secrets masked in the rows this export wrote, by kind.
+    redactions: dict[str, int] = field(default_factory=dict)
 
 
 def _previous(directory: str) -> tuple[dict[str, str], Any, Any]:
@@ -118,6 +120,8 @@ def export_logs(
     append: bool = False,
     pattern: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    redact: bool = False,
+    redact_allow: Iterable[str] = (),
 ) -> ExportResult:
     """Export logs (files, and the files under folders) to ``directory``.
 
@@ -128,6 +132,10 @@ def export_logs(
     Rows are in input order (sorted paths), so the same inputs give identical
     files whatever the engine. ``progress(done_bytes, total_bytes)`` is called
     after each input. Unreadable inputs are listed in the result, never fatal.
+    With ``redact``, every string of the rows written has its secrets masked as
+    ``linewise render --redact`` masks them (found by content, and the values of
+    this process's secret-named environment variables), except the values in
+    ``redact_allow``; rows an ``append`` keeps stay as they were written.
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
@@ -139,8 +147,9 @@ def export_logs(
     # The export's own folder is never an input, even inside a folder being walked.
     inputs, missing = collect_inputs(paths, pattern, exclude=directory)
     result = ExportResult(directory=directory, inputs=len(inputs), missing=missing)
+    redaction = Redaction.for_environment(os.environ, redact_allow) if redact else None
     with writing(directory):
-        _write(directory, inputs, result, engine, workers, scheduler, append, progress)
+        _write(directory, inputs, result, engine, workers, scheduler, append, progress, redaction)
     return result
 
 
@@ -153,6 +162,7 @@ def _write(  # noqa: PLR0917 - export_logs's own options, passed on
     scheduler: str | None,
     append: bool,
     progress: Callable[[int, int], None] | None,
+    redaction: Redaction | None,
 ) -> None:
     """The read-modify-write of one export, under the folder's lock."""
     known, old_runs, old_entries = _previous(directory) if append else ({}, None, None)
@@ -161,9 +171,9 @@ def _write(  # noqa: PLR0917 - export_logs's own options, passed on
     total = sum(sizes.values())
     results: Iterator[Result]
     if engine == "dask":
-        results = dask_results(todo, workers=workers, scheduler=scheduler)
+        results = dask_results(todo, workers=workers, scheduler=scheduler, redaction=redaction)
     else:
-        results = process_results(todo, workers)
+        results = process_results(todo, workers, redaction)
     runs = TableWriter(os.path.join(directory, RUNS_FILE), RUNS_COLUMNS)
     try:
         entries = TableWriter(os.path.join(directory, ENTRIES_FILE), ENTRIES_COLUMNS)
@@ -192,6 +202,8 @@ def _write(  # noqa: PLR0917 - export_logs's own options, passed on
                 entries.add(item.entries)
                 result.exported += 1
                 result.bytes_read += sizes[path]
+                for kind, count in item.redactions.items():
+                    result.redactions[kind] = result.redactions.get(kind, 0) + count
             if progress is not None:
                 progress(done, total)
         stamp = Stamp(identity.hexdigest()[:32], runs.rows, entries.rows)

@@ -40,7 +40,12 @@ RUNS_COLUMNS: Final = (
     ),
     Column("duration_ms", "BIGINT", "the run summary's `durationMs` (the CLI's), else end - start"),
     Column("model", "VARCHAR", "the model"),
-    Column("outcome", "VARCHAR", "the CLI's own result subtype (success, error_max_turns, ...)"),
+    Column(
+        "outcome",
+        "VARCHAR",
+        "how the run ended: completed, interrupted, failed, max_turns, max_tokens, budget, "
+        "refused, cut_off (an older plugin's own word)",
+    ),
     Column("status", "VARCHAR", "complete, error, cut off or unknown, as `linewise summarize`"),
     Column("complete", "BOOLEAN", "the run ended with its CLI's final result (null: cannot tell)"),
     Column("is_error", "BOOLEAN", "the run's final result was an error"),
@@ -50,9 +55,16 @@ RUNS_COLUMNS: Final = (
     Column("tool_errors", "BIGINT", "tool_result entries with isError"),
     Column("errors", "BIGINT", "errors of the run summary"),
     Column("error_messages", "VARCHAR[]", "those errors' messages"),
-    Column("input_tokens", "BIGINT", "input tokens"),
-    Column("output_tokens", "BIGINT", "output tokens"),
-    Column("cached_tokens", "BIGINT", "input tokens read from a cache"),
+    Column(
+        "input_tokens",
+        "BIGINT",
+        "every input token (uncached, cache reads and writes); null when not reported",
+    ),
+    Column("uncached_input_tokens", "BIGINT", "input neither read from nor written to a cache"),
+    Column("cached_tokens", "BIGINT", "input tokens read from a cache; null when not reported"),
+    Column("cache_write_tokens", "BIGINT", "input tokens written to a cache; null: not reported"),
+    Column("output_tokens", "BIGINT", "every generated token, reasoning included; null: unknown"),
+    Column("reasoning_tokens", "BIGINT", "the reasoning part of output_tokens; null: unknown"),
     Column("cost_usd", "DOUBLE", "cost in US dollars, as `linewise summarize`; null when unknown"),
     Column(
         "cost_source", "VARCHAR", "reported (by the CLI) or estimated (list prices); null: unknown"

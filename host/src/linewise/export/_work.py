@@ -7,7 +7,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import orjson
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -18,16 +18,34 @@ from linewise._registry import Registry
 from linewise.renderers.described import DESCRIBED_KINDS, heading
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from linewise_contracts.summary import RunSummary
+
     from linewise._diagnostics import Diagnostics
+    from linewise._entry_redaction import EntryRedactor
     from linewise._run_report import RunReport
     from linewise._session import TranscriptSession
 
-__all__ = ["ExportFailure", "FileExport", "content_hash", "export_file", "export_or_fail", "run_id"]
+__all__ = [
+    "ExportFailure",
+    "FileExport",
+    "Redaction",
+    "content_hash",
+    "export_file",
+    "export_or_fail",
+    "run_id",
+]
 
 _READ_SIZE: Final = 64 * 1024
 # Plugin run-summary details that mean "the run stopped at a limit".
 _LIMIT_DETAILS: Final = ("maxTurns", "turnLimit", "providerQuota", "timedOut")
 _TEXT_KEYS: Final = ("text", "content")
+# Entry fields the entry redactor leaves as they are (they link entries); an export masks
+# them too, so that no string column of a row holds a secret.
+_LINK_FIELDS: Final = ("ts", "toolUseId", "parentToolUseId")
+# Run columns that are linewise's own hex digests, never agent text.
+_OWN_COLUMNS: Final = frozenset({"run_id", "content_hash"})
 
 
 @dataclass(slots=True)
@@ -36,6 +54,34 @@ class FileExport:
 
     run: dict[str, Any]
     entries: dict[str, list[Any]] = field(default_factory=dict)
+    #: Secrets masked in these rows, by kind (empty without redaction).
+    redactions: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Redaction:
+    """What ``export --redact`` masks, as plain values: it travels to pool and Dask workers.
+
+    ``values`` are the secret-named environment variables' values of the process
+    that started the export (a remote Dask worker's own environment is another);
+    ``allow`` lists values never masked (false positives).
+    """
+
+    values: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()
+
+    @classmethod
+    def for_environment(cls, env: Mapping[str, str], allow: Iterable[str] = ()) -> Redaction:
+        """The redaction of ``env``'s secret values and of secrets found by content."""
+        from linewise._redact import secret_variables
+
+        return cls(tuple(secret_variables(env).values()), tuple(allow))
+
+    def redactor(self) -> EntryRedactor:
+        """A fresh redactor (one per log: its counts are that log's)."""
+        from linewise._entry_redaction import EntryRedactor
+
+        return EntryRedactor(self.values, patterns=True, allow=self.allow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,13 +169,20 @@ _ENTRY_FIELDS: Final = (
 
 
 def export_file(
-    path: str, adapter_type: str = "auto", *, registry: Registry | None = None
+    path: str,
+    adapter_type: str = "auto",
+    *,
+    registry: Registry | None = None,
+    redaction: Redaction | None = None,
 ) -> FileExport:
     """The rows of one log, read as ``linewise render -f jsonl`` and ``summarize`` read it.
 
     The adapter type is detected once (as ``summarize`` does) and used for both
     the run facts and the entries, so they always agree. ``registry`` defaults
-    to the process's own. Raises OSError when the file cannot be read.
+    to the process's own. With ``redaction``, every string of both rows has its
+    secrets masked as ``linewise render --redact`` masks them (streamed fragments
+    merged first, so one row holds what several deltas held). Raises OSError
+    when the file cannot be read.
     """
     from linewise._registry import get_registry
     from linewise._run_report import summarize_log
@@ -146,11 +199,44 @@ def export_file(
     parser = registry.load(report.adapter_type)
     session = open_session(report.adapter_type, registry=registry)
     identity = run_id(source, digest)
-    rows = _read_entries(source, session, ts)
+    redactor = redaction.redactor() if redaction is not None else None
+    rows = _read_entries(source, session, ts, redactor)
     rows.columns["run_id"] = [identity] * len(rows.columns["seq"])
     file = _File(source, digest, info.st_size, mtime, identity, parser.label)
     run = _run_row(file, report, rows, session.diagnostics)
-    return FileExport(run=run, entries=rows.columns)
+    if redactor is None:
+        return FileExport(run=run, entries=rows.columns)
+    run = {name: _masked(redactor, name, value) for name, value in run.items()}
+    return FileExport(run=run, entries=rows.columns, redactions=dict(redactor.counts))
+
+
+def _masked(redactor: EntryRedactor, name: str, value: Any) -> Any:
+    """A run column's value with its secrets masked (strings, and lists of them)."""
+    if name in _OWN_COLUMNS:
+        return value
+    if isinstance(value, str):
+        return redactor.text(value)
+    if isinstance(value, list):
+        return [redactor.text(item) if isinstance(item, str) else item for item in value]
+    return value
+
+
+def _redacted(redactor: EntryRedactor, entries: Iterable[TranscriptEntry]) -> list[TranscriptEntry]:
+    """``entries`` masked, their link fields too (what the redactor holds back stays held)."""
+    out: list[TranscriptEntry] = []
+    for entry in entries:
+        out += redactor.entry(entry)
+    return [_links_masked(redactor, entry) for entry in out]
+
+
+def _links_masked(redactor: EntryRedactor, entry: TranscriptEntry) -> TranscriptEntry:
+    values: Any = entry
+    changed = {
+        key: masked
+        for key in _LINK_FIELDS
+        if isinstance(value := values.get(key), str) and (masked := redactor.text(value)) != value
+    }
+    return cast("TranscriptEntry", {**entry, **changed}) if changed else entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,13 +302,21 @@ class _EntryRows:
             self.project = cwd
 
 
-def _read_entries(source: str, session: TranscriptSession, ts: str) -> _EntryRows:
+def _read_entries(
+    source: str, session: TranscriptSession, ts: str, redactor: EntryRedactor | None = None
+) -> _EntryRows:
     """Every entry of the log through ``session``: the host never looks into its lines."""
     rows = _EntryRows(ts)
     with open(source, "rb") as stream:
         while raw := stream.readline(_READ_SIZE):
-            rows.add(session.feed(raw, ts))
-    rows.add(session.close(ts))
+            entries = session.feed(raw, ts)
+            rows.add(entries if redactor is None else _redacted(redactor, entries))
+    last = session.close(ts)
+    if redactor is None:
+        rows.add(last)
+    else:
+        rows.add(_redacted(redactor, last))
+        rows.add([_links_masked(redactor, entry) for entry in redactor.flush()])
     return rows
 
 
@@ -278,9 +372,7 @@ def _run_row(
         "tool_errors": report.stats.tool_errors,
         "errors": len(summary.errors),
         "error_messages": [_utf8(message) for message in summary.errors],
-        "input_tokens": summary.usage.input_tokens,
-        "output_tokens": summary.usage.output_tokens,
-        "cached_tokens": summary.usage.cached_tokens,
+        **_token_columns(summary),
         "cost_usd": summary.cost_usd,
         "cost_source": cost_source(summary),
         "price_data": (
@@ -300,11 +392,41 @@ def _run_row(
     }
 
 
-def export_or_fail(path: str) -> FileExport | ExportFailure:
+def export_or_fail(path: str, redaction: Redaction | None = None) -> FileExport | ExportFailure:
     """:func:`export_file`, with a failure as a value: one bad input never stops an export."""
     try:
-        return export_file(path)
+        return export_file(path, redaction=redaction)
     except OSError as error:
         return ExportFailure(path, f"cannot read it: {error.strerror or error}")
     except Exception as error:  # a bug must not cost the other inputs their rows
         return ExportFailure(path, f"{type(error).__name__}: {error}")
+
+
+def _token_columns(summary: RunSummary) -> dict[str, int | None]:
+    """The run's tokens in the usage vocabulary; null (never 0) where the CLI reported none.
+
+    An older plugin's wire-format usage (no vocabulary) keeps its three counts
+    as the CLI reported them.
+    """
+    from linewise.renderers.outcome import summary_tokens, summary_tokens_known
+
+    tokens = summary_tokens(summary)
+    if tokens is None:
+        usage = summary.usage
+        known = summary_tokens_known(summary)
+        return {
+            "input_tokens": usage.input_tokens if known else None,
+            "uncached_input_tokens": None,
+            "cached_tokens": usage.cached_tokens if known else None,
+            "cache_write_tokens": None,
+            "output_tokens": usage.output_tokens if known else None,
+            "reasoning_tokens": None,
+        }
+    return {
+        "input_tokens": tokens.total_input,
+        "uncached_input_tokens": tokens.uncached_input,
+        "cached_tokens": tokens.cache_read,
+        "cache_write_tokens": tokens.cache_write,
+        "output_tokens": tokens.output,
+        "reasoning_tokens": tokens.reasoning,
+    }

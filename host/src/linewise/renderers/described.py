@@ -286,9 +286,10 @@ def _request_state(entry: Mapping[str, Any]) -> str:
 def _request_heading(entry: Mapping[str, Any]) -> str:
     what = "input request" if entry["requestType"] == "input" else "permission request"
     kind = entry.get("requestKind")
-    if isinstance(kind, str) and kind not in ("user_input", "runtime"):
+    if isinstance(kind, str) and kind not in ("user_input", "runtime", "permission_approval"):
         what += f" ({_words(kind)})"
-    return f"{what} · {_request_state(entry)} · {entry['prompt']}"
+    first = entry["prompt"].split("\n", 1)[0]
+    return f"{what} · {_request_state(entry)} · {first}"
 
 
 def request_answers(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -313,7 +314,8 @@ def request_answers(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _request_details(entry: Mapping[str, Any]) -> list[str]:
-    lines: list[str] = []
+    # A prompt of several lines: the first is in the heading, the rest come first here.
+    lines: list[str] = entry["prompt"].split("\n")[1:]
     choices: Sequence[Mapping[str, Any]] = entry["choices"]
     if choices:
         action = entry.get("resolvedAction")

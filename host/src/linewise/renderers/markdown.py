@@ -333,7 +333,8 @@ class MarkdownRenderer:
     def _result(self, item: Mapping[str, Any]) -> None:
         failed = result_failed(item)
         head = f"**Result: {'failed' if failed else 'finished'}** ({inline(result_label(item))})"
-        lines = [head, "", inline(result_usage(item))]
+        figures = result_usage(item)  # "" when the result reported no count (never "input 0")
+        lines = [head, "", inline(figures)] if figures else [head]
         text = item["text"]
         if text.strip():
             lines += [

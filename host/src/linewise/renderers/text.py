@@ -61,6 +61,32 @@ def _digest(text: str) -> bytes:
     return blake2b(text.strip().encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+def _diff_block(layout: TextLayout, entry: Mapping[str, Any]) -> None:
+    change = entry["changeType"]
+    role = {"add": "assistant", "remove": "error", "hunk": "result", "file_header": "emphasis"}
+    text = entry["text"]
+    # Plugins usually keep the unified-diff marker in the text; add it only when missing.
+    marker = {"add": "+", "remove": "-"}.get(change)
+    if marker and not text.startswith(marker):
+        text = f"{marker} {text}"
+    layout.block("diff", role.get(change, "input"), layout.cut_lines(text))
+
+
+def _described_block(layout: TextLayout, entry: Mapping[str, Any]) -> str:
+    """A contract 1.3 entry: its heading, then its details (diffs and previews shortened)."""
+    kind = entry["kind"]
+    role = "error" if described.is_failure(entry) else _DESCRIBED_ROLES.get(kind, "lifecycle")
+    lines = [layout.body(layout.cut_lines(described.heading(entry)), role)]
+    details = "\n".join(described.details(entry))
+    if details:
+        if kind in ("workspace_change", "workspace_file_reference"):
+            details = layout.shorten_lines(details)
+        else:
+            details = layout.cut_lines(details)
+        lines.append(layout.body(details))
+    return layout.label(described.kind_label(kind), role) + ("\n" + INDENT).join(lines) + "\n"
+
+
 class TextRenderer:
     """The default terminal style: one labelled block per entry, tool calls paired with results.
 
@@ -187,7 +213,7 @@ class TextRenderer:
                 self._write_result(item)
             case "diff":
                 self._end_open()
-                self._write_diff(item)
+                _diff_block(self._layout, item)
             case (
                 "provider_activity"
                 | "workspace_change"
@@ -197,7 +223,7 @@ class TextRenderer:
                 | "run_terminal"
             ):
                 self._end_open()
-                self._write_described(item)
+                self._out.write(_described_block(self._layout, item))
             case _:
                 assert_never(kind)
 
@@ -269,7 +295,7 @@ class TextRenderer:
         failed = result_failed(entry)
         role = "error" if failed else "assistant"
         head = f"{'failed' if failed else 'finished'} · {result_label(entry)}"
-        parts = [self._layout.body(head, role), self._layout.body(result_usage(entry), "lifecycle")]
+        parts = [self._layout.body(head, role), *_figures(self._layout, entry)]
         text: str = entry["text"]
         if text.strip():
             if self._last_assistant is not None and self._last_assistant == _digest(text):
@@ -281,32 +307,6 @@ class TextRenderer:
         parts.extend(self._layout.body(f"error: {message}", "error") for message in entry["errors"])
         label = self._layout.label("result", role)
         self._out.write(label + ("\n" + INDENT).join(parts) + "\n")
-
-    def _write_described(self, entry: Mapping[str, Any]) -> None:
-        """A contract 1.3 entry: its heading, then its details (diffs and previews shortened)."""
-        kind = entry["kind"]
-        failed = described.is_failure(entry)
-        role = "error" if failed else _DESCRIBED_ROLES.get(kind, "lifecycle")
-        lines = [self._layout.body(self._layout.cut_lines(described.heading(entry)), role)]
-        details = "\n".join(described.details(entry))
-        if details:
-            if kind in ("workspace_change", "workspace_file_reference"):
-                details = self._layout.shorten_lines(details)
-            else:
-                details = self._layout.cut_lines(details)
-            lines.append(self._layout.body(details))
-        label = self._layout.label(described.kind_label(kind), role)
-        self._out.write(label + ("\n" + INDENT).join(lines) + "\n")
-
-    def _write_diff(self, entry: Mapping[str, Any]) -> None:
-        change = entry["changeType"]
-        role = {"add": "assistant", "remove": "error", "hunk": "result", "file_header": "emphasis"}
-        text = entry["text"]
-        # Plugins usually keep the unified-diff marker in the text; add it only when missing.
-        marker = {"add": "+", "remove": "-"}.get(change)
-        if marker and not text.startswith(marker):
-            text = f"{marker} {text}"
-        self._layout.block("diff", role.get(change, "input"), self._layout.cut_lines(text))
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         """End an open block, list calls that never got a result, the run's summary; flush."""
@@ -335,3 +335,9 @@ class TextRenderer:
             more += " (linewise summarize --json lists them)"
             lines.append(self._layout.body(more, "muted"))
         self._out.write(self._layout.label("run", role) + ("\n" + INDENT).join(lines) + "\n")
+
+
+def _figures(layout: TextLayout, entry: Mapping[str, Any]) -> list[str]:
+    """A result's own counts as a line; none when all are 0 (never "input 0")."""
+    figures = result_usage(entry)
+    return [layout.body(figures, "lifecycle")] if figures else []

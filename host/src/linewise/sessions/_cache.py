@@ -12,6 +12,7 @@ lock held too long) costs speed, never a result: the facts are read again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -79,6 +80,29 @@ def _usage(counts: Any) -> TokenUsage:
     return usage
 
 
+def _allowed(annotation: object) -> tuple[type, ...]:
+    """The value types a plain field's annotation (``"int | None"``, say) lets a row hold."""
+    names = {"str": str, "int": int, "float": float, "bool": bool, "None": type(None)}
+    kinds = tuple(
+        names[part.strip()] for part in str(annotation).split("|") if part.strip() in names
+    )
+    # A float field may hold a whole number (SQLite gives 1.0 back as 1.0, an int as int).
+    return (*kinds, int) if float in kinds else kinds
+
+
+#: Per plain field, the types a sound row holds there (a damaged row is read again).
+_PLAIN_TYPES: Final = tuple(
+    _allowed(SessionInfo.__dataclass_fields__[name].type) for name in _PLAIN
+)
+
+
+def _plain_ok(values: tuple[Any, ...]) -> bool:
+    return all(
+        type(value) in kinds or not kinds
+        for value, kinds in zip(values, _PLAIN_TYPES, strict=False)
+    )
+
+
 def _encode(info: SessionInfo) -> tuple[Any, ...]:
     """A row's values: the plain fields, then the usage as one JSON text (lists, not
     objects, as reading 10,000 rows is what a warm ``linewise usage`` costs)."""
@@ -92,6 +116,8 @@ def _encode(info: SessionInfo) -> tuple[Any, ...]:
 
 def _decode(values: tuple[Any, ...]) -> SessionInfo:
     """The inverse of :func:`_encode`; ValueError or TypeError when the row is damaged."""
+    if not _plain_ok(values[:-1]):
+        raise TypeError("a field of the wrong type")
     total, per_model, costs = json.loads(values[-1])
     if type(per_model) is not dict or type(costs) is not dict:
         raise ValueError("malformed usage")
@@ -127,6 +153,7 @@ class FactsCache:
     def __init__(self, directory: Path) -> None:
         self.path = directory / _FILE
         self._db: sqlite3.Connection | None = None
+        self._rebuilt = False
         try:
             self._db = self._open()
         except (OSError, sqlite3.Error) as error:
@@ -154,6 +181,30 @@ class FactsCache:
             db.commit()
         return db
 
+    def _damaged(self, error: sqlite3.Error, doing: str) -> None:
+        """A read or write failed: a corrupt file is rebuilt empty, once per process.
+
+        Without this a file whose header is intact but whose pages are damaged
+        would make every later run read every session again (as slowly as with
+        no cache), for ever.
+        """
+        corrupt = isinstance(error, sqlite3.DatabaseError) and not isinstance(
+            error, sqlite3.OperationalError
+        )
+        if not corrupt or self._rebuilt:
+            logger.info("sessions cache %s (%s)", doing, error)
+            return
+        self._rebuilt = True
+        logger.warning("the sessions cache %s was damaged (%s); rebuilding it", self.path, error)
+        self.close()
+        try:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._db = self._open()
+        except (OSError, sqlite3.Error) as again:
+            logger.info("sessions cache unavailable (%s): reading every session", again)
+            self._db = None
+
     def rows(self) -> dict[Key, tuple[int, int, str, SessionInfo]]:
         """Every cached row: (path, key) -> (size, mtime_ns, reader, info)."""
         if self._db is None:
@@ -169,7 +220,8 @@ class FactsCache:
                     continue  # a damaged row: that session is read again
                 found[(path, key)] = (size, mtime_ns, reader, info)
         except sqlite3.Error as error:
-            logger.info("sessions cache unreadable (%s)", error)
+            self._damaged(error, "unreadable")
+            return {}
         return found
 
     def text(self, key: Key) -> str | None:
@@ -181,7 +233,10 @@ class FactsCache:
                 "SELECT text FROM facts WHERE file = ? AND file_key = ?", key
             ).fetchone()
             return None if row is None else zlib.decompress(row[0]).decode("utf-8", "replace")
-        except (sqlite3.Error, zlib.error) as error:
+        except sqlite3.Error as error:
+            self._damaged(error, "unreadable")
+            return None
+        except zlib.error as error:
             logger.info("sessions cache unreadable (%s)", error)
             return None
 
@@ -206,7 +261,11 @@ class FactsCache:
             with self._db:
                 self._db.executemany(f"INSERT OR REPLACE INTO facts VALUES ({marks})", values)
         except sqlite3.Error as error:
-            logger.info("sessions cache not written (%s)", error)
+            self._damaged(error, "not written")
+            if self._rebuilt and self._db is not None:
+                # The fresh file takes what was to be written there.
+                with contextlib.suppress(sqlite3.Error), self._db:
+                    self._db.executemany(f"INSERT OR REPLACE INTO facts VALUES ({marks})", values)
 
     def forget_except(self, kept: set[Key]) -> None:
         """Drop the rows of sessions no longer found."""
@@ -221,7 +280,7 @@ class FactsCache:
             with self._db:
                 self._db.executemany("DELETE FROM facts WHERE file = ? AND file_key = ?", stale)
         except sqlite3.Error as error:
-            logger.info("sessions cache not pruned (%s)", error)
+            self._damaged(error, "not pruned")
 
     def close(self) -> None:
         """Close the database."""

@@ -8,6 +8,7 @@ from typing import Any, Final
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_number, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage, token_count
 
 from linewise_acp.content import envelope
 from linewise_acp.parser import AcpStdoutParser
@@ -17,6 +18,32 @@ __all__ = ["summarize_run"]
 _TS: Final = "1970-01-01T00:00:00.000Z"
 _KEPT_ERRORS: Final = 50
 _LIMITS: Final = ("max_tokens", "max_turn_requests")
+# ACP's stop reasons in the contract's words; "cancelled" is the client stopping the turn.
+_OUTCOMES: Final = {
+    "end_turn": "completed",
+    "max_tokens": "max_tokens",
+    "max_turn_requests": "max_turns",
+    "refusal": "refused",
+    "cancelled": "interrupted",
+    "error": "failed",
+}
+
+
+def prompt_tokens(usage: dict[str, Any]) -> TokenUsage:
+    """The unstable ``usage`` of a ``session/prompt`` response in the usage vocabulary.
+
+    ACP names the cache counts beside the input (``cachedReadTokens``,
+    ``cachedWriteTokens``) and the reasoning beside the output
+    (``thoughtTokens``); read as disjoint input counts, and reasoning as the
+    part of output it is for the models behind ACP agents.
+    """
+    return TokenUsage(
+        uncached_input=token_count(usage.get("inputTokens")),
+        cache_read=token_count(usage.get("cachedReadTokens")),
+        cache_write=token_count(usage.get("cachedWriteTokens")),
+        output=token_count(usage.get("outputTokens")),
+        reasoning=token_count(usage.get("thoughtTokens")),
+    )
 
 
 class _Run:
@@ -24,6 +51,7 @@ class _Run:
         self.session_id: str | None = None
         self.model: str | None = None
         self.usage = Usage()
+        self.tokens = TokenUsage()
         self.usage_reported = False
         self.cost: float | None = None
         self.final: str | None = None
@@ -57,6 +85,7 @@ class _Run:
                     output_tokens=as_int(usage.get("outputTokens")),
                     cached_tokens=as_int(usage.get("cachedReadTokens")),
                 )
+                self.tokens += prompt_tokens(usage)
 
     def entry(self, entry: Any) -> None:
         kind = entry["kind"]
@@ -98,6 +127,7 @@ class _Run:
             "limit": outcome if outcome in _LIMITS else None,
             "refusal": outcome == "refusal",
             "cancelled": outcome == "cancelled",
+            "stopReason": outcome,
         }
         return RunSummary(
             session_id=self.session_id,
@@ -105,23 +135,26 @@ class _Run:
             usage=self.usage,
             cost_usd=self.cost,
             final_text=final or None,
-            outcome=outcome,
+            outcome="cut_off" if self.open else _OUTCOMES.get(outcome or ""),
             is_error=self.is_error,
             errors=tuple(self.errors),
             turns=self.turns or None,
             complete=self.turns > 0 and not self.open,
             details=details,
+            token_usage=self.tokens,
+            cost_source="reported" if self.cost is not None else None,
         )
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """Summarise an ACP agent's stdout: its sessions, prompt turns and how the last one ended.
 
-    ``outcome`` is the last ``session/prompt`` stop reason (``end_turn``;
-    ``max_tokens`` and ``max_turn_requests`` are limits, ``refusal`` and
-    ``cancelled`` failures too) or ``error`` when a JSON-RPC error ended the
-    turn. ACP reports no usage unless the agent sends the unstable ``usage``
-    of a prompt response: without it the tokens stay 0 with
+    ``outcome`` is the last ``session/prompt`` stop reason in the contract's
+    words (``end_turn`` is ``completed``, ``max_tokens`` / ``max_turn_requests``
+    the limits, ``refusal`` is ``refused``, ``cancelled`` is ``interrupted``,
+    a JSON-RPC error ``failed``; ``cut_off`` when the agent was still working;
+    the raw reason in ``details["stopReason"]``). ACP reports no usage unless
+    the agent sends the unstable ``usage`` of a prompt response: without it the tokens stay 0 with
     ``details["usageBasis"] == "none"``, and the cost is None unless a
     ``usage_update`` gave the session's running cost in USD. The model is
     known only when ``session/new`` named it (``models.currentModelId``).

@@ -71,7 +71,9 @@ Don't use when:
 - The agent is another CLI (Codex, Gemini, Cursor, OpenCode ...): use its own adapter type.
 
 Output: init, assistant, thinking, tool_call, tool_result (with toolName from the
-stateful parser), diff (edits), user, system (retries, hooks, tasks, permission
-prompts, rate limits, compaction), stderr (API errors), result (tokens and cost),
+stateful parser), diff (edits), user, system (retries, hooks, tasks, rate limits,
+compaction), runtime_request (permission prompts and questions, answered when their result
+comes), stderr (API errors), result (tokens and cost) then run_terminal (the run's end state),
+run_result (a post-turn summary),
 stdout for lines that are not Claude events. Subagent entries carry parentToolUseId.
 """

@@ -1,4 +1,8 @@
-"""Claude's side events (system subtypes, rate limits, permission prompts, progress) as entries."""
+"""Claude's side events (system subtypes, rate limits, permission prompts, progress) as entries.
+
+A ``can_use_tool`` permission prompt is a ``runtime_request`` (contract 1.3,
+built in :mod:`linewise_claude.requests`); every other side event is text.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from linewise_contracts.extract import (
     iso_timestamp,
     to_json_text,
 )
+
+from linewise_claude.requests import permission_request
 
 __all__ = ["side_event_entries", "system_event_entries"]
 
@@ -284,9 +290,49 @@ _FAILURES: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
 }
 
 
+#: post_turn_summary's status_category -> the run_result disposition it states (contract 1.3).
+_TURN_DISPOSITIONS: Final = {
+    "completed": "done",
+    "complete": "done",
+    "done": "done",
+    "blocked": "blocked",
+    "needs_review": "needs_review",
+    "review": "needs_review",
+    "needs_input": "yielded",
+    "needs_action": "yielded",
+    "waiting": "yielded",
+}
+
+
+def _turn_summary(event: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:
+    """A post_turn_summary as a ``run_result``, when its category is one of the known ones."""
+    category = as_string(event.get("status_category"))
+    disposition = _TURN_DISPOSITIONS.get(category)
+    if disposition is None:
+        return None  # an unknown category: the text says it as it came
+    detail = as_string(event.get("status_detail"))
+    action = as_string(event.get("needs_action"))
+    entry: dict[str, Any] = {
+        "kind": "run_result",
+        "ts": ts,
+        "disposition": disposition,
+        "summary": detail or f"turn summary ({category})",
+        "objectiveSatisfied": None,
+        "verification": [],
+        "remainingWork": [{"description": action, "blocksCompletion": True}] if action else [],
+        "blocker": None,
+        "artifacts": [],
+    }
+    return [entry]  # type: ignore[list-item]
+
+
 def system_event_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     """A ``system`` event other than ``init`` as entries (none for an empty task summary)."""
     subtype = as_string(event.get("subtype"))
+    if subtype == "post_turn_summary":
+        claimed = _turn_summary(event, ts)
+        if claimed is not None:
+            return claimed
     if subtype.startswith("task_") and subtype != "task_summary":
         return _system(ts, _task(event))
     if subtype == "task_summary" and not as_string(event.get("detail")):
@@ -385,10 +431,16 @@ def _control_request(event: dict[str, Any]) -> list[TranscriptEntry]:
     suggestions = _suggestions(request.get("permission_suggestions"))
     if suggestions:
         lines.append(f"suggested: {suggestions}")
+    ident = (
+        as_string(event.get("request_id"))
+        or as_string(request.get("tool_use_id"))
+        or "claude-permission"
+    )
+    asked = permission_request(request, ident, "\n".join(lines), "")
     text_input = to_json_text(request.get("input")) if request.get("input") else ""
-    if text_input:
-        lines.append(f"input: {text_input}")
-    return [{"kind": "system", "ts": "", "text": "\n".join(lines)}]
+    if text_input and asked["questionSet"] is None:  # a question's input is its question set
+        asked["prompt"] += f"\ninput: {text_input}"
+    return [asked]  # type: ignore[list-item]
 
 
 def _control_response(event: dict[str, Any]) -> list[TranscriptEntry]:

@@ -28,6 +28,7 @@ from linewise_contracts.extract import (
 
 from linewise_claude.events import side_event_entries, system_event_entries
 from linewise_claude.legacy import LegacyUsage, document_events, is_legacy_event, modern_event
+from linewise_claude.requests import resolved_request
 from linewise_claude.usage import is_internal_error
 
 __all__ = ["ClaudeStdoutParser", "create_stdout_parser", "parse_stdout_line"]
@@ -317,7 +318,34 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
             "errors": _result_errors(event),
         }
     )
+    entries.append(_run_terminal(event, subtype, entries[-1]["isError"], ts))  # type: ignore[typeddict-item]
     return entries
+
+
+# terminal_reason words that say a person or the caller stopped the run.
+_STOPPED: Final = ("abort", "interrupt", "cancel")
+
+
+def _run_terminal(event: dict[str, Any], subtype: str, failed: bool, ts: str) -> TranscriptEntry:
+    """The result's end state as contract 1.3's ``run_terminal`` (shown in the run header)."""
+    reason = as_string(event.get("terminal_reason"))
+    if any(word in reason for word in _STOPPED):
+        states = ("interrupted", "cancelled", "yielded")
+    elif failed:
+        states = ("failed", "failed", "blocked")
+    else:
+        states = ("completed", "succeeded", "done")
+    entry: dict[str, Any] = {
+        "kind": "run_terminal",
+        "ts": ts,
+        "turnState": states[0],
+        "runState": states[1],
+        "disposition": states[2],
+    }
+    stop = reason or (subtype if failed else "") or as_string(event.get("stop_reason"))
+    if stop:
+        entry["stopReason"] = stop
+    return entry  # type: ignore[return-value]
 
 
 def _result_errors(event: dict[str, Any]) -> list[str]:
@@ -441,10 +469,13 @@ class ClaudeStdoutParser:
     remembers tool names by id, so tool results carry ``toolName``.
     """
 
-    __slots__ = ("_current", "_legacy", "_names", "_streamed", "_streaming")
+    __slots__ = ("_current", "_legacy", "_names", "_requests", "_streamed", "_streaming")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
+        # Permission prompts not answered yet, by control request id and by tool use id.
+        # Each maps to the request's entry and its other key.
+        self._requests: BoundedMap[str, tuple[dict[str, Any], str]] = BoundedMap(_REMEMBERED)
         # message id -> block kinds ("text", "thinking") already streamed as deltas
         self._streamed: BoundedMap[str, frozenset[str]] = BoundedMap(_REMEMBERED)
         self._current: str | None = None  # id of the message being streamed
@@ -480,6 +511,10 @@ class ClaudeStdoutParser:
             return self._parse_event(modern_event(event, self._legacy), line, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
+            if kind in ("control_request", "control_response"):
+                entries = self._requested(event, entries, ts)
+        if self._requests and kind == "user":
+            entries = self._answered(event, entries, ts)
         # _with_context, its common case inline: a main-thread message.
         parent = event.get("parent_tool_use_id")
         if parent is not None and type(parent) is str and parent:
@@ -487,6 +522,44 @@ class ClaudeStdoutParser:
         if kind == "system":
             return with_parent(entries, _task_parent(event, self._names))
         return entries
+
+    def _requested(
+        self, event: dict[str, Any], entries: list[TranscriptEntry], ts: str
+    ) -> list[TranscriptEntry]:
+        """Remember a permission prompt; a control response to one gives its answered snapshot."""
+        if event.get("type") == "control_request":
+            for entry in entries:
+                if entry["kind"] == "runtime_request":
+                    asked: dict[str, Any] = entry  # type: ignore[assignment]
+                    tool = as_string(as_object(event.get("request")).get("tool_use_id"))
+                    self._requests[asked["requestId"]] = (asked, tool)
+                    if tool:
+                        self._requests[tool] = (asked, asked["requestId"])
+            return entries
+        response = as_object(event.get("response"))
+        behavior = as_string(as_object(response.get("response")).get("behavior"))
+        pending = self._requests.pop(as_string(response.get("request_id")))
+        if pending is None or behavior not in ("allow", "deny"):
+            return entries
+        self._requests.pop(pending[1])
+        return [resolved_request(pending[0], ts, behavior=behavior)]  # type: ignore[list-item]
+
+    def _answered(
+        self, event: dict[str, Any], entries: list[TranscriptEntry], ts: str
+    ) -> list[TranscriptEntry]:
+        """A tool result answers the prompt that asked for its call: the answered snapshot first."""
+        out: list[TranscriptEntry] = []
+        for entry in entries:
+            if entry["kind"] == "tool_result":
+                pending = self._requests.pop(entry["toolUseId"])
+                if pending is not None:
+                    self._requests.pop(pending[1])
+                    result: dict[str, Any] = entry  # type: ignore[assignment]
+                    details = event.get("tool_use_result")
+                    answered = resolved_request(pending[0], ts, result=result, details=details)
+                    out.append(answered)  # type: ignore[arg-type]
+            out.append(entry)
+        return out
 
     def _stream_event(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         inner = as_object(event.get("event"))
@@ -505,6 +578,7 @@ class ClaudeStdoutParser:
 
     def reset(self) -> None:
         self._names.clear()
+        self._requests.clear()
         self._streamed.clear()
         self._current = None
         self._streaming = False

@@ -20,7 +20,9 @@ from linewise_contracts.extract import (
     iso_timestamp,
     parse_json_object,
 )
+from linewise_contracts.outcomes import FAILED_OUTCOMES
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 from linewise_contracts.validation import MAX_INT
 
 from linewise_claude.classify import (
@@ -36,7 +38,12 @@ from linewise_claude.classify import (
     retry_not_before,
 )
 from linewise_claude.legacy import modern_lines
-from linewise_claude.usage import is_internal_error, result_usage
+from linewise_claude.usage import (
+    is_internal_error,
+    message_tokens,
+    result_tokens,
+    wire_usage,
+)
 
 __all__ = ["summarize_run"]
 
@@ -51,13 +58,12 @@ _OPEN_MESSAGES: Final = 1024
 
 
 def _message_usage(message: Mapping[str, Any]) -> Usage:
-    usage = as_object(message.get("usage"))
-    return Usage(
-        input_tokens=as_int(usage.get("input_tokens"))
-        + as_int(usage.get("cache_creation_input_tokens")),
-        output_tokens=as_int(usage.get("output_tokens")),
-        cached_tokens=as_int(usage.get("cache_read_input_tokens")),
-    )
+    return wire_usage(message_tokens(message.get("usage")))
+
+
+def _add_models(into: dict[str, TokenUsage], models: Mapping[str, TokenUsage]) -> None:
+    for name, tokens in models.items():
+        into[name] = into.get(name, TokenUsage()) + tokens
 
 
 def _error_texts(result: Mapping[str, Any]) -> list[str]:
@@ -138,6 +144,8 @@ class _Subagents:
                 "outputTokens": part.output_tokens,
                 "cachedTokens": part.cached_tokens,
             }
+            # The same in the usage vocabulary: input, cache reads and cache writes apart.
+            record["tokenUsage"] = dict(message_tokens(usage).to_json())
 
 
 class _Results:
@@ -147,7 +155,8 @@ class _Results:
     def __init__(self) -> None:
         self.last: dict[str, Any] | None = None
         self.count = 0
-        self.usage = Usage()  # of the results before the last
+        self.tokens = TokenUsage()  # of the results before the last
+        self.models: dict[str, TokenUsage] = {}  # of the results before the last, per model
         self.errors: list[str] = []  # of the failed results before the last
         self.costs: list[float] = []  # known costs, the last result's included
         self.denials = 0  # permission denials of the results before the last
@@ -168,7 +177,9 @@ class _Results:
                 self.costs.pop()
         else:
             if previous is not None:
-                self.usage += result_usage(previous)
+                tokens, models = result_tokens(previous)
+                self.tokens += tokens
+                _add_models(self.models, models)
                 self.errors.extend(_failure_texts(previous))
                 self.denials += len(as_list(previous.get("permission_denials")))
             self.count += 1
@@ -176,8 +187,14 @@ class _Results:
         if _cost(event) >= 0:
             self.costs.append(_cost(event))
 
-    def total_usage(self) -> Usage:
-        return self.usage + result_usage(self.last) if self.last is not None else self.usage
+    def total_tokens(self) -> tuple[TokenUsage, dict[str, TokenUsage]]:
+        """Every counted result's tokens, and per model where the results have ``modelUsage``."""
+        if self.last is None:
+            return self.tokens, dict(self.models)
+        tokens, models = result_tokens(self.last)
+        per_model = dict(self.models)
+        _add_models(per_model, models)
+        return self.tokens + tokens, per_model
 
     def all_errors(self) -> list[str]:
         return self.errors + _failure_texts(self.last) if self.last is not None else self.errors
@@ -203,8 +220,8 @@ class _Run:
         self.model: str | None = None
         self.results = _Results()
         self.last_text: str | None = None
-        self.open_usage: dict[str, Usage] = {}  # the unfinished session's messages, by id
-        self.forgotten_usage = Usage()  # of its messages beyond _OPEN_MESSAGES
+        self.open_usage: dict[str, TokenUsage] = {}  # the unfinished session's messages, by id
+        self.forgotten_usage = TokenUsage()  # of its messages beyond _OPEN_MESSAGES
         self.open_activity = False
         self.other_text: deque[str] = deque(maxlen=20)  # non-JSON lines: errors the CLI printed
         self.api_errors: list[str] = []
@@ -263,7 +280,7 @@ class _Run:
         if message_id and "usage" in message:
             open_usage = self.open_usage
             open_usage.pop(message_id, None)  # the most recently seen last
-            open_usage[message_id] = _message_usage(message)
+            open_usage[message_id] = message_tokens(message.get("usage"))
             if len(open_usage) > _OPEN_MESSAGES:
                 self.forgotten_usage += open_usage.pop(next(iter(open_usage)))
         if event.get("error"):
@@ -306,7 +323,7 @@ class _Run:
             stats = event["subagent_stats"]
             self.subagent_stats = stats if type(stats) is dict else None
         self.open_usage.clear()
-        self.forgotten_usage = Usage()
+        self.forgotten_usage = TokenUsage()
         self.open_activity = False
 
 
@@ -317,7 +334,14 @@ def _outcome(run: _Run, last: Mapping[str, Any] | None) -> str | None:
         return None
     if is_max_turns_result(last):
         return "max_turns"
-    return "failed" if _failed(last) else "completed"
+    if as_string(last.get("subtype")) == "error_max_budget_usd":
+        return "budget"
+    if is_refusal_result(last):
+        return "refused"
+    if _failed(last):
+        # A run a person stopped ends in an error result: the interruption is what happened.
+        return "interrupted" if run.interrupted else "failed"
+    return "completed"
 
 
 def _failure_kind(last: Mapping[str, Any] | None, texts: list[str]) -> str | None:
@@ -347,8 +371,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     of one multi-turn session carry running totals and are not added up. A
     session cut off before its result is counted from its assistant messages
     (usage once per message id; no cost is known) and makes the run
-    incomplete. ``outcome`` is ``completed``, ``failed``, ``max_turns`` (a
-    failure) or ``cut_off``.
+    incomplete. ``outcome`` is ``completed``, ``failed``, ``max_turns`` or
+    ``budget`` (failures), ``refused``, ``interrupted`` (an error result
+    after "[Request interrupted by user]") or ``cut_off``. ``token_usage``
+    keeps Claude's uncached input, cache reads and cache writes apart
+    (``usage`` adds the writes to input); ``model_usage`` is ``modelUsage``
+    added up over the sessions, given when it accounts for every token.
     """
     run = _Run()
     for line in modern_lines(lines):  # older shapes as today's events (legacy.py)
@@ -356,16 +384,19 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     results, last = run.results.count, run.results.last
     errors = run.results.all_errors()
     errors.extend(run.api_errors)
-    usage = run.results.total_usage() + run.forgotten_usage
+    tokens, per_model = run.results.total_tokens()
+    tokens += run.forgotten_usage
     for part in run.open_usage.values():
-        usage += part
+        tokens += part
     known = run.results.costs
     basis = "per_run" if results else "assistant_messages"
     if results and run.open_usage:
         basis = "per_run+assistant_messages"
     outcome = _outcome(run, last)
     texts = list(run.other_text) + run.api_errors
-    failed = outcome in ("failed", "max_turns") or bool(run.api_errors and outcome != "completed")
+    failed = outcome in FAILED_OUTCOMES or bool(
+        run.api_errors and outcome not in ("completed", "interrupted")
+    )
     details: dict[str, JsonValue] = {
         "usageBasis": basis,
         "sessions": results + (1 if run.open_activity else 0),
@@ -395,7 +426,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     return RunSummary(
         session_id=run.session_id,
         model=run.model,
-        usage=usage,
+        usage=wire_usage(tokens),
         cost_usd=sum(known) if known else None,
         final_text=final or run.last_text,
         outcome=outcome,
@@ -405,4 +436,9 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         turns=run.turns if results else None,
         complete=last is not None and not run.open_activity,
         details=details,
+        token_usage=tokens,
+        # Per model only when modelUsage accounts for every token counted (not for a session
+        # cut off before its result, or results without it).
+        model_usage=per_model if sum(per_model.values(), TokenUsage()) == tokens else {},
+        cost_source="reported" if known else None,
     )

@@ -65,7 +65,8 @@ Don't use when:
 - The agent is another CLI (Claude Code, Gemini, Cursor, OpenCode ...): use its own
   adapter type.
 
-Output: init (thread id), system (turn started, file changes, to-do list), thinking
+Output: init (thread id), system (turn started, file changes), provider_activity (the
+to-do list as a plan), runtime_request (legacy approval requests), thinking
 (reasoning summaries), assistant, tool_call / tool_result (commands, MCP tools, web
 search, collab agents; with toolName from the stateful parser, and parentToolUseId on the
 collab calls of a spawned agent), diff (when Codex attaches diffs), stderr (error items,

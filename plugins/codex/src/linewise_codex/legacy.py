@@ -12,6 +12,7 @@ import math
 import shlex
 from typing import Any, Final
 
+from linewise_contracts.activity import plan_activity, runtime_request
 from linewise_contracts.entries import DiffChangeType, JsonValue, ResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     as_list,
@@ -179,18 +180,26 @@ def _tokens_text(msg: dict[str, Any]) -> str:
     return text
 
 
-def _plan_text(msg: dict[str, Any]) -> str:
-    steps = [step for step in as_list(msg.get("plan")) if type(step) is dict]
-    done = sum(1 for step in steps if step.get("status") == "completed")
-    lines = [f"to-do list ({done}/{len(steps)} done)"]
+def _plan(msg: dict[str, Any], ts: str) -> TranscriptEntry:
+    """``plan_update`` (the ``update_plan`` tool) as contract 1.3's plan card."""
+    steps = [
+        (as_string(step.get("status")), as_string(step.get("step")))
+        for step in as_list(msg.get("plan"))
+        if type(step) is dict
+    ]
     explanation = as_string(msg.get("explanation")).strip()
-    if explanation:
-        lines.append(explanation)
-    marks = {"completed": "[x]", "in_progress": "[~]"}
-    for step in steps:
-        status = as_string(step.get("status"))
-        lines.append(f"{marks.get(status, '[ ]')} {as_string(step.get('step'))}")
-    return "\n".join(lines)
+    return plan_activity(ts, steps, explanation=explanation)  # type: ignore[return-value]
+
+
+def _approval(msg: dict[str, Any], ts: str) -> TranscriptEntry:
+    """An approval Codex waits for, as contract 1.3's ``runtime_request`` (pending)."""
+    kind = as_string(msg.get("type"))
+    what = _command_text(msg.get("command")) or ", ".join(_patch_changes(msg.get("changes")))
+    reason = as_string(msg.get("reason"))
+    text = f"approval requested: {what}" + (f" ({reason})" if reason else "")
+    ident = as_string(msg.get("call_id")) or kind
+    request_kind = "file_approval" if kind == "apply_patch_approval_request" else "command_approval"
+    return runtime_request(ts, ident, text, request_kind=request_kind)  # type: ignore[return-value]
 
 
 def _text_entries(kind: str, msg: dict[str, Any], ts: str) -> list[TranscriptEntry]:
@@ -320,12 +329,9 @@ def legacy_entries(msg: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     if kind == "turn_diff":
         return diff_entries(as_string(msg.get("unified_diff")), ts, limit=_DIFF_LINES)
     if kind == "plan_update":
-        return [{"kind": "system", "ts": ts, "text": _plan_text(msg)}]
+        return [_plan(msg, ts)]
     if kind in ("exec_approval_request", "apply_patch_approval_request"):
-        what = _command_text(msg.get("command")) or ", ".join(_patch_changes(msg.get("changes")))
-        reason = as_string(msg.get("reason"))
-        text = f"approval requested: {what}" + (f" ({reason})" if reason else "")
-        return [{"kind": "system", "ts": ts, "text": text}]
+        return [_approval(msg, ts)]
     if kind in ("agent_reasoning_section_break", "shutdown_complete"):
         # A marker with nothing to show beyond its name.
         return [{"kind": "system", "ts": ts, "text": kind.replace("_", " ")}]

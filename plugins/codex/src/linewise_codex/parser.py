@@ -8,6 +8,7 @@ from typing import Any, Final
 
 import orjson
 from linewise_contracts.acpx import parse_acpx_event
+from linewise_contracts.activity import plan_activity
 from linewise_contracts.entries import (
     JsonValue,
     ToolCallEntry,
@@ -380,14 +381,14 @@ def _file_change(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEn
     return entries + _diff_entries(changes, ts)
 
 
-def _todo_text(item: dict[str, Any]) -> str:
-    steps = [step for step in as_list(item.get("items")) if type(step) is dict]
-    done = sum(1 for step in steps if step.get("completed") is True)
-    lines = [f"to-do list ({done}/{len(steps)} done)"]
-    for step in steps:
-        mark = "[x]" if step.get("completed") is True else "[ ]"
-        lines.append(f"{mark} {as_string(step.get('text'))}")
-    return "\n".join(lines)
+def _todo_plan(item: dict[str, Any], ts: str) -> TranscriptEntry:
+    """A ``todo_list`` item as contract 1.3's plan card (each item done or pending)."""
+    steps = [
+        ("completed" if step.get("completed") is True else "pending", as_string(step.get("text")))
+        for step in as_list(item.get("items"))
+        if type(step) is dict
+    ]
+    return plan_activity(ts, steps, plan_id=as_string(item.get("id")))  # type: ignore[return-value]
 
 
 def _explicit_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
@@ -419,7 +420,7 @@ def _item_entries(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptE
     if kind == "file_change":
         return _file_change(item, ts, phase)
     if kind == "todo_list":
-        return [{"kind": "system", "ts": ts, "text": _todo_text(item)}]
+        return [_todo_plan(item, ts)]
     if kind == "tool_result" and phase == "completed":
         return [_explicit_result(item, ts)]
     if kind == "error":

@@ -11,9 +11,11 @@ from typing import Any, Final, Literal
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_object, as_string, dig
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_codex.legacy import is_legacy_event
 from linewise_codex.parser import read_event
+from linewise_codex.usage import token_usage
 
 __all__ = [
     "AuthRefreshFailure",
@@ -262,7 +264,7 @@ def _error_message(value: object) -> str:
 class _Usage:
     """A thread's last reported running totals: the contract's three counts and two more."""
 
-    __slots__ = ("cache_write", "reasoning", "usage")
+    __slots__ = ("cache_write", "reasoning", "tokens", "usage")
 
     def __init__(self, usage: dict[str, object]) -> None:
         self.usage = Usage(
@@ -274,6 +276,7 @@ class _Usage:
         # output), reported beside them by Codex 0.139+; kept apart, never added on top.
         self.cache_write = as_int(usage.get("cache_write_input_tokens"))
         self.reasoning = as_int(usage.get("reasoning_output_tokens"))
+        self.tokens = token_usage(usage)
 
 
 class _LateErrors:
@@ -319,6 +322,7 @@ class _Run:
         self.warnings: list[str] = []
         self.reconnects = self.threads = self.turns = 0
         self.outcome: str | None = None
+        self.interrupts: list[str] = []  # the reasons of the turns a person aborted
         self.pending = False  # a thread or turn has started and not ended
         self.other_text: deque[str] = deque(maxlen=20)
 
@@ -389,8 +393,9 @@ class _Run:
         elif kind == "agent_message":
             self.final_text = as_string(msg.get("message")).strip() or self.final_text
         elif kind == "turn_aborted":
-            reason = as_string(msg.get("reason"), "unknown")
-            self.error(f"turn aborted: {reason}", failed=True)
+            # A person stopped the turn (Esc, a new message): an interruption, not a failure.
+            self.outcome, self.pending = "interrupted", False
+            self.interrupts.append(as_string(msg.get("reason"), "unknown"))
         elif kind in ("error", "stream_error"):
             self.error(_error_message(msg), failed=False)
         elif kind == "warning":
@@ -405,8 +410,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     ``turn.completed`` of each thread (Codex reports the thread's running
     total there), summed over the threads in the log; the reasoning and
     cache-write counts of Codex 0.139+ are parts of those totals, reported
-    in ``details``. A run whose last turn never ended, or that started a
-    thread and no turn after the last one ended, is incomplete. Log lines a
+    in ``details``; ``token_usage`` has them apart (see :func:`token_usage`).
+    A turn a person aborted (legacy ``turn_aborted``) makes the outcome
+    ``interrupted`` (not ``failed``) until a later turn ends, its reasons in
+    ``details["interrupts"]``; a run that stops mid-turn is ``cut_off``. A
+    run whose last turn never ended, or that started a thread and no turn
+    after the last one ended, is incomplete. Log lines a
     wrapper prefixed with a timestamp are read like raw ones, and the
     legacy ``{"id", "msg"}`` events of older releases too. The first
     :data:`KEPT_ERRORS` error messages are kept (a repeat of the one before is
@@ -423,8 +432,10 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         run.event(event)
 
     total = Usage()
+    tokens = TokenUsage()
     for part in run.usage_by_thread.values():
         total += part.usage
+        tokens += part.tokens
     evidence = [*run.errors, *run.warnings, *run.other_text]
     late = run.late_errors
     quota = is_provider_quota_error(*run.errors) or late.quota
@@ -445,17 +456,22 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     }
     if late.count:
         details["errorsOmitted"] = late.count
+    if run.interrupts:
+        details["interrupts"] = list(run.interrupts[-KEPT_ERRORS:])
+    # The run's outcome is how it ended: a turn still open at the end was cut off.
+    outcome = "cut_off" if run.pending else run.outcome
     return RunSummary(
         session_id=run.session_id,
         model=run.model,
         usage=total,
         cost_usd=None,
         final_text=run.final_text or run.plan_text,
-        outcome=run.outcome,
+        outcome=outcome,
         is_error=run.outcome == "failed",
         errors=tuple(run.errors),
         unknown_session=is_unknown_session_error(*evidence) or late.unknown_session,
         turns=run.turns or None,
         complete=run.outcome is not None and not run.pending,
         details=details,
+        token_usage=tokens,
     )

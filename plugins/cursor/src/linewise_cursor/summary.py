@@ -19,8 +19,10 @@ from linewise_contracts.extract import (
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_cursor.parser import normalize_line
+from linewise_cursor.usage import result_tokens, step_tokens
 
 __all__ = ["is_unknown_session_error", "result_usage", "summarize_run"]
 
@@ -111,6 +113,7 @@ class _Run:
         self.session_id: str | None = None
         self.model: str | None = None
         self.usage = Usage()
+        self.tokens = TokenUsage()
         self.usage_reported = False  # a result carried token counts: else they are unknown
         self.cache_write = 0
         self.costs: list[float | None] = []
@@ -162,6 +165,7 @@ class _Run:
             if type(usage) is dict and usage:
                 self.usage_reported = True
                 self.usage += result_usage(event)
+                self.tokens += result_tokens(event)
                 self.cache_write += _count(usage, "cacheWriteTokens", "cache_write_input_tokens")
             cost = as_number(
                 event.get("total_cost_usd"),
@@ -185,6 +189,7 @@ class _Run:
         elif kind == "step_finish":  # the OpenCode-like shape of older builds
             tokens = as_object(dig(event, "part", "tokens"))
             self.usage_reported = self.usage_reported or bool(tokens)
+            self.tokens += step_tokens(tokens)
             self.usage += Usage(
                 input_tokens=as_int(tokens.get("input")) + as_int(dig(tokens, "cache", "write")),
                 output_tokens=as_int(tokens.get("output")),
@@ -282,6 +287,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         details["cacheWriteInputTokens"] = run.cache_write
     if run.duration_ms is not None:
         details["durationMs"] = run.duration_ms
+    if subtype is not None:
+        details["resultSubtype"] = subtype
     if run.pr_url:
         details["prUrl"] = run.pr_url
     complete = result is not None and not run.open
@@ -291,11 +298,27 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         usage=run.usage,
         cost_usd=sum(known) if known and len(known) == len(run.costs) else None,
         final_text=run.final_text.strip() if run.final_text and run.final_text.strip() else None,
-        outcome=subtype,
+        outcome=_outcome(
+            subtype,
+            complete=complete,
+            failed=bool(run.errors),
+            started=bool(run.sessions or run.open),
+        ),
         is_error=bool(run.errors),
         errors=tuple(run.errors),
         unknown_session=is_unknown_session_error("\n".join([*run.other_text, *run.errors])),
         turns=None,
         complete=complete,
         details=details,
+        token_usage=run.tokens,
+        cost_source="reported" if known and len(known) == len(run.costs) else None,
     )
+
+
+def _outcome(subtype: str | None, *, complete: bool, failed: bool, started: bool) -> str | None:
+    """How the run ended in the contract's words; Cursor's own subtype is in ``details``."""
+    if not complete:
+        return "cut_off" if started or subtype is not None else None
+    if failed:
+        return "failed"
+    return "completed" if subtype is not None else None

@@ -19,9 +19,11 @@ from linewise_contracts.extract import (
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_gemini.final_text import FinalText
 from linewise_gemini.parser import glued_event, plain_line_kind, read_session_id, read_usage
+from linewise_gemini.usage import stats_model_tokens, stats_tokens
 
 __all__ = [
     "is_auth_required",
@@ -204,7 +206,10 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     mebibyte of them only the latest are kept, and ``details["finalTextOmitted"]``
     counts the characters let go (see :mod:`.final_text`). Usage and cost come
     from the ``result`` events (Gemini reports no cost; one written by a wrapper
-    is read). A run whose stream stops before its result is incomplete. Memory
+    is read); ``token_usage`` and ``model_usage`` map ``stats`` as
+    :mod:`.usage` says. The outcome is ``completed``, ``failed``,
+    ``max_turns`` (Gemini's turn limit) or ``cut_off`` (no result after the
+    last activity). A run whose stream stops before its result is incomplete. Memory
     stays bounded however long the log: beyond :data:`KEPT_MESSAGES` errors,
     warnings or tool errors, the rest are counted in ``details`` (``errorsOmitted``
     and the like), never silently lost.
@@ -217,6 +222,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     result_text = ""  # the text of the last result that has one
     results = 0
     usage = Usage()
+    tokens = TokenUsage()
+    per_model: dict[str, TokenUsage] = {}
     cost: float | None = None
     tool_calls_reported = duration_ms = 0
     models: set[str] = set()
@@ -277,6 +284,9 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
                 output_tokens=int(output_tokens),
                 cached_tokens=int(cached_tokens),
             )
+            tokens += stats_tokens(event)
+            for name, part in stats_model_tokens(event).items():
+                per_model[name] = per_model.get(name, TokenUsage()) + part
             paid = _cost(event)
             if paid is not None:
                 cost = paid if cost is None else cost + paid
@@ -330,6 +340,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     }
     if models:
         details["models"] = [*sorted(models)]
+    if last is not None:
+        details["status"] = as_string(last.get("subtype")) or as_string(last.get("status")) or None
     if question is not None:
         details["question"] = question
     for key, omitted in (
@@ -346,9 +358,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         usage=usage,
         cost_usd=cost,
         final_text=final or None,
-        outcome=(as_string(last.get("subtype")) or as_string(last.get("status")) or None)
-        if last is not None
-        else None,
+        outcome=_outcome(last, open_activity),
         # An error the CLI reported after its last result (or with none) fails the run too.
         is_error=(last is not None and _is_error_result(last)) or error_since_result,
         errors=tuple(errors.kept),
@@ -356,4 +366,18 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         turns=None,
         complete=last is not None and not open_activity,
         details=details,
+        token_usage=tokens,
+        model_usage=per_model if sum(per_model.values(), TokenUsage()) == tokens else {},
+        cost_source="reported" if cost is not None else None,
     )
+
+
+def _outcome(last: Mapping[str, Any] | None, open_activity: bool) -> str | None:
+    """How the run ended, in the contract's words; Gemini's own status stays in ``last``."""
+    if open_activity:
+        return "cut_off"
+    if last is None:
+        return None
+    if is_turn_limit_result(last):
+        return "max_turns"
+    return "failed" if _is_error_result(last) else "completed"

@@ -17,6 +17,7 @@ from linewise_contracts.extract import (
     to_json_text,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage, token_count
 
 from linewise_grok.parser import _TurnBoundary, error_text
 
@@ -61,6 +62,34 @@ def usage_from(usage: object) -> Usage:
     )
 
 
+def tokens_from(usage: object) -> TokenUsage:
+    """A Grok ``usage`` object in the usage vocabulary.
+
+    Headless ``input_tokens`` are the uncached input: cache reads and writes
+    (``cache_read_input_tokens``, ``cache_creation_input_tokens``) are beside
+    them, and ``reasoning_tokens`` are the reasoning part of ``output_tokens``.
+    """
+    numbers = as_object(usage)
+    return TokenUsage(
+        uncached_input=token_count(numbers.get("input_tokens")),
+        cache_read=token_count(numbers.get("cache_read_input_tokens")),
+        cache_write=token_count(numbers.get("cache_creation_input_tokens")),
+        output=token_count(numbers.get("output_tokens")),
+        reasoning=token_count(numbers.get("reasoning_tokens")),
+    )
+
+
+# Grok's stop reasons (ACP's, compared normalised) in the contract's words.
+_OUTCOMES: Final = {
+    "endturn": "completed",
+    "maxtokens": "max_tokens",
+    "maxturnrequests": "max_turns",
+    "maxturns": "max_turns",
+    "refusal": "refused",
+    "cancelled": "interrupted",
+}
+
+
 def _normal(stop_reason: str) -> str:
     # Grok 0.2 wrote ``EndTurn``, 1.x writes ``end_turn``: compare without case or underscores.
     return stop_reason.replace("_", "").lower()
@@ -84,6 +113,8 @@ class _Run:
         self.stop_reason: str | None = None
         self.ends: list[dict[str, Any]] = []
         self.usage = Usage()
+        self.tokens = TokenUsage()
+        self.open_tokens = TokenUsage()
         self.basis: set[str] = set()
         # Usage of responses since the last ``end`` (what a cut-off run has to go on).
         self.open_usage = Usage()
@@ -110,6 +141,7 @@ class _Run:
             self.answer.append(as_string(event.get("data")))
         elif kind == "usage":
             self.open_usage += usage_from(event.get("usage"))
+            self.open_tokens += tokens_from(event.get("usage"))
             self._close_response()
         elif kind == "tool_call":
             self.tool_calls += 1
@@ -144,19 +176,23 @@ class _Run:
             self.model = next(iter(models))
         if "usage" in event:
             self.usage += usage_from(event.get("usage"))
+            self.tokens += tokens_from(event.get("usage"))
             self.basis.add("end")
-        elif self.open_usage != Usage():
+        elif self.open_usage != Usage() or self.open_tokens.known:
             self.usage += self.open_usage
+            self.tokens += self.open_tokens
             self.basis.add("responses")
         self.open_usage = Usage()
+        self.open_tokens = TokenUsage()
         self.open_activity = False
 
     def summary(self) -> RunSummary:
         unfinished = self.open_activity
         if unfinished:
             self._close_response()
-            if self.open_usage != Usage():
+            if self.open_usage != Usage() or self.open_tokens.known:
                 self.usage += self.open_usage
+                self.tokens += self.open_tokens
                 self.basis.add("responses")
         costs = [as_number(end.get("total_cost_usd"), -1) for end in self.ends]
         known = [cost for cost in costs if cost >= 0]
@@ -182,7 +218,7 @@ class _Run:
             usage=self.usage,
             cost_usd=sum(known) if known else None,
             final_text=self.last_answer or None,
-            outcome=self.stop_reason,
+            outcome=self._outcome(stop, unfinished),
             is_error=bool(self.errors) or refusal,
             errors=tuple(self.errors),
             unknown_session=is_unknown_session_error(
@@ -191,7 +227,20 @@ class _Run:
             turns=sum(turn for turn in turns if turn >= 0) if any(t >= 0 for t in turns) else None,
             complete=bool(self.ends) and not unfinished,
             details=details,
+            token_usage=self.tokens,
+            cost_source="reported" if known else None,
         )
+
+    def _outcome(self, stop: str, unfinished: bool) -> str | None:
+        """How the run ended in the contract's words (Grok's own stop reason is in ``details``)."""
+        if unfinished:
+            return "cut_off"
+        if self.max_turns_event:
+            return "max_turns"
+        word = _OUTCOMES.get(stop)
+        if self.errors and word in (None, "completed"):
+            return "failed"
+        return word
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:

@@ -9,6 +9,7 @@ from typing import Final
 from linewise_contracts.entries import JsonValue, TranscriptEntry
 from linewise_contracts.extract import strip_ansi, truncate
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_hermes.parser import HermesStdoutParser
 
@@ -81,6 +82,7 @@ class _Run:
         self.errors: list[str] = []
         self.unknown_session = False
         self.usage = Usage()
+        self.tokens = TokenUsage()
         self.cost: float | None = None
         self.stop_reason: str | None = None
         self.exit_code: int | None = None
@@ -172,6 +174,9 @@ class _Run:
             self.started_fresh = True
         if match := _TOKENS.search(text):
             self.usage = Usage(input_tokens=int(match.group(1)), output_tokens=int(match.group(2)))
+            # Hermes prints one input count, with no cache split: counted as uncached input,
+            # the cache reads and writes unknown.
+            self.tokens = TokenUsage(uncached_input=int(match.group(1)), output=int(match.group(2)))
         if match := _COST.search(text):
             self.cost = float(match.group(1))
 
@@ -183,9 +188,7 @@ class _Run:
         if self.timed_out:
             errors.append("Hermes timed out")
         is_error = bool(errors)
-        outcome = self.stop_reason or (
-            "error" if is_error else "success" if self.complete else None
-        )
+        outcome = _outcome(self.stop_reason, is_error=is_error, complete=self.complete)
         details: dict[str, JsonValue] = {
             "toolCalls": self.tool_calls,
             "toolErrors": self.tool_errors,
@@ -194,6 +197,7 @@ class _Run:
             "resumedFrom": self.resumed_from,
             "resumeStartedFresh": self.started_fresh,
             "maxTurns": self.stop_reason == "max_turns_exhausted",
+            "stopReason": self.stop_reason,
             **self.reported,
         }
         resumed = None if self.unknown_session else self.resumed_from
@@ -212,7 +216,20 @@ class _Run:
             turns=None,
             complete=self.complete,
             details=details,
+            token_usage=self.tokens,
+            cost_source="reported" if self.cost is not None else None,
         )
+
+
+def _outcome(stop_reason: str | None, *, is_error: bool, complete: bool) -> str | None:
+    """How the run ended in the contract's words (the raw stop reason is in ``details``)."""
+    if stop_reason == "max_turns_exhausted":
+        return "max_turns"
+    if is_error:
+        return "failed"
+    if complete:
+        return "completed"
+    return "cut_off" if stop_reason is None else None
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:

@@ -17,8 +17,11 @@ from linewise_contracts.extract import (
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
+from linewise_opencode.outcome import finish_outcome
 from linewise_opencode.parser import error_text, error_value
+from linewise_opencode.usage import step_tokens
 
 __all__ = ["is_unknown_session_error", "summarize_run"]
 
@@ -51,9 +54,12 @@ def _session_id(event: dict[str, Any]) -> str:
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """Summarise a whole OpenCode run from its ``--format json`` lines.
 
-    Usage and cost add up over the ``step_finish`` events (reasoning tokens
-    count as output, cache writes as input, cache reads are the cached
-    tokens). The final text is the assistant's text parts joined by blank
+    Usage and cost add up over the ``step_finish`` events (in ``usage``
+    reasoning tokens count as output, cache writes as input, cache reads are
+    the cached tokens; ``token_usage`` keeps them apart, see :mod:`.usage`).
+    The outcome is the last step's finish reason in the contract's words
+    (:func:`finish_outcome`; OpenCode's own in ``details["finishReason"]``).
+    The final text is the assistant's text parts joined by blank
     lines. A run is complete when its last step finished for good (not to call
     tools), when OpenCode said it is done, or when it ended on an error.
     """
@@ -61,6 +67,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     messages: list[str] = []
     positions: dict[str, int] = {}  # text part id -> its index in messages
     usage = Usage()
+    token_usage = TokenUsage()
     costs: list[float] = []
     reasoning_tokens = cache_writes = steps = 0
     errors: list[str] = []
@@ -103,6 +110,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
                 output_tokens=as_int(tokens.get("output")) + reasoning,
                 cached_tokens=as_int(cache.get("read")),
             )
+            token_usage += step_tokens(tokens)
             reasoning_tokens += reasoning
             cache_writes += as_int(cache.get("write"))
             cost = as_number(part.get("cost"), -1)
@@ -138,6 +146,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     }
     if rejected:
         details["rejectedPermissions"] = rejected
+    if last_reason is not None:
+        details["finishReason"] = last_reason
     final = "\n\n".join(message for message in messages if message)
     return RunSummary(
         session_id=session_id,
@@ -145,11 +155,15 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         usage=usage,
         cost_usd=sum(costs) if costs else None,
         final_text=final or None,
-        outcome=last_reason,
+        outcome=finish_outcome(
+            last_reason, failed=bool(errors) or step_failed, complete=ended or finished_for_good
+        ),
         is_error=bool(errors) or step_failed,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error(*texts),
         turns=steps or None,
         complete=ended or finished_for_good,
         details=details,
+        token_usage=token_usage,
+        cost_source="reported" if costs else None,
     )

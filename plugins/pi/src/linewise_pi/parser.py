@@ -20,6 +20,7 @@ from linewise_contracts.extract import (
     truncate,
 )
 from linewise_contracts.summary import Usage
+from linewise_contracts.usage import TokenUsage, token_count
 
 __all__ = [
     "PiStdoutParser",
@@ -254,6 +255,22 @@ def _session_entries(event: dict[str, Any], kind: str, line: str, ts: str) -> li
         error = as_string(event.get("error")) or "no reason given"
         return [{"kind": "stderr", "ts": ts, "text": f"{command} failed: {error}"}]
     return stdout_entries(line, ts)
+
+
+def message_tokens(message: dict[str, Any]) -> TokenUsage:
+    """An assistant message's ``usage`` in the usage vocabulary.
+
+    Pi's counts are disjoint (``totalTokens`` = input + output + cacheRead +
+    cacheWrite): ``input`` is the uncached input; reasoning is inside ``output``
+    and not reported apart.
+    """
+    body = as_object(message.get("usage"))
+    return TokenUsage(
+        uncached_input=token_count(body.get("input")),
+        cache_read=token_count(body.get("cacheRead")),
+        cache_write=token_count(body.get("cacheWrite")),
+        output=token_count(body.get("output")),
+    )
 
 
 def message_usage(message: dict[str, Any]) -> tuple[Usage, float]:

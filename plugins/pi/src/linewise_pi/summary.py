@@ -17,8 +17,9 @@ from linewise_contracts.extract import (
     parse_json_object,
 )
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage, token_count, without
 
-from linewise_pi.parser import message_errors, message_text, message_usage
+from linewise_pi.parser import message_errors, message_text, message_tokens, message_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run"]
 
@@ -29,7 +30,15 @@ _UNKNOWN_SESSION: Final = re.compile(
     r"|\b(?:could not|cannot|failed to) (?:find|open|load|resume) session\b",
     re.IGNORECASE,
 )
-_FAILED_STOPS: Final = ("error", "aborted")
+_FAILED_STOPS: Final = ("error",)
+# Pi's stop reasons in the contract's words; "aborted" is a person stopping the run (Esc, abort).
+_OUTCOMES: Final = {
+    "stop": "completed",
+    "toolUse": "completed",
+    "length": "max_tokens",
+    "error": "failed",
+    "aborted": "interrupted",
+}
 
 
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
@@ -49,6 +58,7 @@ class _Run:
         self.model: str | None = None
         self.provider: str | None = None
         self.usage = Usage()
+        self.tokens = TokenUsage()
         self.cost: float | None = None
         self.final_text: str | None = None
         self.partial: list[str] = []  # text streamed for a message not yet complete
@@ -79,6 +89,7 @@ class _Run:
     def assistant(self, message: dict[str, Any]) -> None:
         usage, _ = message_usage(message)
         self.usage += usage
+        self.tokens += message_tokens(message)
         self.add_cost(dig(message, "usage", "cost", "total"))
         self.model = as_string(message.get("model")) or self.model
         self.provider = as_string(message.get("provider")) or self.provider
@@ -89,6 +100,8 @@ class _Run:
         if text:
             self.final_text = text
         failures = message_errors(message)
+        if self.stop == "aborted" and as_string(message.get("stopReason")) == "aborted":
+            return  # a person stopped the request: an interruption, not an error
         if failures:
             for failure in failures:
                 self.error(failure, recoverable=True)
@@ -105,6 +118,13 @@ class _Run:
                 output_tokens=as_int(usage.get("outputTokens")),
                 cached_tokens=as_int(usage.get("cachedInputTokens")),
             )
+            # This camelCase shape names its cache count as OpenAI does: part of the input.
+            cached = token_count(usage.get("cachedInputTokens"))
+            self.tokens += TokenUsage(
+                uncached_input=without(token_count(usage.get("inputTokens")), cached),
+                cache_read=cached,
+                output=token_count(usage.get("outputTokens")),
+            )
             self.add_cost(usage.get("costUsd"))
             return
         self.usage += Usage(
@@ -112,6 +132,7 @@ class _Run:
             output_tokens=as_int(usage.get("output")),
             cached_tokens=as_int(usage.get("cacheRead")),
         )
+        self.tokens += message_tokens({"usage": usage})
         self.add_cost(dig(usage, "cost", "total"))
 
     def event(self, kind: str, event: dict[str, Any]) -> None:
@@ -194,6 +215,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         "compactions": run.compactions,
         "extensionErrors": run.extension_errors,
         "cutOffMessage": bool(partial),
+        "stopReason": run.stop,
     }
     return RunSummary(
         session_id=run.session_id,
@@ -201,11 +223,23 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         usage=run.usage,
         cost_usd=run.cost,
         final_text=partial or run.final_text,
-        outcome=run.stop,
+        outcome=_outcome(run, failed=bool(errors)),
         is_error=bool(errors) or run.stop in _FAILED_STOPS,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error("\n".join([*run.other_text, *errors])),
         turns=run.turns or None,
         complete=run.started and not run.open,
         details=details,
+        token_usage=run.tokens,
+        cost_source="reported" if run.cost is not None else None,
     )
+
+
+def _outcome(run: _Run, *, failed: bool) -> str | None:
+    """How the run ended in the contract's words (Pi's own stop reason is in ``details``)."""
+    if run.started and run.open:
+        return "cut_off"
+    word = _OUTCOMES.get(run.stop or "")
+    if failed and word != "interrupted":
+        return "failed"
+    return word

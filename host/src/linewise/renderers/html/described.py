@@ -227,7 +227,9 @@ class DescribedBlocks:
         if kind == "workspace_file_reference":
             return _reference(entry)
         if kind == "runtime_request":
-            return _choices(entry) + _questions(entry)
+            rest = entry["prompt"].partition("\n")[2]  # the first line is in the head
+            prompt = f'<pre class="scroll">{shortened(rest)}</pre>' if rest else ""
+            return prompt + _choices(entry) + _questions(entry)
         if kind == "run_result":
             return _result(entry)
         return ""

@@ -123,7 +123,7 @@ class EntryBlocks:
             f'<section class="entry result{" is-error" if failed else ""}" id="{ident}"'
             f'{page.nest}><div class="head"><span class="kind">run result</span>{mark}'
             f"<strong>{escaped(label)}</strong>"
-            f'<span class="usage">{escaped(result_usage(entry))}</span>{page.time(entry)}'
+            f"{_usage_span(result_usage(entry))}{page.time(entry)}"
             f"</div>{self._final_text(entry['text'])}"
             f"{listed}</section>\n"
         )
@@ -183,3 +183,8 @@ class EntryBlocks:
         # The newline inside the span keeps copied text line by line; a block's
         # trailing newline draws no extra line.
         page.write(f'<span class="d-{change}">{shortened(entry["text"])}\n</span>')
+
+
+def _usage_span(figures: str) -> str:
+    """A result's own figures, or nothing when it reported none (never "input 0")."""
+    return f'<span class="usage">{escaped(figures)}</span>' if figures else ""

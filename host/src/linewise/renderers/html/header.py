@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from linewise_contracts.summary import RunSummary
@@ -13,9 +13,9 @@ from linewise._version import __version__
 from linewise.renderers.html.markup import escaped, number
 from linewise.renderers.outcome import (
     cost_text,
+    run_outcome,
     summary_cost,
-    summary_failed,
-    summary_outcome,
+    summary_tokens,
     summary_tokens_known,
 )
 
@@ -41,6 +41,25 @@ def _duration(first: str | None, last: str | None) -> str | None:
     return f"{minutes}m {seconds:02d}s" if minutes else f"{seconds}s"
 
 
+def _span(first: str | None, last: str | None) -> str | None:
+    """The run's date and time span in UTC (``2025-09-24 19:22 → 2025-09-25 02:10 UTC``).
+
+    None when the first and last entries have one time: that is what entries
+    without times of their own all get (the file's modification time), so it is
+    not shown as the run's date.
+    """
+    try:
+        start = datetime.fromisoformat(first or "").astimezone(UTC)
+        end = datetime.fromisoformat(last or "").astimezone(UTC)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if start == end:
+        return None
+    head = start.strftime("%Y-%m-%d %H:%M")
+    tail = end.strftime("%H:%M" if end.date() == start.date() else "%Y-%m-%d %H:%M")
+    return f"{head} UTC" if tail == start.strftime("%H:%M") else f"{head} → {tail} UTC"
+
+
 def _names(names: list[str], beyond: bool, *, code: bool) -> str:
     """The first three names and how many more (only the first LISTED are kept)."""
     if not names:
@@ -51,6 +70,31 @@ def _names(names: list[str], beyond: bool, *, code: bool) -> str:
     if more <= 0:
         return shown
     return shown + f' <span class="note">+{more}{"+" if beyond else ""} more</span>'
+
+
+def _token_tiles(summary: RunSummary) -> list[tuple[str, str, str]]:
+    """The run's tokens in the usage vocabulary, one tile per kind; unknown says so."""
+    tokens = summary_tokens(summary)
+    if tokens is None:  # an older plugin's wire-format usage: labelled as the CLI's own
+        usage = summary.usage
+        note = "the CLI's own count"
+        return [
+            ("Input tokens", number(usage.input_tokens), note),
+            ("Cached tokens", number(usage.cached_tokens), note),
+            ("Output tokens", number(usage.output_tokens), note),
+        ]
+    tiles: list[tuple[str, str, str]] = []
+    reasoning = tokens.reasoning
+    for label, count, note in (
+        ("Uncached input", tokens.uncached_input, "input neither read from nor written to a cache"),
+        ("Cache read", tokens.cache_read, "input read from a prompt cache"),
+        ("Cache write", tokens.cache_write, "input written to a prompt cache"),
+        ("Output", tokens.output, "generated, reasoning included"),
+    ):
+        if label == "Output" and count is not None and reasoning is not None:
+            note = f"of it {number(reasoning)} reasoning"  # noqa: PLW2901 - the note of this tile
+        tiles.append((label, number(count) if count is not None else "not reported", note))
+    return tiles
 
 
 @dataclass(slots=True)
@@ -104,6 +148,18 @@ class Figures:
         self.outcome = label
         self.failed = failed
 
+    def _wire_tiles(self) -> list[tuple[str, str, str]]:
+        """Without a run summary: the results' own counts, labelled as the CLI's; 0 is unknown."""
+        note = "the CLI's own count"
+        return [
+            (label, number(count) if count else "not reported", note if count else "")
+            for label, count in (
+                ("Input tokens", self.input_tokens),
+                ("Cached tokens", self.cached_tokens),
+                ("Output tokens", self.output_tokens),
+            )
+        ]
+
     def error(self, element_id: str) -> None:
         self.errors += 1
         if self.first_error is None:
@@ -131,8 +187,13 @@ class Figures:
         }
         if self.terminal is not None:  # contract 1.3's run_terminal, only where a run said it
             data["terminal"] = self.terminal
+        if summary is None and not (self.input_tokens or self.output_tokens or self.cached_tokens):
+            # No result carried a count: the zeros are unknown, not zero.
+            data.update(inputTokens=None, outputTokens=None, cachedTokens=None)
         if summary is not None:
             data["run"] = summary.to_json()
+            tokens = summary_tokens(summary)
+            data["tokenUsage"] = tokens.to_json() if tokens is not None else None
             from linewise._prices import cost_source, price_data
 
             data["costSource"] = cost_source(summary)
@@ -145,15 +206,10 @@ class Figures:
 
     def header(self, title: str, summary: RunSummary | None) -> str:
         if summary is not None:
-            failed = summary_failed(summary)
-            state, outcome = ("failed" if failed else "finished"), summary_outcome(summary)
-            usage = summary.usage
+            outcome, failed = run_outcome(summary)
+            state = "failed" if failed else "finished"
             scope = "whole run"
-            tokens: tuple[float, float, float] | None = (
-                (usage.input_tokens, usage.output_tokens, usage.cached_tokens)
-                if summary_tokens_known(summary)
-                else None
-            )
+            tiles = _token_tiles(summary)
             cost = summary_cost(summary)
             models = [summary.model] if summary.model else self.models
         else:
@@ -165,7 +221,7 @@ class Figures:
                 state = "failed" if self.failed else "finished"
                 outcome = self.outcome
             scope = "sum of results" if self.results > 1 else "from the result"
-            tokens = (self.input_tokens, self.output_tokens, self.cached_tokens)
+            tiles = self._wire_tiles()
             cost = cost_text(self.cost_usd) if self.cost_reported else "unknown"
             models = self.models
         who = (
@@ -178,11 +234,7 @@ class Figures:
         calls = f"{self.tool_calls:,}"
         if self.subagent_calls:
             calls += f' <span class="note">({self.subagent_calls:,} in subagents)</span>'
-        shown = [number(count) for count in tokens] if tokens else ["unknown"] * 3
-        tiles = [
-            ("Input tokens", shown[0], "without cache reads" if tokens else "not reported"),
-            ("Output tokens", shown[1], ""),
-            ("Cache read tokens", shown[2], ""),
+        tiles += [
             ("Cost", escaped(cost), ""),
             ("Tool calls", calls, ""),
             ("Errors", errors, ""),
@@ -192,6 +244,9 @@ class Figures:
         duration = _duration(self.first_ts, self.last_ts)
         if duration:
             tiles.append(("Duration", duration, ""))
+        span = _span(self.first_ts, self.last_ts)
+        if span:
+            tiles.append(("When", escaped(span), "first to last entry"))
         body = "".join(
             f"<div><dt>{label}</dt><dd>{value}</dd>"
             + (f'<dd class="note">{note}</dd>' if note else "")

@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.extract import as_list, as_object, as_string, parse_json_object
-from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.summary import RunSummary
+from linewise_contracts.usage import TokenUsage
 
 from linewise_claude.session.records import HEADER, assistant_model
-from linewise_claude.summary import _message_usage
+from linewise_claude.usage import message_tokens, wire_usage
 
 __all__ = ["summarize_session"]
 
@@ -30,17 +31,20 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
     """What a session came to: its id, model, tokens and last answer.
 
     A session file records each API message's usage (repeated on every record
-    of that message: it is counted once, by message id) but no cost and no
-    outcome, so ``cost_usd`` and ``outcome`` stay unknown. ``complete`` says the
-    session is at rest: its last prompt got an answer with no tool call left
-    waiting (False when it stopped mid-turn, or was never answered).
+    of that message: it is counted once, by message id), per model in
+    ``model_usage`` (subagents on another model apart), but no cost, so
+    ``cost_usd`` stays unknown. ``complete`` says the session is at rest: its
+    last prompt got an answer with no tool call left waiting (False when it
+    stopped mid-turn, or was never answered). The outcome follows the end:
+    ``completed`` when at rest, ``interrupted`` when a person stopped the last
+    turn ("[Request interrupted by user"), else ``cut_off``.
     """
     session: str | None = None
     model: str | None = None
-    usage: dict[str, Usage] = {}
+    usage: dict[str, tuple[str, TokenUsage]] = {}
     final: str | None = None
     prompts = 0
-    answered = False
+    answered = interrupted = False
     for line in lines:
         record = parse_json_object(line)
         if record is None:
@@ -56,6 +60,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         if kind == "user" and record.get("isSidechain") is not True:
             prompt = type(message.get("content")) is str and record.get("isMeta") is not True
             prompts += prompt
+            interrupted = _interrupted(message) or (interrupted and not prompt)
             # A prompt, or tool results the model reads next: the turn goes on.
             answered = answered and not (prompt or _has_block(message, "tool_result"))
         if kind != "assistant":
@@ -63,7 +68,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         # Subagents' tokens count (they are the session's spending); their model and words not.
         key = as_string(message.get("id")) or as_string(record.get("uuid"))
         if key and (key in usage or len(usage) < _MAX_MESSAGES):
-            usage[key] = _message_usage(message)
+            usage[key] = (as_string(message.get("model")), message_tokens(message.get("usage")))
         if record.get("isSidechain") is True:
             continue
         model = assistant_model(record) or model
@@ -73,15 +78,37 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
             answered = False
         elif text:
             answered = True
+            interrupted = False
+    tokens = TokenUsage()
+    per_model: dict[str, TokenUsage] = {}
+    for named, part in usage.values():
+        tokens += part
+        if named and not named.startswith("<"):  # "<synthetic>": no model call
+            per_model[named] = per_model.get(named, TokenUsage()) + part
+    outcome = "completed" if answered else "interrupted" if interrupted else None
     return RunSummary(
         session_id=session,
         model=model,
-        usage=sum(usage.values(), Usage()),
+        usage=wire_usage(tokens),
         final_text=final,
+        outcome=outcome if outcome or not prompts else "cut_off",
         turns=prompts or None,
         complete=answered,
         details={"messages": len(usage)},
+        token_usage=tokens,
+        model_usage=per_model if sum(per_model.values(), TokenUsage()) == tokens else {},
     )
+
+
+def _interrupted(message: dict[str, Any]) -> bool:
+    """A user record saying a person stopped the turn ("[Request interrupted by user...")."""
+    content = message.get("content")
+    texts = (
+        [content]
+        if type(content) is str
+        else [as_string(as_object(block).get("text")) for block in as_list(content)]
+    )
+    return any(text.startswith("[Request interrupted by user") for text in texts)
 
 
 def _has_block(message: dict[str, Any], kind: str) -> bool:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
 
 from linewise_codex.session.items import is_prompt, message_text
+from linewise_codex.usage import token_usage
 
 __all__ = ["summarize_session"]
 
@@ -38,11 +41,12 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
     """What a rollout came to, from its records.
 
     Tokens are the last ``token_count`` total (Codex reports running totals);
-    unknown (zero, and ``details["tokens_known"]`` False) when the file has
-    none. The outcome is how the last turn ended (``completed``, or
-    ``aborted``, an error); ``complete`` says the last turn ended, by its
-    event or (versions that write none) by an answer after the last prompt
-    with no call left to run; a rollout has no cost.
+    unknown (``token_usage`` all None, ``details["tokens_known"]`` False)
+    when the file has none. The outcome is how the last turn ended:
+    ``completed`` (its event, or, in versions that write none, an answer after
+    the last prompt with no call left to run), ``interrupted`` (a person
+    aborted it: ``turn_aborted``, whose reasons are in ``details["interrupts"]``,
+    never errors), else ``cut_off``; a rollout has no cost.
     """
     session: str | None = None
     model: str | None = None
@@ -50,7 +54,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
     final: str | None = None
     outcome: str | None = None
     answered = False
-    errors: list[str] = []
+    interrupts: list[str] = []
     prompts = 0
     for line in lines:
         record = parse_json_object(line)
@@ -78,17 +82,22 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         elif kind == "event_msg" and sort in ("task_complete", "turn_complete"):
             outcome = "completed"
         elif kind == "event_msg" and sort == "turn_aborted":
-            outcome = "aborted"
-            errors.append(f"turn aborted: {as_string(payload.get('reason'), 'unknown')}")
+            outcome = "interrupted"
+            interrupts.append(as_string(payload.get("reason"), "unknown"))
+    complete = outcome is not None or answered
+    if outcome is None:
+        outcome = "completed" if answered else ("cut_off" if prompts else None)
+    details: dict[str, JsonValue] = {"tokens_known": total is not None}
+    if interrupts:
+        details["interrupts"] = list(interrupts[-20:])
     return RunSummary(
         session_id=session,
         model=model,
         usage=_usage(total or {}),
         final_text=final,
         outcome=outcome,
-        is_error=outcome == "aborted",
-        errors=tuple(errors[-20:]),
         turns=prompts or None,
-        complete=outcome is not None or answered,
-        details={"tokens_known": total is not None},
+        complete=complete,
+        details=details,
+        token_usage=token_usage(total) if total is not None else TokenUsage(),
     )
