@@ -118,7 +118,12 @@ def test_the_pre_1_0_stream_renders_auto_detected_with_calls_paired(tmp_path: Pa
     stderr, entries = render(_write(tmp_path, "legacy.jsonl", _jsonl(LEGACY)))
     assert "detected claude_local" in stderr, stderr
     assert not [e for e in entries if e["kind"] == "stdout"]
-    kinds = [(e["kind"], e.get("text") or e.get("toolUseId")) for e in entries]
+    # (The run's terminal state, a contract 1.3 entry, follows its result.)
+    kinds = [
+        (e["kind"], e.get("text") or e.get("toolUseId"))
+        for e in entries
+        if e["kind"] != "run_terminal"
+    ]
     assert kinds == [
         ("user", "What directory am I in?"),
         ("assistant", "I'll check."),
@@ -149,15 +154,16 @@ def test_a_pre_1_0_error_line_is_a_failed_result() -> None:
     line = json.dumps(
         {"role": "system", "cost_usd": 0.0, "duration_ms": 10, "is_error": True, "result": "boom"}
     )
-    (result,) = _entries([line])
-    assert (result["kind"], result["isError"]) == ("result", True)
+    (result,) = [e for e in _entries([line]) if e["kind"] == "result"]
+    assert result["isError"] is True
 
 
 def test_the_json_documents_array_reads_like_the_stream(tmp_path: Path) -> None:
     document = json.dumps(MODERN)
     stderr, entries = render(_write(tmp_path, "run.json", [document]))
     assert "detected claude_local" in stderr, stderr
-    assert [e["kind"] for e in entries] == ["init", "tool_call", "tool_result", "result"]
+    shown = [e["kind"] for e in entries if e["kind"] != "run_terminal"]
+    assert shown == ["init", "tool_call", "tool_result", "result"]
     assert entries[2]["toolName"] == "Bash"
     assert summarize_run([document]).cost_usd == 0.001
     assert [e["kind"] for e in _entries([document])] == [
@@ -168,7 +174,9 @@ def test_the_json_documents_array_reads_like_the_stream(tmp_path: Path) -> None:
 def test_the_json_documents_single_result_object_is_read(tmp_path: Path) -> None:
     stderr, entries = render(_write(tmp_path, "result.json", [json.dumps(MODERN[-1])]))
     assert "detected claude_local" in stderr, stderr
-    assert [(e["kind"], e["text"]) for e in entries] == [("result", "done")]
+    assert [(e["kind"], e["text"]) for e in entries if e["kind"] != "run_terminal"] == [
+        ("result", "done")
+    ]
 
 
 def test_bare_messages_alone_without_claudes_marks_are_not_claimed() -> None:
