@@ -17,8 +17,9 @@ like any other it raises.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
-import threading
+import sys
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any, Final
@@ -60,6 +61,7 @@ class OverBudget(BaseException):
 
 class _State:
     installed = False
+    owner = 0  # the pid of the command's process: a forked child is not the command
     received: list[int] = []  # noqa: RUF012 - one list for the process, on purpose
 
 
@@ -77,30 +79,45 @@ def arrived() -> bool:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _state.owner:
+        return  # a pool worker forked a moment ago: Ctrl-C is its parent's to handle
     _state.received.append(signum)
     raise KeyboardInterrupt
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _state.owner:
+        os._exit(EXIT_TERMINATED_BASE + signum)  # a worker not yet set up: end it as SIGTERM would
     _state.received.append(signum)
     raise Terminated(signum)
 
 
+def _on_main_thread() -> bool:
+    # threading is not imported for it: a process that never imported it has one thread.
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
+
+
 @contextlib.contextmanager
-def handling() -> Iterator[None]:
-    """Note real signals and turn them into exceptions for the time inside (main thread only)."""
-    if threading.current_thread() is not threading.main_thread() or _state.installed:
+def handling(*, exiting: bool = False) -> Iterator[None]:
+    """Note real signals and turn them into exceptions for the time inside (main thread only).
+
+    ``exiting``: the process exits right after, so the signals are then ignored
+    instead of given back to their earlier handlers (there is nothing left to stop).
+    """
+    if not _on_main_thread() or _state.installed:
         yield
         return
     previous: dict[int, Any] = {signal.SIGINT: signal.signal(signal.SIGINT, _interrupt)}
     for number in _TERMINATING:
         previous[number] = signal.signal(number, _terminate)
     _state.installed = True
+    _state.owner = os.getpid()
     try:
         yield
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            signal.signal(number, signal.SIG_IGN if exiting else handler)
         _state.installed = False
         _state.received.clear()
 
@@ -112,11 +129,7 @@ def time_budget(seconds: float, what: str) -> Iterator[None]:
     A timer (SIGALRM) on the main thread, where the command runs plugins; on
     other threads, or where there is no such timer, the code runs unbounded.
     """
-    usable = (
-        _state.installed
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
+    usable = _state.installed and hasattr(signal, "setitimer") and _on_main_thread()
     if not usable:
         yield
         return
