@@ -33,6 +33,7 @@ def build_renderer(
     thinking: bool = False,
     title: str = "transcript",
     endpoint: str | None = None,
+    file_ts: str | None = None,
 ) -> Renderer:
     """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
 
@@ -58,6 +59,7 @@ def build_renderer(
         formatter=formatter,
         adapter_type=adapter_type,
         endpoint=endpoint,
+        file_ts=file_ts,
     )
 
 
@@ -114,9 +116,17 @@ class Drawing:
 
 
 def drawing_for(
-    args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
+    args: argparse.Namespace,
+    output: TextIO,
+    *,
+    title: str,
+    adapter_type: str,
+    file_ts: str | None = None,
 ) -> Drawing:
-    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
+    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`.
+
+    ``file_ts``: the time stamped on lines without their own (a file's), told apart in the views.
+    """
     from linewise.renderers import use_color
 
     color = args.format == "text" and use_color(output, args.color)
@@ -132,6 +142,7 @@ def drawing_for(
             thinking=args.thinking,
             title=title,
             endpoint=getattr(args, "otlp_endpoint", None),
+            file_ts=file_ts,
         )
         redactor = getattr(args, "redactor", None)
         if redactor is not None:

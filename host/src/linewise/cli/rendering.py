@@ -362,7 +362,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         follow = args.follow and args.path != "-" and _regular_size(source) is not None
         output, output_file = _open_output(args, stack)
         title = os.path.basename(args.path) if args.path != "-" else "stdin"
-        drawing = drawing_for(args, output, title=title, adapter_type=args.adapter)
+        drawing = drawing_for(
+            args, output, title=title, adapter_type=args.adapter, file_ts=fixed_ts
+        )
 
         def detected(detection: Detection) -> None:
             note_detection(detection, quiet=args.quiet)
