@@ -258,3 +258,45 @@ def test_new_that_fails_part_way_leaves_no_half_project(
     with pytest.raises(OSError, match="No space left"):
         scaffold("half", tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+# -- issue 31 item 3: what killed workers left --------------------------------------------
+
+
+def test_render_of_several_logs_removes_the_folders_of_killed_renders(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    temporary = tmp_path / "tmp"
+    stale = temporary / f"linewise-render-{int(dead.stdout)}-abc123"
+    stale.mkdir(parents=True)
+    (stale / "0.out").write_text("half a transcript", encoding="utf-8")
+    alive = temporary / f"linewise-render-{os.getpid()}-def456"  # a render still running
+    alive.mkdir()
+    logs = []
+    for name in ("a", "b"):
+        log = tmp_path / f"{name}.jsonl"
+        log.write_text(claude_log(f"s-{name}"), encoding="utf-8")
+        logs.append(str(log))
+    done = subprocess.run(
+        [*LINEWISE, "render", *logs, "-j", "2", "-f", "jsonl", "-q"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert not stale.exists() and alive.exists()
+    assert [p.name for p in temporary.iterdir()] == [alive.name]  # its own folder is gone too
+
+
+def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
+    # tie_to_parent is given the pid the worker's parent had; here, one it never had.
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import time\nfrom linewise._workers import tie_to_parent\n"
+         "tie_to_parent(1 if __import__('os').getppid() != 1 else 2)\ntime.sleep(30)"],
+        capture_output=True,
+        timeout=20,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 1

@@ -125,8 +125,20 @@ def test_render_a_store_file_through_its_session_records(
     assert [json.loads(line)["kind"] for line in out.splitlines()][:2] == ["init", "user"]
     code, out, _ = _run(capsys, "render", str(store), "-a", "tinydb_session", "-f", "jsonl", "-q")
     assert json.loads(out.splitlines()[1])["text"] == "from the store"
-    code, _, err = _run(capsys, "render", str(store), "--follow")
-    assert code == 2 and "--follow" in err
+
+
+def test_follow_of_a_store_file_renders_it_and_ctrl_c_exits_0(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = write_tinydb(home, {"k": records("db-1", cli="tinydb", prompt="from the store")})
+
+    def ctrl_c(_: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("linewise.sessions.follow.time.sleep", ctrl_c)
+    code, out, err = _run(capsys, "render", str(store), "--follow", "-f", "jsonl", "-q")
+    assert code == 0, err
+    assert [json.loads(line)["kind"] for line in out.splitlines()][:2] == ["init", "user"]
 
 
 def test_render_a_copied_session_file_is_detected(
@@ -179,3 +191,23 @@ def test_the_table_shows_each_id_by_its_shortest_unique_prefix() -> None:
         "4cda": "4cda",
         "x" * 40: "x" * 8,
     }
+
+
+def test_live_lists_only_the_sessions_being_written_now(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import time
+
+    write_tiny(home, "p", "s-writing", end="2026-02-01T00:00:00Z")
+    done = write_tiny(home, "p", "s-done", end="2026-02-02T00:00:00Z")
+    hour_ago = time.time() - 3600
+    os.utime(done, (hour_ago, hour_ago))
+    code, out, err = _run(capsys, "sessions", "--live")
+    assert (code, err) == (0, "")
+    rows = out.splitlines()[1:-1]
+    assert len(rows) == 1 and rows[0].startswith("2026-02-01 00:00  tiny  s-w")
+    os.utime(home / ".tiny" / "sessions" / "p" / "s-writing.jsonl", (hour_ago, hour_ago))
+    code, out, err = _run(capsys, "sessions", "--live")
+    assert (code, out) == (0, "")
+    assert "no session is being written now" in err

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
+import sys
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any, Final
@@ -86,10 +86,20 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def _on_main_thread() -> bool:
+    # threading is not imported for it: a process that never imported it has one thread.
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
+
+
 @contextlib.contextmanager
-def handling() -> Iterator[None]:
-    """Note real signals and turn them into exceptions for the time inside (main thread only)."""
-    if threading.current_thread() is not threading.main_thread() or _state.installed:
+def handling(*, exiting: bool = False) -> Iterator[None]:
+    """Note real signals and turn them into exceptions for the time inside (main thread only).
+
+    ``exiting``: the process exits right after, so the signals are then ignored
+    instead of given back to their earlier handlers (there is nothing left to stop).
+    """
+    if not _on_main_thread() or _state.installed:
         yield
         return
     previous: dict[int, Any] = {signal.SIGINT: signal.signal(signal.SIGINT, _interrupt)}
@@ -100,7 +110,7 @@ def handling() -> Iterator[None]:
         yield
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            signal.signal(number, signal.SIG_IGN if exiting else handler)
         _state.installed = False
         _state.received.clear()
 
@@ -112,11 +122,7 @@ def time_budget(seconds: float, what: str) -> Iterator[None]:
     A timer (SIGALRM) on the main thread, where the command runs plugins; on
     other threads, or where there is no such timer, the code runs unbounded.
     """
-    usable = (
-        _state.installed
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
+    usable = _state.installed and hasattr(signal, "setitimer") and _on_main_thread()
     if not usable:
         yield
         return

@@ -145,15 +145,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from linewise._signals import EXIT_TERMINATED_BASE, Terminated, handling
 
-    with handling():
+    # The command's own process ignores signals once the command is done: it only exits
+    # then, and Python's own handler would print a traceback for a late Ctrl-C.
+    with handling(exiting=argv is None):
         try:
-            return _main(argv)
+            code = _main(argv)
         except KeyboardInterrupt:
             _say("interrupted")
             code = EXIT_INTERRUPTED
         except Terminated as stop:
             _say(f"stopped by {signal_name(stop.signum)}")
             code = EXIT_TERMINATED_BASE + stop.signum
+        else:
+            return code
     if argv is None:
         # The command's own process, stopped: everything was cleaned up on the way out,
         # and no thread a library left behind may hold the exit up.

@@ -38,9 +38,8 @@ from linewise.cli.options import (
     check_otlp,
     redactor_for,
 )
-from linewise.cli.output_file import OutputError, OutputFile
 from linewise.cli.render_pool import add_jobs, render_paths
-from linewise.cli.session_inputs import session_source
+from linewise.cli.session_inputs import SessionInput, session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.renderers.sanitising import neutralize
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
     from linewise._detect import Detection
     from linewise._pipeline import Pipeline
     from linewise._session import TranscriptSession
+    from linewise.cli.output_file import OutputFile
 
 __all__ = [
     "FORMATS",
@@ -135,8 +135,8 @@ def add_arguments(
     render.add_argument(
         "--follow",
         action="store_true",
-        help="keep reading the file as it grows, like tail -f; Ctrl-C stops "
-        "(stdin and pipes are read to their end anyway)",
+        help="keep reading the file as it grows, like tail -f, or a stored session as its "
+        "CLI writes it; Ctrl-C stops (stdin and pipes are read to their end anyway)",
     )
     add_color(render)
     add_full(render)
@@ -306,6 +306,8 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> tuple[TextIO, Ou
         return stack.enter_context(entry_stream()), None
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
+    from linewise.cli.output_file import OutputError, OutputFile
+
     try:
         file = OutputFile(args.output)
     except OutputError as error:
@@ -353,13 +355,21 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     _check_options(args, registry)
     with ExitStack() as stack:
         stored = session_source(args, registry)
-        source, fixed_ts = stored or _open_source(args)
+        if stored is not None:
+            # A followed session's entries take their records' times, else the time read.
+            source = stored.stream
+            fixed_ts = args.ts if args.follow else args.ts or file_ts(str(stored.path))
+        else:
+            source, fixed_ts = _open_source(args)
         # A stored session's entries are masked as its lines are (secret-named variables).
         args.redactor = redactor_for(args, environment=stored is not None)
         if source is not sys.stdin.buffer:
             stack.callback(source.close)
         # Only a regular file can grow; stdin and pipes are read to their end anyway.
-        follow = args.follow and args.path != "-" and _regular_size(source) is not None
+        if stored is not None:
+            follow = bool(args.follow) and stored.listing is not None
+        else:
+            follow = args.follow and args.path != "-" and _regular_size(source) is not None
         output, output_file = _open_output(args, stack)
         title = os.path.basename(args.path) if args.path != "-" else "stdin"
         drawing = drawing_for(
@@ -383,7 +393,11 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             on_detect=detected,
             max_line_chars=args.max_line_chars,
         )
-        chunks, kept = _chunks(source, args.path, pipeline, output, follow=follow)
+        kept: KeptChunks | None
+        if stored is not None and follow:
+            chunks, kept = _followed_session(stored, pipeline, output)
+        else:
+            chunks, kept = _chunks(source, args.path, pipeline, output, follow=follow)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
         size = None if follow or args.path == "-" else _regular_size(source)
         interrupted = _pump(
@@ -456,6 +470,30 @@ def _chunks(
 
         chunks = follow_chunks(source, on_idle=caught_up, path=path)
     return refusing_binary(chunks, "stdin" if path == "-" else path), kept
+
+
+def _caught_up(pipeline: Pipeline, output: TextIO) -> Callable[[], None]:
+    """Called when a followed input has no more for now: detect from what there is, show it."""
+
+    def caught_up() -> None:
+        if pipeline.session.sniffed_lines:
+            pipeline.decide()
+        output.flush()
+
+    return caught_up
+
+
+def _followed_session(
+    stored: SessionInput, pipeline: Pipeline, output: TextIO
+) -> tuple[Iterator[bytes], KeptChunks]:
+    """A stored session's record lines now and as its CLI writes more, kept for the summary."""
+    from linewise.sessions.follow import follow_records
+
+    assert stored.listing is not None  # the caller checked
+    kept = KeptChunks(
+        follow_records(stored.listing, stored.path, on_idle=_caught_up(pipeline, output))
+    )
+    return iter(kept), kept
 
 
 def _summary(

@@ -16,12 +16,12 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
 from linewise._guard import PluginCallError
 from linewise._registry import Registry
-from linewise.cli.common import EXIT_FAILURE, EXIT_USAGE, fail, file_ts, logger
+from linewise.cli.common import EXIT_FAILURE, fail, logger
 from linewise.errors import SessionNotFoundError
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class SessionInput:
     A plain class: ``render FILE`` imports this module, and builds one only for a session.
     """
 
-    __slots__ = ("about", "adapter_type", "detection", "path", "stream")
+    __slots__ = ("about", "adapter_type", "detection", "listing", "path", "stream")
 
     def __init__(
         self,
@@ -52,7 +52,9 @@ class SessionInput:
         adapter_type: str,
         path: Path,
         detection: Detection | None = None,
+        *,
         about: str | None = None,
+        listing: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         self.stream = stream
         self.adapter_type = adapter_type
@@ -60,6 +62,8 @@ class SessionInput:
         self.detection = detection
         #: Which session an id named, said on stderr by ``render``.
         self.about = about
+        #: The session's lines listed afresh (masked as :attr:`stream`'s): what ``--follow`` reads.
+        self.listing = listing
 
 
 def _looks_like_id(reference: str) -> bool:
@@ -179,16 +183,23 @@ def _read(
 
     parser = registry.load(adapter_type)
     mask = Redactor.for_environment(os.environ)
-    stream = records_stream(session_lines(parser, path, key), mask.text if mask.active else None)
-    return SessionInput(stream, adapter_type, path, detection)
+    masking = mask.text if mask.active else None
+    stream = records_stream(session_lines(parser, path, key), masking)
+
+    def listing() -> Iterator[str]:
+        for line in session_lines(parser, path, key):
+            yield line if masking is None else masking(line)
+
+    return SessionInput(stream, adapter_type, path, detection, listing=listing)
 
 
-def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[bytes], str] | None:
-    """For ``render``: the session ``args.path`` names as (records stream, ts), or None.
+def session_source(args: argparse.Namespace, registry: Registry) -> SessionInput | None:
+    """For ``render``: the session ``args.path`` names, or None when it names none.
 
     ``args.adapter`` becomes the session's adapter type (what detection chose
     is said on stderr, as for any log). Exits with a clear message when the
-    session cannot be found or read, or ``--follow`` is asked of one.
+    session cannot be found or read. With ``--follow`` its stream is closed:
+    :attr:`SessionInput.listing` is read instead, again as the session grows.
     """
     try:
         found = session_input(args.path, args.adapter, registry)
@@ -202,7 +213,6 @@ def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[byt
         return None
     if args.follow:
         found.stream.close()
-        fail("--follow reads a growing log; a stored session is rendered as it is", EXIT_USAGE)
     if found.detection is not None:
         from linewise.cli.drawing import note_detection
 
@@ -214,7 +224,7 @@ def session_source(args: argparse.Namespace, registry: Registry) -> tuple[IO[byt
         about = censor_text(found.about) if args.censor_usernames else found.about
         sys.stderr.write(f"linewise: {neutralize(about)}\n")
     args.adapter = found.adapter_type
-    return found.stream, args.ts or file_ts(str(found.path))
+    return found
 
 
 def session_report(reference: str, adapter_type: str, registry: Registry) -> RunReport | None:

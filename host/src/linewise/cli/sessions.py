@@ -66,6 +66,12 @@ def register(commands: Any) -> None:
     sessions.add_argument(
         "--search", metavar="TEXT", help="only sessions whose messages hold TEXT (case ignored)"
     )
+    sessions.add_argument(
+        "--live",
+        action="store_true",
+        help="only sessions being written now (their file changed in the last two minutes; "
+        "follow one with `linewise render ID --follow`)",
+    )
     sessions.add_argument("--limit", type=positive_int, metavar="N", help="at most N sessions")
     sessions.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sessions.add_argument(
@@ -130,7 +136,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             project=args.project,
             since=args.since,
             search=args.search,
-            limit=args.limit,
+            # Live ones are picked from all: the limit counts what is shown.
+            limit=None if args.live else args.limit,
             registry=registry,
             use_cache=not args.no_cache,
             progress=progress,
@@ -143,6 +150,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         return EXIT_INTERRUPTED
     finally:
         done()
+    if args.live:
+        from linewise.sessions.live import live_sessions
+
+        found = live_sessions(found)[: args.limit]
     shown = _shown(args)
     for info in found:
         if info.problem:
@@ -153,6 +164,12 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         rows = [_json(info.to_json(), shown) for info in found]
         sys.stdout.write(json.dumps({"sessions": rows}, ensure_ascii=False, allow_nan=False))
         sys.stdout.write("\n")
+        return EXIT_OK
+    if not found and args.live:
+        sys.stderr.write(
+            "linewise: no session is being written now (no session file changed "
+            "in the last two minutes)\n"
+        )
         return EXIT_OK
     if not found:
         _say_where(args, registry, shown)

@@ -217,6 +217,8 @@ class ClaudeSessionParser:
         agent = as_string(record.get("agentId"))
         parent = as_string(record.get("toolUseId")) or self._threads.agents.get(agent)
         self._subagent = parent or None
+        if parent and agent:
+            self._threads.agents[agent] = parent  # its records nest under it, wherever listed
         what = as_string(record.get("agentType")) or "subagent"
         description = as_string(record.get("description"))
         text = f"subagent {agent} ({what})" + (f": {description}" if description else "")

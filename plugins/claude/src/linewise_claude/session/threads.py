@@ -68,10 +68,12 @@ class Threads:
     def parent(self, record: dict[str, Any], subagent: str | None) -> str | None:
         """The call a record's subagent answers to, or None on the main thread."""
         agent = record.get("agentId")
-        if subagent is not None:
-            parent: str | None = subagent
-        elif type(agent) is str and agent in self.agents:
-            parent = self.agents.get(agent)
+        if type(agent) is str and agent in self.agents:
+            parent: str | None = self.agents.get(agent)
+        elif subagent is not None and record.get("isSidechain") is not False:
+            # A record after a subagent file's line is that subagent's, unless it says it is
+            # the main thread's (a followed session lists the main file's new records later).
+            parent = subagent
         elif record.get("isSidechain") is not True:
             return None
         else:
