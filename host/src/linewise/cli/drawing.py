@@ -116,16 +116,12 @@ class Drawing:
 
 
 def drawing_for(
-    args: argparse.Namespace,
-    output: TextIO,
-    *,
-    title: str,
-    adapter_type: str,
-    file_ts: str | None = None,
+    args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
 ) -> Drawing:
     """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`.
 
-    ``file_ts``: the time stamped on lines without their own (a file's), told apart in the views.
+    ``args.file_ts``: the time stamped on lines without their own (a file's), which the
+    views tell apart from the events' own times; absent for ``run``.
     """
     from linewise.renderers import use_color
 
@@ -142,7 +138,7 @@ def drawing_for(
             thinking=args.thinking,
             title=title,
             endpoint=getattr(args, "otlp_endpoint", None),
-            file_ts=file_ts,
+            file_ts=getattr(args, "file_ts", None),
         )
         redactor = getattr(args, "redactor", None)
         if redactor is not None:
