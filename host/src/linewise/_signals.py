@@ -17,6 +17,7 @@ like any other it raises.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -60,6 +61,7 @@ class OverBudget(BaseException):
 
 class _State:
     installed = False
+    owner = 0  # the pid of the command's process: a forked child is not the command
     received: list[int] = []  # noqa: RUF012 - one list for the process, on purpose
 
 
@@ -77,11 +79,15 @@ def arrived() -> bool:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _state.owner:
+        return  # a pool worker forked a moment ago: Ctrl-C is its parent's to handle
     _state.received.append(signum)
     raise KeyboardInterrupt
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _state.owner:
+        os._exit(EXIT_TERMINATED_BASE + signum)  # a worker not yet set up: end it as SIGTERM would
     _state.received.append(signum)
     raise Terminated(signum)
 
@@ -106,6 +112,7 @@ def handling(*, exiting: bool = False) -> Iterator[None]:
     for number in _TERMINATING:
         previous[number] = signal.signal(number, _terminate)
     _state.installed = True
+    _state.owner = os.getpid()
     try:
         yield
     finally:

@@ -572,3 +572,40 @@ def test_a_session_is_complete_when_its_last_prompt_got_an_answer(tmp_path: Path
     assert not complete(asked, call)  # stopped while a tool call was waiting
     assert not complete(asked, call, output)  # the model never read the result
     assert not complete(asked, call, output, answer, again)  # a prompt not answered
+
+
+def test_a_slash_command_is_shown_as_a_command_not_as_the_persons_prompt(tmp_path: Path) -> None:
+    markup = (
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n"
+        "<command-args>opus</command-args>"
+    )
+    lines = [
+        _user("c1", None, 1, markup),
+        _user("c2", "c1", 2, [{"type": "text", "text": "<command-name>/clear</command-name>"}]),
+        _user("u1", "c2", 3, "why does <command-name> appear in the docs?"),
+        _assistant("a1", "u1", 4, {"type": "text", "text": "It is markup."}),
+    ]
+    entries = _session_entries(_write(tmp_path / f"{SESSION}.jsonl", lines))
+    shown = [(entry["kind"], entry.get("text")) for entry in entries[1:]]
+    assert shown[:3] == [
+        ("system", "slash command /model opus"),
+        ("system", "slash command /clear"),
+        # Markup quoted inside a prompt does not make it a command.
+        ("user", "why does <command-name> appear in the docs?"),
+    ]
+
+
+def test_the_first_prompt_listed_skips_slash_commands(tmp_path: Path) -> None:
+    from linewise import Registry
+    from linewise.sessions import find_sessions
+
+    project = tmp_path / ".claude" / "projects" / "-home-dev-shop"
+    lines = [
+        _user("c1", None, 1, "<command-name>/clear</command-name><command-args></command-args>"),
+        _user("u1", "c1", 2, "fix the cart total"),
+        _assistant("a1", "u1", 3, {"type": "text", "text": "Done."}),
+    ]
+    _write(project / f"{SESSION}.jsonl", lines)
+    environ = {"LINEWISE_CACHE_DIR": str(tmp_path / "cache")}
+    found = find_sessions(cli="claude", registry=Registry(), environ=environ, home=tmp_path)
+    assert [info.first_prompt for info in found] == ["fix the cart total"]

@@ -27,7 +27,21 @@ def register(commands: Any) -> None:
         "Needs the export extra: pip install 'linewise[export]'.",
     )
     export.add_argument(
-        "paths", nargs="+", metavar="PATH", help="log files, or folders to walk for them"
+        "paths", nargs="*", metavar="PATH", help="log files, or folders to walk for them"
+    )
+    export.add_argument(
+        "--sessions",
+        action="store_true",
+        help="export the sessions the CLIs keep on disk (those `linewise sessions` lists), "
+        "with or instead of PATHs",
+    )
+    export.add_argument(
+        "--cli", metavar="NAME", help="with --sessions: only this CLI's sessions (claude, codex...)"
+    )
+    export.add_argument(
+        "--since",
+        metavar="DATE",
+        help="with --sessions: only sessions active since DATE (2026-01-31, UTC)",
     )
     export.add_argument("--to", required=True, metavar="DIR", help="the folder to write to")
     export.add_argument(
@@ -95,6 +109,25 @@ class _Progress:
             self.bar.close()
 
 
+def _session_files(args: argparse.Namespace, registry: Registry) -> list[str]:
+    """The files of the sessions ``linewise sessions --cli --since`` lists, each once.
+
+    A store file holding several sessions (a database) is one input, as when
+    named: it is read as ``render`` reads it.
+    """
+    from linewise.cli.session_inputs import terminal_progress
+    from linewise.sessions import find_sessions
+
+    progress, done = terminal_progress()
+    try:
+        found = find_sessions(cli=args.cli, since=args.since, registry=registry, progress=progress)
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+    finally:
+        done()
+    return list(dict.fromkeys(info.path for info in found))
+
+
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Export the logs named."""
     from linewise.export import MissingExtraError, export_logs
@@ -102,10 +135,17 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
     if args.scheduler and args.engine != "dask":
         fail("--scheduler needs --engine dask", EXIT_USAGE)
+    if not args.sessions and (args.cli is not None or args.since is not None):
+        fail("--cli and --since choose sessions: give them with --sessions", EXIT_USAGE)
+    if not args.paths and not args.sessions:
+        fail("give the PATHs to export, or --sessions", EXIT_USAGE)
+    paths = list(args.paths)
+    if args.sessions:
+        paths.extend(_session_files(args, registry))
     progress = _Progress() if not args.quiet and ProgressBar.wanted(sys.stderr) else None
     try:
         result = export_logs(
-            args.paths,
+            paths,
             args.to,
             engine=args.engine,
             workers=args.workers,

@@ -7,7 +7,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 import orjson
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -15,6 +15,7 @@ from linewise_contracts.extract import iso_timestamp
 
 from linewise._prices import cost_source
 from linewise._registry import Registry
+from linewise.export._sources import UnreadableInput, opened_input, refuse_unread
 from linewise.renderers.described import DESCRIBED_KINDS, heading
 
 if TYPE_CHECKING:
@@ -182,16 +183,36 @@ def export_file(
     to the process's own. With ``redaction``, every string of both rows has its
     secrets masked as ``linewise render --redact`` masks them (streamed fragments
     merged first, so one row holds what several deltas held). Raises OSError
-    when the file cannot be read.
+    when the file cannot be read, :class:`UnreadableInput` when no installed plugin reads it
+    and its lines would be rows of raw bytes (a binary file, a JSON document: see
+    :mod:`linewise.export._sources`). A stored session is read through its plugin.
     """
     from linewise._registry import get_registry
-    from linewise._run_report import summarize_log
-    from linewise._transcript import open_session
 
     source = os.path.abspath(path)
     registry = registry or get_registry()
     digest = content_hash(source)
-    report = summarize_log(source, adapter_type, registry=registry)
+    stream, adapter_type = opened_input(source, adapter_type, registry)
+    with stream:
+        return _export_stream(source, stream, adapter_type, digest, registry, redaction)
+
+
+def _export_stream(  # noqa: PLR0917 - export_file's own values, passed on
+    source: str,
+    stream: IO[bytes],
+    adapter_type: str,
+    digest: str,
+    registry: Registry,
+    redaction: Redaction | None,
+) -> FileExport:
+    from linewise._generic import GENERIC_ADAPTER_TYPE
+    from linewise._run_report import summarize_stream
+    from linewise._transcript import open_session
+
+    report = summarize_stream(stream, source, adapter_type, registry=registry)
+    if report.adapter_type == GENERIC_ADAPTER_TYPE:
+        refuse_unread(stream, source)  # no parser knew it: rows of its raw lines are no use
+    stream.seek(0)
     info = os.stat(source)
     mtime = datetime.fromtimestamp(info.st_mtime, UTC)
     # The ts `render` gives entries of a file: its modification time, in milliseconds.
@@ -200,7 +221,7 @@ def export_file(
     session = open_session(report.adapter_type, registry=registry)
     identity = run_id(source, digest)
     redactor = redaction.redactor() if redaction is not None else None
-    rows = _read_entries(source, session, ts, redactor)
+    rows = _read_entries(stream, session, ts, redactor)
     rows.columns["run_id"] = [identity] * len(rows.columns["seq"])
     file = _File(source, digest, info.st_size, mtime, identity, parser.label)
     run = _run_row(file, report, rows, session.diagnostics)
@@ -303,14 +324,13 @@ class _EntryRows:
 
 
 def _read_entries(
-    source: str, session: TranscriptSession, ts: str, redactor: EntryRedactor | None = None
+    stream: IO[bytes], session: TranscriptSession, ts: str, redactor: EntryRedactor | None = None
 ) -> _EntryRows:
     """Every entry of the log through ``session``: the host never looks into its lines."""
     rows = _EntryRows(ts)
-    with open(source, "rb") as stream:
-        while raw := stream.readline(_READ_SIZE):
-            entries = session.feed(raw, ts)
-            rows.add(entries if redactor is None else _redacted(redactor, entries))
+    while raw := stream.readline(_READ_SIZE):
+        entries = session.feed(raw, ts)
+        rows.add(entries if redactor is None else _redacted(redactor, entries))
     last = session.close(ts)
     if redactor is None:
         rows.add(last)
@@ -398,6 +418,8 @@ def export_or_fail(path: str, redaction: Redaction | None = None) -> FileExport 
         return export_file(path, redaction=redaction)
     except OSError as error:
         return ExportFailure(path, f"cannot read it: {error.strerror or error}")
+    except UnreadableInput as error:
+        return ExportFailure(path, str(error))
     except Exception as error:  # a bug must not cost the other inputs their rows
         return ExportFailure(path, f"{type(error).__name__}: {error}")
 

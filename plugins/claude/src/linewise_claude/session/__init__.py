@@ -12,7 +12,8 @@ Records and what they become:
 - ``user``: the person's prompt (``user``); tool results (``tool_result``,
   paired by ``toolUseId`` with ``toolName``, ``toolUseResult`` adding diffs and
   stderr); records the harness wrote (``isMeta``, ``isCompactSummary``) as
-  ``system``.
+  ``system``; a slash command's markup (``<command-name>/clear</command-name>``)
+  as ``system`` (``slash command /clear``), never as a prompt.
 - ``assistant``: text, thinking, tool calls; an API error message
   (``isApiErrorMessage``) as ``stderr``.
 - ``system``: ``api_error``/``error``/``api_refusal`` as ``stderr``;

@@ -17,6 +17,7 @@ from linewise_contracts.extract import (
 
 # The message content of a session record has stream-json's shapes: its readers are shared.
 from linewise_claude.parser import _assistant_entries, _user_entries
+from linewise_claude.session.commands import record_text, slash_command
 from linewise_claude.session.records import HEADER, SUBAGENT, assistant_model
 from linewise_claude.session.side import attachment_entries, record_entries, system_entries
 from linewise_claude.session.threads import REMEMBERED, Threads, remember
@@ -235,6 +236,9 @@ class ClaudeSessionParser:
             return entries
         if kind == "user":
             self._threads.answered(record)
+            command = slash_command(record_text(record))
+            if command is not None:
+                return [{"kind": "system", "ts": ts, "text": f"slash command {command}"}]
             return _user_entries(self._as_stream_json(record), ts, self._names)
         if kind == "system":
             return system_entries(record, ts)

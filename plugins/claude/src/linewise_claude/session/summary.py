@@ -9,6 +9,7 @@ from linewise_contracts.extract import as_list, as_object, as_string, parse_json
 from linewise_contracts.summary import RunSummary
 from linewise_contracts.usage import TokenUsage
 
+from linewise_claude.session.commands import slash_command
 from linewise_claude.session.records import HEADER, assistant_model
 from linewise_claude.usage import message_tokens, wire_usage
 
@@ -59,6 +60,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         message = as_object(record.get("message"))
         if kind == "user" and record.get("isSidechain") is not True:
             prompt = type(message.get("content")) is str and record.get("isMeta") is not True
+            prompt = prompt and slash_command(message["content"]) is None
             prompts += prompt
             interrupted = _interrupted(message) or (interrupted and not prompt)
             # A prompt, or tool results the model reads next: the turn goes on.
