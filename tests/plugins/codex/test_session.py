@@ -414,3 +414,19 @@ def test_a_rollout_without_turn_events_is_complete_once_its_prompt_is_answered()
     assert not summarize_run([*asked, call]).complete
     assert not summarize_run([*asked, call, answer, again]).complete
     assert not summarize_run([ROLLOUT[0]]).complete  # nothing asked, nothing answered
+
+
+def test_reasoning_of_a_turn_aborted_before_its_item_was_written_is_kept() -> None:
+    lines = [
+        _line(0, "session_meta", {"id": SESSION, "cwd": "/srv/app", "model": "gpt-5-codex"}),
+        _item(1, type="message", role="user", content=_text("user", "refactor the router")),
+        _item(2, type="reasoning", summary=[{"type": "summary_text", "text": "Read routes"}]),
+        _event(2, type="agent_reasoning", text="Read routes"),  # repeats the item: shown once
+        _event(3, type="agent_reasoning", text="Split the handlers"),  # no item: Esc came first
+        _event(4, type="turn_aborted", reason="interrupted"),
+        _event(5, type="agent_reasoning", text="Add tests"),
+        _item(5, type="reasoning", summary=[{"type": "summary_text", "text": "Add tests"}]),
+        _event(6, type="turn_aborted", reason="interrupted"),
+    ]
+    thinking = [entry["text"] for entry in _entries(lines) if entry["kind"] == "thinking"]
+    assert thinking == ["Read routes", "Split the handlers", "Add tests"]

@@ -29,7 +29,9 @@ record's ``timestamp``. Records and what they become:
 - ``compacted``: ``system`` ("context compacted" and its summary).
 
 Dropped deliberately: ``event_msg`` records repeating a ``response_item``
-(``user_message``, ``agent_message``, ``agent_reasoning`` and their deltas),
+(``user_message``, ``agent_message``, ``agent_reasoning`` and their deltas;
+but an ``agent_reasoning`` text no reasoning item of its turn holds, in a turn
+ended by ``turn_aborted``, is shown as ``thinking``: the item was never written),
 ``token_count`` (its totals become the ``result`` tokens), reasoning that is
 only encrypted, ``ghost_snapshot`` items (undo snapshots), ``world_state`` and
 ``inter_agent_communication_metadata`` records (state sent to the model).

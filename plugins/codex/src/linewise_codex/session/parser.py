@@ -81,7 +81,9 @@ class CodexSessionParser:
         "_model",
         "_names",
         "_open",
+        "_reasoning",
         "_reported",
+        "_shown_reasoning",
         "_total",
     )
 
@@ -95,6 +97,10 @@ class CodexSessionParser:
         self._total: dict[str, Any] = {}
         self._reported: dict[str, Any] = {}
         self._last_ts: str | None = None
+        # agent_reasoning texts since the last reasoning item: a turn aborted before its
+        # item was written has them alone (they are shown then, else the item is).
+        self._reasoning: list[TranscriptEntry] = []
+        self._shown_reasoning: list[str] = []  # this turn's reasoning items' texts
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         if self._held is not None or self._init is None:
@@ -115,6 +121,8 @@ class CodexSessionParser:
             return self._turn_context(payload, ts)
         if kind == "response_item":
             entries = item_entries(payload, ts)
+            if payload.get("type") == "reasoning":
+                self._reasoned(entries)
             self._context_cwd(entries)
         elif kind == "event_msg":
             entries = self._event(payload, ts)
@@ -185,8 +193,27 @@ class CodexSessionParser:
 
     # -- events and pairing --------------------------------------------------------------
 
+    def _reasoned(self, entries: list[TranscriptEntry]) -> None:
+        """Reasoning items shown: the agent_reasoning events repeating them are not kept.
+
+        An item's text is its summaries joined; an event holds one summary (either may
+        come first), so an event is shown by an item whose text holds it.
+        """
+        self._shown_reasoning.extend(str(entry.get("text", "")) for entry in entries)
+        del self._shown_reasoning[:-_HELD]
+        self._reasoning = [
+            entry
+            for entry in self._reasoning
+            if not any(str(entry.get("text")) in shown for shown in self._shown_reasoning)
+        ]
+
     def _event(self, msg: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         kind = as_string(msg.get("type"))
+        if kind == "agent_reasoning":
+            text = as_string(msg.get("text"))
+            if text and len(self._reasoning) < _HELD:
+                self._reasoning.append({"kind": "thinking", "ts": ts, "text": text})
+                self._reasoned([])
         if kind in DUPLICATES:
             return []
         if kind == "token_count":
@@ -196,7 +223,11 @@ class CodexSessionParser:
         if kind in _TURN_ENDS:
             usage = usage_delta(self._total, self._reported)
             self._reported = self._total
-            return [turn_result(msg, ts, usage)]
+            # Reasoning of a turn aborted before its item was written: only the event has it.
+            kept = self._reasoning if kind == "turn_aborted" else []
+            self._reasoning = []
+            self._shown_reasoning = []
+            return [*kept, turn_result(msg, ts, usage)]
         call_id = as_string(msg.get("call_id"))
         if kind in TOOL_BEGINS and call_id in self._names:
             return []  # the call item came first
@@ -254,6 +285,8 @@ class CodexSessionParser:
         self._total = {}
         self._reported = {}
         self._last_ts = None
+        self._reasoning = []
+        self._shown_reasoning = []
 
 
 def create_stdout_parser() -> CodexSessionParser:
