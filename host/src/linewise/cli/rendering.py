@@ -422,13 +422,20 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         )
         if output_file is not None and not (interrupted and not follow):
             output_file.commit()
+    return _finish(args, pipeline, interrupted=interrupted and not follow, written=output_file)
+
+
+def _finish(
+    args: argparse.Namespace, pipeline: Pipeline, *, interrupted: bool, written: object
+) -> int:
+    """The render's last words on stderr, and its exit status."""
     if args.redactor is not None:
         pipeline.session.diagnostics.count_redactions(args.redactor.counts)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)
-    if interrupted and not follow:
-        if output_file is not None:
+    if interrupted:
+        if written is not None:
             logger.warning("interrupted: %s not written (an earlier one is unchanged)", args.output)
         else:
             sys.stderr.write("linewise: interrupted\n")
