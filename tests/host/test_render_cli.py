@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from linewise.cli import main
+from linewise.cli.common import file_ts
 from linewise.cli.rendering import FOLLOW_INTERVAL, follow_chunks
 from linewise.renderers.progress import ProgressBar
 from support import REPO, corpus_path
@@ -166,8 +167,8 @@ def test_html_goes_through_the_html_renderer(
     made: list[Any] = []
 
     class FakeHtmlRenderer:
-        def __init__(self, stream: Any, *, title: str) -> None:
-            self.stream, self.title = stream, title
+        def __init__(self, stream: Any, *, title: str, file_ts: str | None = None) -> None:
+            self.stream, self.title, self.file_ts = stream, title, file_ts
             self.kinds: list[str] = []
             made.append(self)
 
@@ -186,6 +187,7 @@ def test_html_goes_through_the_html_renderer(
     assert target.read_text(encoding="utf-8") == "<html>19 entries, completed</html>"
     (renderer,) = made
     assert renderer.title == "claude-sample.jsonl"
+    assert renderer.file_ts == file_ts(str(SAMPLE))  # to tell the file's time from the events'
     assert renderer.kinds[:3] == ["system", "system", "init"]
     assert capsys.readouterr().out == ""
 

@@ -258,25 +258,17 @@ class TranscriptSession:
             net.last_line_to(text, ts, self._sink)
 
     def stop_parsing(self) -> tuple[list[TranscriptEntry], int]:
-        """After a real Ctrl-C inside the parser: stop, keeping what there is.
-
-        The entries the interrupted call had made are handed out (to the sink,
-        or returned); the line it was parsing and the lines after it that were
-        already read are left unparsed (a parser that hung on a line would hang
-        on it again), and their count is returned so the caller can say so.
-        """
+        """After a real Ctrl-C in the parser: hand out the interrupted call's entries, leave
+        the lines read and not parsed unparsed (a hung parser would hang again): their count."""
         left = self._net.take_leftover() if self._net is not None else None
-        if left is None:
-            return [], 0
         out: list[TranscriptEntry] = []
-        if left.entries:
+        if left is not None and left.entries:
             self._emit(None, left.entries, out)
-        return out, sum(1 for line in left.lines if line.strip())
+        return out, 0 if left is None else sum(1 for line in left.lines if line.strip())
 
     def _resume(self, ts: str) -> list[TranscriptEntry]:
         """What a Ctrl-C left: the entries not yet handed out, the lines not yet parsed."""
-        left = self._net.take_leftover() if self._net is not None else None
-        if left is None:
+        if self._net is None or (left := self._net.take_leftover()) is None:
             return []
         self._stdout(left.lines, ts, left.entries)
         return left.entries

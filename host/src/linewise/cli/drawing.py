@@ -33,6 +33,7 @@ def build_renderer(
     thinking: bool = False,
     title: str = "transcript",
     endpoint: str | None = None,
+    file_ts: str | None = None,
 ) -> Renderer:
     """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
 
@@ -58,6 +59,7 @@ def build_renderer(
         formatter=formatter,
         adapter_type=adapter_type,
         endpoint=endpoint,
+        file_ts=file_ts,
     )
 
 
@@ -116,7 +118,11 @@ class Drawing:
 def drawing_for(
     args: argparse.Namespace, output: TextIO, *, title: str, adapter_type: str
 ) -> Drawing:
-    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`."""
+    """The drawing of ``render`` and ``run``: their shared options to :func:`build_renderer`.
+
+    ``args.file_ts``: the time stamped on lines without their own (a file's), which the
+    views tell apart from the events' own times; absent for ``run``.
+    """
     from linewise.renderers import use_color
 
     color = args.format == "text" and use_color(output, args.color)
@@ -132,6 +138,7 @@ def drawing_for(
             thinking=args.thinking,
             title=title,
             endpoint=getattr(args, "otlp_endpoint", None),
+            file_ts=getattr(args, "file_ts", None),
         )
         redactor = getattr(args, "redactor", None)
         if redactor is not None:

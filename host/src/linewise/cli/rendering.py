@@ -358,9 +358,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         if stored is not None:
             # A followed session's entries take their records' times, else the time read.
             source = stored.stream
-            fixed_ts = args.ts if args.follow else args.ts or file_ts(str(stored.path))
+            args.file_ts = args.ts if args.follow else args.ts or file_ts(str(stored.path))
         else:
-            source, fixed_ts = _open_source(args)
+            source, args.file_ts = _open_source(args)
         # A stored session's entries are masked as its lines are (secret-named variables).
         args.redactor = redactor_for(args, environment=stored is not None)
         if source is not sys.stdin.buffer:
@@ -402,7 +402,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             pipeline,
             chunks,
             output,
-            fixed_ts,
+            args.file_ts,
             size=None if args.quiet else size,
             live=follow or size is None,
             path=args.path,
@@ -414,7 +414,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 "stopped following; an unfinished last line (%d bytes) is not shown",
                 len(unfinished.encode("utf-8", "surrogatepass")),
             )
-        pipeline.close(fixed_ts)
+        pipeline.close(args.file_ts)
         read_again = source if kept is None else kept
         draws = getattr(drawing.renderer, "draws_summary", True) is not False
         drawing.close(
@@ -422,13 +422,20 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         )
         if output_file is not None and not (interrupted and not follow):
             output_file.commit()
+    return _finish(args, pipeline, interrupted=interrupted and not follow, written=output_file)
+
+
+def _finish(
+    args: argparse.Namespace, pipeline: Pipeline, *, interrupted: bool, written: object
+) -> int:
+    """The render's last words on stderr, and its exit status."""
     if args.redactor is not None:
         pipeline.session.diagnostics.count_redactions(args.redactor.counts)
     _warn_fallback(pipeline.session)
     if not args.quiet:
         report(pipeline.session)
-    if interrupted and not follow:
-        if output_file is not None:
+    if interrupted:
+        if written is not None:
             logger.warning("interrupted: %s not written (an earlier one is unchanged)", args.output)
         else:
             sys.stderr.write("linewise: interrupted\n")

@@ -86,6 +86,7 @@ def create_renderer(
     formatter: FormatStdoutLine | None = None,
     adapter_type: str = "process",
     endpoint: str | None = None,
+    file_ts: str | None = None,
 ) -> Renderer:
     """The renderer for ``format`` and ``style``, drawing on ``output``.
 
@@ -96,6 +97,8 @@ def create_renderer(
     ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent;
     ``otlp`` its OpenTelemetry spans as OTLP JSON (and sends them to ``endpoint``);
     ``agent-trace`` one Agent Trace record of the files its agent wrote.
+    ``file_ts``: the time the host stamped on lines without their own (a file's
+    modification time); ``html`` and ``text`` mark it as the file's, never the event's.
     Raises ValueError for an unknown format or style.
     """
     if format not in FORMATS:
@@ -109,7 +112,7 @@ def create_renderer(
     if format == "html":
         from linewise.renderers.html import HtmlRenderer  # its page assets load on first use
 
-        return HtmlRenderer(output, title=title)
+        return HtmlRenderer(output, title=title, file_ts=file_ts)
     if format == "agent-trace":
         from linewise.renderers.agent_trace import AgentTraceRenderer
 
@@ -134,4 +137,4 @@ def create_renderer(
         return CompactRenderer(output, color=color)
     from linewise.renderers.text import TextRenderer
 
-    return TextRenderer(output, color=color, full=full, thinking=thinking)
+    return TextRenderer(output, color=color, full=full, thinking=thinking, file_ts=file_ts)

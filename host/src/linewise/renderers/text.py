@@ -10,6 +10,7 @@ from linewise_contracts.extract import to_json_text
 from linewise_contracts.summary import RunSummary
 
 from linewise.renderers import described
+from linewise.renderers.clocks import RunClock
 from linewise.renderers.layout import INDENT, TextLayout
 from linewise.renderers.nesting import Subagents
 from linewise.renderers.outcome import (
@@ -118,8 +119,10 @@ class TextRenderer:
         full: bool = False,
         thinking: bool = False,
         width: int | None = None,
+        file_ts: str | None = None,
     ) -> None:
         self._layout = TextLayout(stream, color=color, full=full, width=width)
+        self._clock = RunClock(file_ts)  # file_ts: the time stamped on lines without their own
         self._out = self._layout.out
         self._full = full
         self._thinking = thinking
@@ -142,6 +145,7 @@ class TextRenderer:
 
     def _enter(self, entry: Mapping[str, Any]) -> None:
         """Indent for the entry's subagent, naming the subagent when it changes."""
+        self._clock.add(entry.get("ts"))
         parent = entry.get("parentToolUseId")
         parent = parent if isinstance(parent, str) and parent else None
         if parent == self._parent:
@@ -322,19 +326,30 @@ class TextRenderer:
 
     def _write_summary(self, summary: RunSummary) -> None:
         role = "error" if summary_failed(summary) else "assistant"
-        lines = [self._layout.body(summary_outcome(summary), role)]
-        if summary.model:  # never invented: a model the run did not name is left out
-            lines.append(self._layout.body(f"model {summary.model}", "lifecycle"))
-        lines.append(self._layout.body(summary_usage(summary), "lifecycle"))
-        shown = summary.errors[:SUMMARY_ERRORS]
-        lines.extend(self._layout.body(f"error: {message}", "error") for message in shown)
-        hidden = len(summary.errors) - len(shown)
-        if hidden:
-            plural = "s" if hidden != 1 else ""
-            more = f"… {hidden:,} more error{plural} not shown"
-            more += " (linewise summarize --json lists them)"
-            lines.append(self._layout.body(more, "muted"))
+        lines = _summary_lines(self._layout, summary, role, self._clock)
         self._out.write(self._layout.label("run", role) + ("\n" + INDENT).join(lines) + "\n")
+
+
+def _summary_lines(
+    layout: TextLayout, summary: RunSummary, role: str, clock: RunClock
+) -> list[str]:
+    """The run footer's lines: outcome, model, usage, when (from the events' own times), errors."""
+    lines = [layout.body(summary_outcome(summary), role)]
+    if summary.model:  # never invented: a model the run did not name is left out
+        lines.append(layout.body(f"model {summary.model}", "lifecycle"))
+    lines.append(layout.body(summary_usage(summary), "lifecycle"))
+    when = clock.footer()
+    if when is not None:
+        lines.append(layout.body(when, "lifecycle"))
+    shown = summary.errors[:SUMMARY_ERRORS]
+    lines.extend(layout.body(f"error: {message}", "error") for message in shown)
+    hidden = len(summary.errors) - len(shown)
+    if hidden:
+        plural = "s" if hidden != 1 else ""
+        more = f"… {hidden:,} more error{plural} not shown"
+        more += " (linewise summarize --json lists them)"
+        lines.append(layout.body(more, "muted"))
+    return lines
 
 
 def _figures(layout: TextLayout, entry: Mapping[str, Any]) -> list[str]:

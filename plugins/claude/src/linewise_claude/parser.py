@@ -27,6 +27,7 @@ from linewise_contracts.extract import (
 )
 
 from linewise_claude.events import side_event_entries, system_event_entries
+from linewise_claude.legacy import LegacyUsage, document_events, is_legacy_event, modern_event
 from linewise_claude.requests import resolved_request
 from linewise_claude.usage import is_internal_error
 
@@ -399,6 +400,8 @@ def _entries(
         return system_event_entries(event, ts)
     if kind == "result":
         return _result_entries(event, ts)
+    if is_legacy_event(event):  # Claude Code before 1.0: a bare API message
+        return _entries(modern_event(event), line, ts, skip, names)
     side = side_event_entries(event, ts)
     if side is not None:
         return side
@@ -446,6 +449,13 @@ def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     """One Claude stream-json line to entries (stateless; prefer :func:`create_stdout_parser`)."""
     event = parse_json_object(line)
     if event is None:
+        document = document_events(line)
+        if document is not None:  # --output-format json --verbose: an array of messages
+            return [
+                entry
+                for item in document
+                for entry in _with_context(item, _entries(item, line, _line_ts(item, ts)))
+            ]
         return stdout_entries(line, ts)
     return _with_context(event, _entries(event, line, _line_ts(event, ts)))
 
@@ -459,7 +469,7 @@ class ClaudeStdoutParser:
     remembers tool names by id, so tool results carry ``toolName``.
     """
 
-    __slots__ = ("_current", "_names", "_requests", "_streamed", "_streaming")
+    __slots__ = ("_current", "_legacy", "_names", "_requests", "_streamed", "_streaming")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
@@ -470,11 +480,18 @@ class ClaudeStdoutParser:
         self._streamed: BoundedMap[str, frozenset[str]] = BoundedMap(_REMEMBERED)
         self._current: str | None = None  # id of the message being streamed
         self._streaming = False  # whether any deltas were seen (most runs have none)
+        self._legacy = LegacyUsage()  # the pre-1.0 stream's tokens, for its last line
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = _event(line)
         if event is None:
+            document = document_events(line)
+            if document is not None:  # --output-format json --verbose: an array of messages
+                return [entry for item in document for entry in self._parse_event(item, line, ts)]
             return stdout_entries(line, ts)
+        return self._parse_event(event, line, ts)
+
+    def _parse_event(self, event: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
         own = event.get("timestamp")
         if own is not None:
             ts = iso_timestamp(own) or ts
@@ -490,6 +507,8 @@ class ClaudeStdoutParser:
             entries = _user_entries(event, ts, self._names)
         elif kind == "stream_event":
             entries = self._stream_event(event, ts)
+        elif is_legacy_event(event):  # Claude Code before 1.0: a bare API message
+            return self._parse_event(modern_event(event, self._legacy), line, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
             if kind in ("control_request", "control_response"):
@@ -563,6 +582,7 @@ class ClaudeStdoutParser:
         self._streamed.clear()
         self._current = None
         self._streaming = False
+        self._legacy.take()
 
 
 def create_stdout_parser() -> ClaudeStdoutParser:

@@ -7,6 +7,8 @@ from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
 
+from linewise_claude.legacy import modern_lines
+
 __all__ = ["sniff"]
 
 # Event types Claude's stream-json uses; a JSON line of any other type (Cursor's
@@ -104,12 +106,14 @@ def sniff(lines: Sequence[str]) -> float:
 
     Every JSON line must be a Claude event type, and at least one must carry a
     field only Claude writes; plain text lines (a banner, a stray warning) are
-    tolerated when JSON events dominate.
+    tolerated when JSON events dominate. The bare messages of Claude Code
+    before 1.0 and a ``--output-format json --verbose`` array are read as
+    the events they stand for (:mod:`linewise_claude.legacy`).
     """
     events = 0
     distinctive = 0
     other = 0
-    for line in lines:
+    for line in modern_lines(lines):
         event = parse_json_object(line)
         if event is None:
             other += 1

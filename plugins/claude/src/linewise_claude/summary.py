@@ -37,6 +37,7 @@ from linewise_claude.classify import (
     login_required,
     retry_not_before,
 )
+from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import (
     is_internal_error,
     message_tokens,
@@ -378,7 +379,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     added up over the sessions, given when it accounts for every token.
     """
     run = _Run()
-    for line in lines:
+    for line in modern_lines(lines):  # older shapes as today's events (legacy.py)
         run.feed(line)
     results, last = run.results.count, run.results.last
     errors = run.results.all_errors()

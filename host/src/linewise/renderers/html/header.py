@@ -10,6 +10,7 @@ from typing import Any, Final
 from linewise_contracts.summary import RunSummary
 
 from linewise._version import __version__
+from linewise.renderers.clocks import RunClock, utc_span
 from linewise.renderers.html.markup import escaped, number
 from linewise.renderers.outcome import (
     cost_text,
@@ -123,6 +124,8 @@ class Figures:
     terminal_state: str = "unfinished"
     first_ts: str | None = None
     last_ts: str | None = None
+    #: The events' own first and last times, told apart from the file's time.
+    clock: RunClock = field(default_factory=RunClock)
 
     def init(self, model: str, session: str) -> None:
         if model and model not in self.models:
@@ -164,6 +167,21 @@ class Figures:
         self.errors += 1
         if self.first_error is None:
             self.first_error = element_id
+
+    def _clock_tiles(self) -> list[tuple[str, str, str]]:
+        """Duration and date from the events' own times; the file's time is never taken for them."""
+        clock = self.clock
+        duration = _duration(clock.first, clock.last)
+        tiles = [("Duration", duration, "")] if duration else []
+        span = _span(clock.first, clock.last)
+        if span:
+            note = "first to last entry" if clock.file_ts is None else "the events' own times"
+            tiles.append(("When", escaped(span), note))
+        elif clock.first is None and clock.file_timed:
+            file_time = utc_span(clock.file_ts, clock.file_ts) or "unreadable"
+            note = f"no entry has a time of its own; file time {file_time}"
+            tiles.append(("When", "not known", escaped(note)))
+        return tiles
 
     def to_json(self, title: str, summary: RunSummary | None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -241,12 +259,7 @@ class Figures:
         ]
         if self.results > 1:
             tiles.append(("Results", f"{self.results:,}", ""))
-        duration = _duration(self.first_ts, self.last_ts)
-        if duration:
-            tiles.append(("Duration", duration, ""))
-        span = _span(self.first_ts, self.last_ts)
-        if span:
-            tiles.append(("When", escaped(span), "first to last entry"))
+        tiles += self._clock_tiles()
         body = "".join(
             f"<div><dt>{label}</dt><dd>{value}</dd>"
             + (f'<dd class="note">{note}</dd>' if note else "")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import IO, Any, Final
 
+from linewise.renderers.clocks import FILE_TIME_NOTE, RunClock
 from linewise.renderers.html.header import Figures
 from linewise.renderers.html.markup import escaped
 
@@ -22,9 +23,9 @@ _ISO_TS: Final = re.compile(
 class PageState:
     """The page being written: its stream, figures, last id and time, and current <template>."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], *, file_ts: str | None = None) -> None:
         self.stream = stream
-        self.figures = Figures()
+        self.figures = Figures(clock=RunClock(file_ts))
         # ' data-parent="eN"' on the element of an entry from a subagent.
         self.nest = ""
         self._counter = 0
@@ -40,7 +41,10 @@ class PageState:
         return f"e{self._counter}"
 
     def time(self, entry: Mapping[str, Any]) -> str:
-        """The entry's time, shown only when it differs from the previous entry's."""
+        """The entry's time, shown only when it differs from the previous entry's.
+
+        A time no event carried (the file's) is marked "file time", never shown as the event's.
+        """
         ts = entry.get("ts")
         if not isinstance(ts, str) or not ts or ts == self._last_ts:
             return ""
@@ -50,6 +54,11 @@ class PageState:
             return f"<time>{escaped(ts[:40])}</time>"
         # Only a timestamp of digits and separators goes into an attribute: no agent
         # text is ever placed in one.
+        if self.figures.clock.is_file_time(ts):
+            return (
+                f'<time class="file-time" datetime="{ts}" title="{FILE_TIME_NOTE}">'
+                f"{match.group(1)} file time</time>"
+            )
         return f'<time title="{ts}">{match.group(1)}</time>'
 
     def page_break(self) -> None:

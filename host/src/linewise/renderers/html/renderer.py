@@ -55,9 +55,10 @@ class HtmlRenderer:
     each entry to one of them.
     """
 
-    def __init__(self, stream: IO[str], *, title: str) -> None:
+    def __init__(self, stream: IO[str], *, title: str, file_ts: str | None = None) -> None:
+        # file_ts: the time the host stamped on lines without their own (the file's).
         self._title = title
-        self._page = PageState(stream)
+        self._page = PageState(stream, file_ts=file_ts)
         self._cards = ToolCards(self._page)
         self._blocks = EntryBlocks(self._page)
         self._deltas = DeltaRun(self._page)
@@ -104,6 +105,7 @@ class HtmlRenderer:
         if isinstance(ts, str) and ts:
             figures.first_ts = figures.first_ts or ts
             figures.last_ts = ts
+        figures.clock.add(ts)
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         """Finish the page: the header (from ``summary`` when given), the summary block, script."""
