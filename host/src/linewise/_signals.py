@@ -78,6 +78,19 @@ def arrived() -> bool:
     return bool(_state.received)
 
 
+def raise_swallowed() -> None:
+    """Raise again the stop a real signal asked for, when something on the way swallowed it.
+
+    A SIGTERM inside a plugin's run summary, say, is caught there as the plugin's
+    failure; the command must still stop (and write no output it could not finish).
+    """
+    if _state.received:
+        signum = _state.received[-1]
+        if signum in _TERMINATING:
+            raise Terminated(signum)
+        raise KeyboardInterrupt
+
+
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     if os.getpid() != _state.owner:
         return  # a pool worker forked a moment ago: Ctrl-C is its parent's to handle

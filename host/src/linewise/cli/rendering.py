@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
+from linewise import _signals
 from linewise._defaults import EXIT_INTERRUPTED, READ_SIZE
 from linewise._registry import Registry
 from linewise.cli.common import (
@@ -420,6 +421,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         drawing.close(
             None if interrupted else _summary(args, registry, pipeline, read_again, draws=draws)
         )
+        if not interrupted:
+            # A stop signal swallowed on the way (inside a plugin's summary) still stops the
+            # render, before a transcript that may lack its end replaces the earlier one.
+            _signals.raise_swallowed()
         if output_file is not None and not (interrupted and not follow):
             output_file.commit()
     return _finish(args, pipeline, interrupted=interrupted and not follow, written=output_file)
