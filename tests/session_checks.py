@@ -64,3 +64,22 @@ def render(path: Path) -> tuple[str, list[dict[str, Any]]]:
     assert done.returncode == 0, done.stderr
     entries = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     return done.stderr, entries
+
+
+def unpaired(entries: list[dict[str, Any]]) -> set[str]:
+    """The toolUseIds that have a call without a result, or a result without a call."""
+    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
+    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
+    return calls ^ results
+
+
+def real_corpus_files() -> list[Path]:
+    """Every real log and session file of the corpus (skips the caller when it is absent)."""
+    from support import corpus_path
+
+    return [
+        path
+        for folder in ("real-logs", "real-sessions")
+        for path in corpus_path(folder).rglob("*")
+        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
+    ]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from linewise_antigravity import create_stdout_parser, parse_stdout_line
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
-from session_checks import HOST_TS, render
+from session_checks import HOST_TS, render, unpaired
 from support import assert_valid_and_deterministic, corpus_path, json_values, parse_flat
 
 RUN = Path(linewise_antigravity.__file__).parent / "samples" / "agy-stream-json-run.jsonl"
@@ -26,12 +26,6 @@ def _lines(path: Path) -> list[str]:
 
 def _step(**fields: Any) -> str:
     return json.dumps({"event": "step_update", "step_update": fields})
-
-
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
 
 
 def test_the_sample_run_reads_as_the_session_it_was() -> None:
@@ -55,7 +49,7 @@ def test_the_sample_run_reads_as_the_session_it_was() -> None:
         "CommandLine": "python -m pytest tests/test_invoice.py -q",
         "Cwd": "/home/ana/src/billing",
     }
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     results = {entry["toolUseId"]: entry for entry in entries if entry["kind"] == "tool_result"}
     denied = results[f"{CONVERSATION}:4"]
     assert denied["isError"] is True
@@ -130,7 +124,7 @@ def test_a_tool_step_that_never_finished_is_closed_by_the_result() -> None:
         json.dumps({"event": "result", "result": {"status": "ERROR", "error": "cancelled"}}),
     ]
     entries = parse_flat(create_stdout_parser, lines, ts=TS)
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     closing = next(entry for entry in entries if entry["kind"] == "tool_result")
     assert closing["isError"] is True and closing["toolName"] == "run_command"
     assert "ended before" in closing["content"]
@@ -186,7 +180,7 @@ def test_every_real_capture_renders_auto_detected_with_no_raw_json_and_paired_ca
         stderr, entries = render(path)
         assert "detected agy_local" in stderr, stderr
         assert not [entry for entry in entries if entry["kind"] == "stdout"], path.name
-        assert _unpaired(entries) == set(), path.name
+        assert unpaired(entries) == set(), path.name
         assert any(entry["kind"] == "result" for entry in entries), path.name
         assert_valid_and_deterministic(
             create_stdout_parser, parse_stdout_line, _lines(path), ts=HOST_TS

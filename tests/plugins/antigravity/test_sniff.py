@@ -7,6 +7,7 @@ from pathlib import Path
 import linewise_antigravity
 import pytest
 from linewise_antigravity import sniff
+from session_checks import real_corpus_files
 from support import corpus_path
 
 RUN = Path(linewise_antigravity.__file__).parent / "samples" / "agy-stream-json-run.jsonl"
@@ -29,12 +30,7 @@ def test_every_antigravity_capture_scores_high() -> None:
 
 
 def test_every_real_log_and_session_of_another_cli_scores_zero() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     assert len(paths) >= 45
     assert {
         path.name: sniff(_first_lines(path)) for path in paths if sniff(_first_lines(path))

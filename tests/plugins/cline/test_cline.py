@@ -20,7 +20,7 @@ from linewise_cline import (
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.usage import TokenUsage
-from session_checks import HOST_TS, render
+from session_checks import HOST_TS, real_corpus_files, render, unpaired
 from support import (
     assert_valid_and_deterministic,
     check_levels,
@@ -38,15 +38,9 @@ def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
-
-
 def test_the_sample_run_shows_each_text_once_and_a_failed_command_fails_its_call() -> None:
     entries = parse_flat(create_stdout_parser, _lines(RUN), ts=HOST_TS)
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     texts = [entry["text"] for entry in entries if entry["kind"] == "assistant"]
     assert texts == [
         "Running the invoice tests first.",
@@ -94,7 +88,7 @@ def test_real_streams_render_auto_detected_with_no_raw_json(name: str) -> None:
     stderr, entries = render(path)
     assert "detected cline_local" in stderr, stderr
     assert not [entry for entry in entries if entry["kind"] == "stdout"]
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     assert_valid_and_deterministic(
         create_stdout_parser, parse_stdout_line, _lines(path), ts=HOST_TS
     )
@@ -114,12 +108,7 @@ def test_what_is_not_cline_scores_zero(lines: list[str]) -> None:
 
 
 def test_every_real_log_and_session_of_another_cli_scores_zero() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     first = {path: _lines(path)[:40] for path in paths}
     assert {path.name: sniff(lines) for path, lines in first.items() if sniff(lines)} == {}
 

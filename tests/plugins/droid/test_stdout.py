@@ -20,7 +20,7 @@ from linewise_droid import (
     sniff,
     summarize_run,
 )
-from session_checks import HOST_TS, render
+from session_checks import HOST_TS, real_corpus_files, render, unpaired
 from support import (
     assert_valid_and_deterministic,
     check_levels,
@@ -38,12 +38,6 @@ def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
-
-
 def test_the_sample_run_reads_as_the_run_it_was() -> None:
     entries = parse_flat(create_stdout_parser, _lines(RUN), ts=HOST_TS)
     assert entries[0]["kind"] == "init"
@@ -52,7 +46,7 @@ def test_the_sample_run_reads_as_the_run_it_was() -> None:
         "/home/ana/src/billing",
     )
     assert [entry["kind"] for entry in entries[2:4]] == ["user", "thinking"]
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     failed = [entry for entry in entries if entry["kind"] == "tool_result" and entry["isError"]]
     assert [(entry["toolName"], entry["content"][:32]) for entry in failed] == [
         ("Edit", "TOOL_ERROR: old_string appears 2")
@@ -105,7 +99,7 @@ def test_real_captures_render_auto_detected_with_no_raw_json_and_paired_calls(na
     stderr, entries = render(path)
     assert "detected droid_local" in stderr, stderr
     assert not [entry for entry in entries if entry["kind"] == "stdout"]
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     assert_valid_and_deterministic(
         create_stdout_parser, parse_stdout_line, _lines(path), ts=HOST_TS
     )
@@ -149,12 +143,7 @@ def test_what_is_not_a_droid_stream_scores_zero(lines: list[str]) -> None:
 
 
 def test_every_real_log_and_session_of_another_cli_scores_zero() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     first = {path: _lines(path)[:40] for path in paths}
     assert {path.name: sniff(lines) for path, lines in first.items() if sniff(lines)} == {}
 

@@ -20,7 +20,7 @@ from linewise_goose import (
     sniff,
     summarize_run,
 )
-from session_checks import HOST_TS, render
+from session_checks import HOST_TS, real_corpus_files, render, unpaired
 from support import (
     assert_valid_and_deterministic,
     check_levels,
@@ -38,15 +38,9 @@ def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
-
-
 def test_the_sample_run_pairs_every_tool_request_with_its_response() -> None:
     entries = parse_flat(create_stdout_parser, _lines(RUN), ts=HOST_TS)
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     results = [e for e in entries if e["kind"] == "tool_result"]
     assert [(e["toolName"], e["isError"]) for e in results] == [
         ("developer__shell", False),
@@ -112,12 +106,7 @@ def test_what_is_not_goose_scores_zero(lines: list[str]) -> None:
 
 
 def test_every_real_log_and_session_of_another_cli_scores_zero() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     first = {path: _lines(path)[:40] for path in paths}
     assert {path.name: sniff(lines) for path, lines in first.items() if sniff(lines)} == {}
 

@@ -14,7 +14,7 @@ from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.usage import TokenUsage
 from linewise_kimi import create_stdout_parser, parse_stdout_line, sniff, summarize_run
-from session_checks import HOST_TS, render
+from session_checks import HOST_TS, real_corpus_files, render, unpaired
 from support import assert_valid_and_deterministic, corpus_path, json_values, parse_flat
 
 SAMPLES = Path(linewise_kimi.__file__).parent / "samples"
@@ -26,12 +26,6 @@ def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
-
-
 def test_print_mode_shows_thinking_text_and_every_tool_call_with_its_result() -> None:
     entries = parse_flat(create_stdout_parser, _lines(PRINT), ts=HOST_TS)
     assert [entry["kind"] for entry in entries[:4]] == [
@@ -41,7 +35,7 @@ def test_print_mode_shows_thinking_text_and_every_tool_call_with_its_result() ->
         "tool_call",
     ]
     assert entries[3]["input"] == {"command": "python -m pytest tests/test_invoice.py -q"}
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     names = [(e["toolUseId"], e["toolName"]) for e in entries if e["kind"] == "tool_result"]
     assert names == [
         ("Shell:0", "Shell"),
@@ -57,7 +51,7 @@ def test_wire_mode_shows_the_prompt_once_and_the_approval() -> None:
     ]
     notes = [entry["text"] for entry in entries if entry["kind"] == "system"]
     assert "approval requested: run command — ls *.py" in notes
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     text = "".join(entry["text"] for entry in entries if entry["kind"] == "assistant")
     assert text == "Two: setup.py and invoice.py."
 
@@ -137,12 +131,7 @@ def test_what_is_not_kimi_scores_zero(lines: list[str]) -> None:
 
 
 def test_every_real_log_and_session_of_another_cli_scores_zero() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     first = {path: _lines(path)[:40] for path in paths}
     assert {path.name: sniff(lines) for path, lines in first.items() if sniff(lines)} == {}
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import linewise_openhands
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.usage import TokenUsage
 from linewise_openhands import create_stdout_parser, session, sniff, summarize_run
-from session_checks import HOST_TS, render, session_entries
+from session_checks import HOST_TS, real_corpus_files, render, session_entries, unpaired
 from support import corpus_path, parse_flat
 
 RUN = Path(linewise_openhands.__file__).parent / "samples" / "openhands-headless-json.jsonl"
@@ -21,15 +20,9 @@ def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _unpaired(entries: list[dict[str, Any]]) -> set[str]:
-    calls = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_call"}
-    results = {entry["toolUseId"] for entry in entries if entry["kind"] == "tool_result"}
-    return calls ^ results
-
-
 def test_the_sample_run_pairs_each_action_with_its_observation() -> None:
     entries = parse_flat(create_stdout_parser, _lines(RUN), ts=HOST_TS)
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     results = [(e["toolName"], e["isError"]) for e in entries if e["kind"] == "tool_result"]
     assert results == [
         ("execute_bash", False),
@@ -70,7 +63,7 @@ def test_the_recorded_trajectory_renders_auto_detected_with_no_raw_json() -> Non
     stderr, entries = render(corpus_path(*TRAJECTORY))
     assert "detected openhands_local" in stderr, stderr
     assert not [entry for entry in entries if entry["kind"] == "stdout"]
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     summary = summarize_run(_lines(corpus_path(*TRAJECTORY)))
     assert summary.token_usage.is_empty  # no stats in it: unknown, not 0
 
@@ -102,18 +95,13 @@ def test_a_conversation_folder_is_one_session(tmp_path: Path) -> None:
     entries = session_entries(session.create_stdout_parser, records)
     assert entries[0]["kind"] == "init"
     assert (entries[0]["sessionId"], entries[0]["cwd"]) == ("5b7e0c1d2f3a", "/home/ana/src/billing")
-    assert _unpaired(entries) == set()
+    assert unpaired(entries) == set()
     assert entries[-1]["text"].startswith("linewise.UnreadableEvent")  # counted, not lost
     assert session.summarize_run(records).session_id == "5b7e0c1d2f3a"
 
 
 def test_other_clis_are_not_openhands() -> None:
-    paths = [
-        path
-        for folder in ("real-logs", "real-sessions")
-        for path in corpus_path(folder).rglob("*")
-        if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
-    ]
+    paths = real_corpus_files()
     first = {path: _lines(path)[:40] for path in paths}
     assert {path.name: sniff(lines) for path, lines in first.items() if sniff(lines)} == {}
 
