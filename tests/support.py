@@ -417,7 +417,7 @@ class Drawn:
     """A renderer fed through the host's one pipeline, as ``render`` and ``run`` feed it."""
 
     def __init__(self, adapter_type: str, renderer: Any, **options: Any) -> None:
-        from linewise._pipeline import Pipeline
+        from linewise.stream.pipeline import Pipeline
 
         options.setdefault("clock", lambda: TS)
         on_line = renderer.write_line if getattr(renderer, "wants_lines", False) else None

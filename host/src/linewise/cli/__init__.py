@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, Final
 
-from linewise._defaults import EXIT_INTERRUPTED
 from linewise._version import __version__
+from linewise.settings.defaults import EXIT_INTERRUPTED
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -90,7 +90,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, **options)
 
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
-        from linewise._hot_path import hot_path_statuses, status_lines
+        from linewise.plugins.hot_path import hot_path_statuses, status_lines
 
         lines = [f"linewise {__version__}"]
         lines += [f"  {line}" for line in status_lines(hot_path_statuses())]
@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C stops any command with "interrupted" and exit 130; SIGTERM (and
     SIGHUP) with its cleanup done and exit 128 + the signal (143); never a traceback.
     """
-    from linewise._signals import EXIT_TERMINATED_BASE, Terminated, handling
+    from linewise.run.signals import EXIT_TERMINATED_BASE, Terminated, handling
 
     # The command's own process ignores signals once the command is done: it only exits
     # then, and Python's own handler would print a traceback for a late Ctrl-C.
@@ -188,7 +188,6 @@ def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(chosen_command(words)).parse_args(words)
 
-    from linewise._registry import get_registry
     from linewise.cli.common import (
         EXIT_FAILURE,
         EXIT_OK,
@@ -197,6 +196,7 @@ def _main(argv: Sequence[str] | None) -> int:
         fail,
     )
     from linewise.errors import LinewiseError
+    from linewise.plugins.registry import get_registry
 
     configure_logging(args.verbose)
     if argv is None:

@@ -9,11 +9,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from linewise._defaults import EXIT_INTERRUPTED
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.session_inputs import terminal_progress
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
+from linewise.settings.defaults import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from linewise.sessions import SessionInfo
@@ -87,12 +87,12 @@ def register(commands: Any) -> None:
 
 def _shown(args: argparse.Namespace) -> Callable[[str], str]:
     """What every printed text goes through: secrets masked, user names censored on demand."""
-    from linewise._redact import Redactor
+    from linewise.render.redaction.redactor import Redactor
 
     mask = Redactor.for_environment(os.environ).text
     if not args.censor_usernames:
         return mask
-    from linewise.renderers.privacy import censor_text
+    from linewise.render.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
 
@@ -106,7 +106,7 @@ def _check_cli(name: str, registry: Registry) -> None:
     import difflib
     from pathlib import Path
 
-    from linewise._suggest import FIRST_PARTY
+    from linewise.plugins.suggest import FIRST_PARTY
     from linewise.sessions._stores import session_parsers, stores_of
 
     home = Path.home()

@@ -18,9 +18,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._records import session_lines, sniffed_type
-from linewise._registry import Registry, get_registry
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._facts import SessionInfo, utc_iso
 from linewise.sessions._find import (
     Progress,
@@ -30,11 +29,12 @@ from linewise.sessions._find import (
     parse_since,
 )
 from linewise.sessions._stores import excluded, session_parsers, stores_of
+from linewise.sessions.records import session_lines, sniffed_type
 
 if TYPE_CHECKING:
     from linewise_contracts.sessions import SessionStore
 
-    from linewise._transcript import Transcript
+    from linewise.transcript.build import Transcript
 
 __all__ = [
     "SessionInfo",
@@ -203,9 +203,9 @@ def transcribe_session(
     ``redact_secrets`` masks the values of ``environ``'s secret-named variables
     (as ``linewise run`` does); ``censor_usernames`` masks user names in home paths.
     """
-    from linewise._redact import Redactor
-    from linewise._session import merge_deltas
-    from linewise._transcript import Transcript, open_session
+    from linewise.render.redaction.redactor import Redactor
+    from linewise.stream.session import merge_deltas
+    from linewise.transcript.build import Transcript, open_session
 
     registry = registry or get_registry()
     environ = os.environ if environ is None else environ
@@ -219,7 +219,7 @@ def transcribe_session(
         entries.extend(session.feed((mask(line) if mask else line) + "\n", ts))
     entries.extend(session.close(ts))
     if censor_usernames:
-        from linewise.renderers.privacy import censor_usernames as censor
+        from linewise.render.privacy import censor_usernames as censor
 
         entries = [censor(entry) for entry in entries]
     return Transcript(

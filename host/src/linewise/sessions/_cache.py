@@ -24,8 +24,8 @@ from typing import Any, Final
 
 from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
-from linewise._cachedir import cache_folder
 from linewise.sessions._facts import SessionInfo
+from linewise.settings.cache_folder import cache_folder
 
 __all__ = ["FactsCache", "cache_dir"]
 
@@ -131,7 +131,7 @@ def _decode(values: tuple[Any, ...]) -> SessionInfo:
 
 
 def cache_dir(environ: Mapping[str, str], home: Path) -> Path | None:
-    """Where the facts cache lives (see :func:`linewise._cachedir.cache_folder`); None: off."""
+    """Where the facts cache lives (see ``linewise.settings.cache_folder``); None: off."""
     return cache_folder(environ, home)
 
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from linewise._registry import LoadedParser, Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
+from linewise.plugins.registry import LoadedParser, Registry, get_registry
 from linewise.sessions._cache import FactsCache, Key, cache_dir
 from linewise.sessions._facts import SessionInfo, read_facts, utc_iso
 from linewise.sessions._stores import SessionFile, find_files, session_parsers, stores_of
@@ -45,7 +45,7 @@ def parse_since(text: str) -> str:
 def _reader(parser: LoadedParser, registry: Registry) -> str:
     """What must not change for a cached row to stay valid: host, adapter type, plugin, and
     the price table that estimated its cost."""
-    from linewise._prices import price_data
+    from linewise.transcript.prices import price_data
 
     info = registry.info(parser.adapter_type)
     return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}|{price_data()}"
