@@ -44,6 +44,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "gemini_local": ("gemini",),
     "opencode_local": ("opencode",),
     "pi_local": (),
+    "pi_session": (),
     "grok_local": (),
     "hermes_local": ("hermes",),
     "model_stream": (),

@@ -43,6 +43,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "opencode_session": "linewise-opencode",
     "paperclip_runner": "linewise-paperclip-runner",
     "pi_local": "linewise-pi",
+    "pi_session": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "qwen_local": "linewise-qwen",
     "tally_local": "linewise-tally",
