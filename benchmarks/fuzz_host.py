@@ -46,6 +46,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "pi_local": (),
     "pi_session": (),
     "grok_local": (),
+    "grok_session": (),
     "hermes_local": ("hermes",),
     "model_stream": (),
     "model_stream_json": (),
