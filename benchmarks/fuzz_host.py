@@ -48,6 +48,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "grok_local": (),
     "grok_session": (),
     "hermes_local": ("hermes",),
+    "hermes_session": (),
     "model_stream": (),
     "model_stream_json": (),
     "model_stream_sentinel": (),

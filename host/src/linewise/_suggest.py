@@ -33,6 +33,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "grok_local": "linewise-grok",
     "grok_session": "linewise-grok",
     "hermes_local": "linewise-hermes",
+    "hermes_session": "linewise-hermes",
     "kimi_local": "linewise-kimi",
     "kimi_session": "linewise-kimi",
     "model_stream": "linewise-segments",
