@@ -71,6 +71,7 @@ def find_sessions(
     home: Path | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[SessionInfo]:
     """Every session the installed plugins' stores hold, newest first, as :class:`SessionInfo`.
 
@@ -81,6 +82,9 @@ def find_sessions(
     ``os.environ`` and the user's home (the CLIs' own variables, such as
     ``CLAUDE_CONFIG_DIR``, are read from ``environ``); ``LINEWISE_CACHE_DIR``
     there moves the facts cache. ``progress(done, total)`` is told the bytes read.
+    Sessions not cached yet are read by ``workers`` processes (1: in this one; by
+    default one per core when there are many to read, else this one); a session
+    whose reading kills its worker is listed unread, with that as its ``problem``.
     """
     query = SessionQuery(
         cli=cli,
@@ -96,6 +100,7 @@ def find_sessions(
         home=home,
         use_cache=use_cache,
         progress=progress,
+        workers=workers,
     )
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from linewise._registry import LoadedParser, Registry, get_registry
 from linewise._version import __version__
@@ -24,6 +25,10 @@ __all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse
 
 #: Facts written to the cache in one transaction.
 _BATCH = 200
+#: Sessions to read, or bytes of them, from which a pool of processes reads them (fewer:
+#: this process does, as starting the workers would cost more than it saves).
+POOL_SESSIONS: Final = 64
+POOL_BYTES: Final = 4 * 1024 * 1024
 #: Called as sessions are read: (bytes read so far, bytes to read in all).
 Progress = Callable[[int, int], None]
 
@@ -194,26 +199,18 @@ def _read_all(
     progress: Progress | None,
     workers: int | None,
 ) -> list[SessionInfo]:
-    """The facts of the sessions not cached, read now and cached in batches."""
+    """The facts of the sessions not cached, read now (in a pool of processes when there
+    are many) and cached in batches."""
     total = sum(found.size for found in todo)
     done = 0
     infos: list[SessionInfo] = []
     written: list[tuple[Key, int, int, str, SessionInfo, bytes]] = []
     try:
-        for found in todo:
-            info, text = read_facts(found.session_file(), found.parser, registry)
+        for found, info, text in _read(todo, registry, _workers(workers, todo, total)):
             infos.append(info)
             if info.problem is None:  # one read in part is tried again next time
-                written.append(
-                    (
-                        (found.path, found.key or ""),
-                        found.size,
-                        found.mtime_ns,
-                        found.reader,
-                        info,
-                        pack_text(text),
-                    )
-                )
+                key = (found.path, found.key or "")
+                written.append((key, found.size, found.mtime_ns, found.reader, info, text))
             done += found.size
             if progress is not None:
                 progress(done, total)
@@ -222,6 +219,40 @@ def _read_all(
     finally:
         _flush(cache, written)  # even on Ctrl-C: what was read is not read again
     return infos
+
+
+def _workers(asked: int | None, todo: list[_Found], total: int) -> int:
+    """How many processes read: as asked, else one per core when there is enough to read
+    that starting them pays (a handful of small sessions is read here)."""
+    if asked is not None:
+        return max(1, asked)
+    if len(todo) < 2 or (len(todo) < POOL_SESSIONS and total < POOL_BYTES):
+        return 1
+    from linewise.sessions._pool import default_workers
+
+    return default_workers()
+
+
+def _read(
+    todo: list[_Found], registry: Registry, workers: int
+) -> Iterator[tuple[_Found, SessionInfo, bytes]]:
+    """Each session's facts and packed message text, in the order given."""
+    if workers <= 1:
+        for found in todo:
+            info, text = read_facts(found.session_file(), found.parser, registry)
+            yield found, info, pack_text(text) if info.problem is None else b""
+        return
+    from linewise.sessions._pool import Task, read_in_pool
+
+    by_key = {(found.path, found.key): found for found in todo}
+    tasks = [
+        Task(
+            found.parser.adapter_type, found.cli, found.path, found.key, found.size, found.mtime_ns
+        )
+        for found in todo
+    ]
+    for task, outcome in read_in_pool(tasks, workers, registry):
+        yield by_key[(task.path, task.key)], outcome.info, outcome.text
 
 
 def _flush(
@@ -248,14 +279,25 @@ def list_sessions(
     home: Path | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[SessionInfo]:
-    """Every session the installed plugins' stores hold that ``query`` keeps, newest first."""
+    """Every session the installed plugins' stores hold that ``query`` keeps, newest first.
+
+    Sessions not cached are read by ``workers`` processes (1: in this one); by default
+    one per core when there are many, else in this process.
+    """
     query = query or SessionQuery()
     registry = registry or get_registry()
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
     infos, cache = _facts(
-        registry, environ, home, cli=query.cli, use_cache=use_cache, progress=progress
+        registry,
+        environ,
+        home,
+        cli=query.cli,
+        use_cache=use_cache,
+        progress=progress,
+        workers=workers,
     )
     try:
         kept = [info for info in infos if _keeps(info, query)]
