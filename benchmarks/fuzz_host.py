@@ -63,6 +63,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),
+    "copilot_history": (),
     # Newer CLIs: no real logs in real-logs/ (their field samples are too few to lean on).
     "agy_local": (),
     "droid_local": (),

@@ -22,6 +22,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "codex_session": "linewise-codex",
     "copilot_local": "linewise-copilot",
     "copilot_session": "linewise-copilot",
+    "copilot_history": "linewise-copilot",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
     "cursor_session": "linewise-cursor",
