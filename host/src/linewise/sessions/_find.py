@@ -12,7 +12,8 @@ from linewise._registry import LoadedParser, Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
-from linewise.sessions._facts import SessionInfo, read_facts, utc_iso
+from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
+from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import (
     SessionFile,
     session_keys_of,
@@ -21,7 +22,15 @@ from linewise.sessions._stores import (
     stores_of,
 )
 
-__all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse_since"]
+__all__ = [
+    "NOT_READ_YET",
+    "Progress",
+    "SessionQuery",
+    "all_facts",
+    "list_sessions",
+    "lookup_session",
+    "parse_since",
+]
 
 #: Facts written to the cache in one transaction.
 _BATCH = 200
@@ -154,30 +163,61 @@ def _facts(
     use_cache: bool,
     progress: Progress | None,
     workers: int | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
 ) -> tuple[list[SessionInfo], FactsCache | None]:
     folder = cache_dir(environ, home) if use_cache else None
     cache = FactsCache(folder) if folder is not None else None
-    cached = cache.rows() if cache is not None else {}
     known_keys = cache.file_keys() if cache is not None else {}
     scan = _all_files(registry, environ, home, cli, known_keys)
     infos: list[SessionInfo] = []
-    todo: list[_Found] = []
+    pending: list[tuple[Key, _Found]] = []
+    remembered = memo.sessions if memo is not None else {}
     for key, found in scan.files.items():
-        row = cached.get(key)
-        info = _still_valid(row, found)
+        held = remembered.get(key)
+        if held is not None and held[:3] == (found.size, found.mtime_ns, found.reader):
+            infos.append(held[3])
+        else:
+            pending.append((key, found))
+    # The facts cache is read (in one query) only for what the memo did not hold.
+    cached = cache.rows() if cache is not None and (pending or memo is None) else {}
+    todo: list[_Found] = []
+    for key, found in pending:
+        info = _still_valid(cached.get(key), found)
         if info is None:
             todo.append(found)
         else:
             infos.append(info)
     if cache is not None and scan.keys_read:
         cache.put((), scan.keys_read)
-    infos.extend(_read_all(todo, cache, registry, progress, workers))
+    if read_new:
+        infos.extend(_read_all(todo, cache, registry, progress, workers))
+    else:
+        infos.extend(unread_info(found.session_file(), NOT_READ_YET) for found in todo)
+    if memo is not None:
+        _remember(memo, scan, infos)
     if cache is not None and cli is None:
+        gone = set(cached) | set(remembered)
         cache.forget(
-            (key for key in cached if key not in scan.files),
+            (key for key in gone if key not in scan.files),
             (path for path in known_keys if path not in scan.store_files),
         )
     return infos, cache
+
+
+#: The problem of a session listed without reading it (``all_facts(read_new=False)``).
+NOT_READ_YET: Final = "not read yet: new or changed since its facts were cached"
+
+
+def _remember(memo: FactsMemo, scan: _Scan, infos: list[SessionInfo]) -> None:
+    """Keep what was listed (not what is incomplete: that is read again next time)."""
+    kept = {}
+    for info in infos:
+        key = (info.path, info.key or "")
+        found = scan.files.get(key)
+        if info.problem is None and found is not None:
+            kept[key] = (found.size, found.mtime_ns, found.reader, info)
+    memo.sessions = kept
 
 
 def _still_valid(row: CachedRow | None, found: _Found) -> SessionInfo | None:
@@ -363,3 +403,33 @@ def lookup_session(
     if len(unique) > 1:
         raise AmbiguousSessionError(reference, [(info.id, info.path) for info in unique.values()])
     return next(iter(unique.values()))
+
+
+def all_facts(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
+    workers: int | None = None,
+) -> list[SessionInfo]:
+    """Every session's facts, newest first (see :func:`linewise.sessions.all_facts`)."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    infos, cache = _facts(
+        registry,
+        environ,
+        home,
+        cli=None,
+        use_cache=True,
+        progress=None,
+        workers=workers,
+        memo=memo,
+        read_new=read_new,
+    )
+    if cache is not None:
+        cache.close()
+    infos.sort(key=lambda info: (info.newest, info.path, info.key or ""), reverse=True)
+    return infos
