@@ -111,8 +111,9 @@ def test_no_host_module_reads_a_clis_wire_format() -> None:
         "plugins/hot_path.py": 2,
         # The price rates cache: a file the host writes and owns.
         "transcript/prices.py": 1,
-        # The sessions facts cache's usage column: JSON the host wrote itself.
-        "sessions/_cache.py": 1,
+        # The sessions facts cache's usage column and the keys of a store file
+        # holding several sessions: JSON the host wrote itself.
+        "sessions/_cache.py": 2,
         # The export folder's stamp and journal: files the host writes itself.
         "render/export/_folder.py": 2,
         # The isolation wire: messages between the host and its own worker process
