@@ -122,31 +122,8 @@ def _transcript(tmp_path: Path, log: Path, fmt: str, name: str) -> bytes:
     return target.read_bytes()
 
 
-class KnownCrash(AssertionError):
-    """render -o died of SIGSEGV after the signal (issue 31, open)."""
-
-
-#: A known open crash: about 1 trial in 10 of render -o stopped by a signal (seen with SIGINT,
-#: once with SIGTERM) ends in SIGSEGV (-11), nothing on stderr, the earlier file intact; not
-#: reproduced under -X faulthandler (25 trials). Only that crash is excused: any other
-#: failure of these tests still fails them.
-_SIGNAL_CRASH = pytest.mark.xfail(
-    strict=False,
-    raises=KnownCrash,
-    reason="render -o stopped by a signal sometimes dies of SIGSEGV (open)",
-)
-
-
-@pytest.mark.parametrize("fmt", ["jsonl", "html"])
-@pytest.mark.parametrize(
-    "number",
-    [
-        signal.SIGKILL,
-        pytest.param(signal.SIGINT, marks=_SIGNAL_CRASH),
-        pytest.param(signal.SIGTERM, marks=_SIGNAL_CRASH),
-    ],
-    ids=lambda n: signal.Signals(n).name,
-)
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "html"])
+@pytest.mark.parametrize("number", SIGNALS, ids=lambda n: signal.Signals(n).name)
 def test_a_killed_render_leaves_the_old_or_the_new_transcript(
     tmp_path: Path, number: int, fmt: str
 ) -> None:
@@ -159,9 +136,6 @@ def test_a_killed_render_leaves_the_old_or_the_new_transcript(
         old = _transcript(tmp_path, old_log, fmt, target.name)
         command = [*LINEWISE, "render", str(new_log), "-f", fmt, "-q", "-o", str(target)]
         code, err = _kill_at_random(command, rng, 2.0, number)
-        if code == -signal.SIGSEGV and number != signal.SIGKILL:
-            assert target.read_bytes() in (old, new), f"trial {trial}: a cut transcript"
-            raise KnownCrash(f"trial {trial}: render -o died of SIGSEGV after {number!r}")
         _assert_stopped_cleanly(code, err, number)
         assert target.read_bytes() in (old, new), f"trial {trial}: a cut transcript"
         assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")] or number == 9
