@@ -10,9 +10,15 @@ from pathlib import Path
 from linewise._registry import LoadedParser, Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
-from linewise.sessions._cache import FactsCache, Key, cache_dir
+from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
 from linewise.sessions._facts import SessionInfo, read_facts, utc_iso
-from linewise.sessions._stores import SessionFile, find_files, session_parsers, stores_of
+from linewise.sessions._stores import (
+    SessionFile,
+    session_keys_of,
+    session_parsers,
+    store_files,
+    stores_of,
+)
 
 __all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse_since"]
 
@@ -51,19 +57,87 @@ def _reader(parser: LoadedParser, registry: Registry) -> str:
     return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}|{price_data()}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One session found on disk, before its facts are known (no ``Path`` made yet)."""
+
+    path: str
+    key: str | None
+    size: int
+    mtime_ns: int
+    parser: LoadedParser
+    cli: str
+    reader: str
+
+    def session_file(self) -> SessionFile:
+        return SessionFile(
+            self.parser.adapter_type, self.cli, Path(self.path), self.key, self.size, self.mtime_ns
+        )
+
+
+@dataclass(slots=True)
+class _Scan:
+    """Every session file, once, by its cache key, and what the store files' keys came to."""
+
+    files: dict[Key, _Found]
+    keys_read: list[tuple[str, int, int, str, list[str]]]
+    store_files: set[str]
+
+
 def _all_files(
-    registry: Registry, environ: Mapping[str, str], home: Path, cli: str | None
-) -> dict[Key, tuple[SessionFile, LoadedParser]]:
+    registry: Registry,
+    environ: Mapping[str, str],
+    home: Path,
+    cli: str | None,
+    known_keys: Mapping[str, tuple[int, int, str, list[str]]],
+) -> _Scan:
     """Every session file, once, by its cache key: a file two stores claim is read by the
-    first adapter type."""
-    files: dict[Key, tuple[SessionFile, LoadedParser]] = {}
+    first adapter type. A store file holding several sessions is opened for their keys
+    only when it changed since ``known_keys`` were read from it."""
+    scan = _Scan({}, [], set())
     for parser in session_parsers(registry):
+        reader = _reader(parser, registry)
         for found in stores_of(parser, environ, home, registry):
-            if cli is not None and found.store.cli.casefold() != cli.casefold():
+            store = found.store
+            if cli is not None and store.cli.casefold() != cli.casefold():
                 continue
-            for one in find_files(found, parser, registry):
-                files.setdefault(_key(one), (one, parser))
-    return files
+            for file in store_files(store):
+                path, size, mtime_ns = file
+                keys = _keys(
+                    parser, file, reader, known_keys=known_keys, scan=scan, registry=registry
+                )
+                for key in keys:
+                    scan.files.setdefault(
+                        (path, key or ""),
+                        _Found(path, key, size, mtime_ns, parser, store.cli, reader),
+                    )
+    return scan
+
+
+def _keys(
+    parser: LoadedParser,
+    file: tuple[str, int, int],
+    reader: str,
+    *,
+    known_keys: Mapping[str, tuple[int, int, str, list[str]]],
+    scan: _Scan,
+    registry: Registry,
+) -> list[str | None]:
+    """The sessions' keys in a store file: the cached ones while it is unchanged."""
+    if parser.session_keys is None:
+        return [None]
+    path, size, mtime_ns = file
+    scan.store_files.add(path)
+    known = known_keys.get(path)
+    if known is not None and known[:3] == (size, mtime_ns, reader):
+        return list(known[3])
+    failures = registry.call_failures.count
+    keys = session_keys_of(parser, Path(path), registry)
+    if registry.call_failures.count == failures:  # a failure is tried again next time
+        scan.keys_read.append(
+            (path, size, mtime_ns, reader, [key for key in keys if key is not None])
+        )
+    return keys
 
 
 def _facts(
@@ -74,32 +148,72 @@ def _facts(
     cli: str | None,
     use_cache: bool,
     progress: Progress | None,
+    workers: int | None = None,
 ) -> tuple[list[SessionInfo], FactsCache | None]:
-    files = _all_files(registry, environ, home, cli)
     folder = cache_dir(environ, home) if use_cache else None
     cache = FactsCache(folder) if folder is not None else None
     cached = cache.rows() if cache is not None else {}
+    known_keys = cache.file_keys() if cache is not None else {}
+    scan = _all_files(registry, environ, home, cli, known_keys)
     infos: list[SessionInfo] = []
-    todo: list[tuple[Key, SessionFile, LoadedParser, str]] = []
-    readers: dict[str, str] = {}
-    for key, (found, parser) in files.items():
-        reader = readers.get(parser.adapter_type)
-        if reader is None:
-            reader = readers[parser.adapter_type] = _reader(parser, registry)
+    todo: list[_Found] = []
+    for key, found in scan.files.items():
         row = cached.get(key)
-        if row is not None and row[:3] == (found.size, found.mtime_ns, reader):
-            infos.append(row[3])
+        info = _still_valid(row, found)
+        if info is None:
+            todo.append(found)
         else:
-            todo.append((key, found, parser, reader))
-    total = sum(found.size for _, found, _, _ in todo)
-    done = 0
-    written: list[tuple[Key, int, int, str, SessionInfo, str]] = []
+            infos.append(info)
+    if cache is not None and scan.keys_read:
+        cache.put((), scan.keys_read)
+    infos.extend(_read_all(todo, cache, registry, progress, workers))
+    if cache is not None and cli is None:
+        cache.forget(
+            (key for key in cached if key not in scan.files),
+            (path for path in known_keys if path not in scan.store_files),
+        )
+    return infos, cache
+
+
+def _still_valid(row: CachedRow | None, found: _Found) -> SessionInfo | None:
+    """The cached facts of ``found`` while its file and reader are unchanged, else None."""
+    if row is None or row[3] is None:
+        return None
+    if row[0] != found.size or row[1] != found.mtime_ns or row[2] != found.reader:
+        return None
     try:
-        for key, found, parser, reader in todo:
-            info, text = read_facts(found, parser, registry)
+        return decode(row[3])
+    except (ValueError, TypeError):
+        return None  # a damaged row: that session is read again
+
+
+def _read_all(
+    todo: list[_Found],
+    cache: FactsCache | None,
+    registry: Registry,
+    progress: Progress | None,
+    workers: int | None,
+) -> list[SessionInfo]:
+    """The facts of the sessions not cached, read now and cached in batches."""
+    total = sum(found.size for found in todo)
+    done = 0
+    infos: list[SessionInfo] = []
+    written: list[tuple[Key, int, int, str, SessionInfo, bytes]] = []
+    try:
+        for found in todo:
+            info, text = read_facts(found.session_file(), found.parser, registry)
             infos.append(info)
             if info.problem is None:  # one read in part is tried again next time
-                written.append((key, found.size, found.mtime_ns, reader, info, text))
+                written.append(
+                    (
+                        (found.path, found.key or ""),
+                        found.size,
+                        found.mtime_ns,
+                        found.reader,
+                        info,
+                        pack_text(text),
+                    )
+                )
             done += found.size
             if progress is not None:
                 progress(done, total)
@@ -107,21 +221,15 @@ def _facts(
                 _flush(cache, written)
     finally:
         _flush(cache, written)  # even on Ctrl-C: what was read is not read again
-    if cache is not None and cli is None:
-        cache.forget_except(set(files))
-    return infos, cache
+    return infos
 
 
 def _flush(
-    cache: FactsCache | None, written: list[tuple[Key, int, int, str, SessionInfo, str]]
+    cache: FactsCache | None, written: list[tuple[Key, int, int, str, SessionInfo, bytes]]
 ) -> None:
     if cache is not None and written:
         cache.put(written)
     written.clear()
-
-
-def _key(found: SessionFile) -> Key:
-    return (str(found.path), found.key or "")
 
 
 def _keeps(info: SessionInfo, query: SessionQuery) -> bool:

@@ -1,0 +1,261 @@
+"""The facts cache at scale: a warm listing opens nothing unchanged, and every change is seen.
+
+A session file that grew, shrank, was replaced or deleted is read again (or
+dropped), a store file holding several sessions is opened for its keys only
+when it changed, and store folders are walked as ``pathlib.Path.glob`` walks them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from linewise import Registry
+from linewise.sessions import find_sessions
+from linewise_contracts.sessions import SessionStore
+from session_fakes import install, jsonl, records, write_tiny, write_tinydb
+from support import FakeSite
+
+
+@pytest.fixture
+def registry(fake_site: FakeSite) -> Registry:
+    install(fake_site)
+    return Registry(entry_points=fake_site.entry_points())
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    found = tmp_path / "home"
+    found.mkdir()
+    return found
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"LINEWISE_CACHE_DIR": str(tmp_path / "cache")}
+
+
+class Reads:
+    """Counts the sessions read through their plugin (not taken from the cache)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import linewise.sessions._find
+
+        self.paths: list[str] = []
+        real = linewise.sessions._find.read_facts
+
+        def counted(found, parser, registry):  # type: ignore[no-untyped-def]
+            self.paths.append(found.path.name + (f"#{found.key}" if found.key else ""))
+            return real(found, parser, registry)
+
+        monkeypatch.setattr(linewise.sessions._find, "read_facts", counted)
+
+    def take(self) -> list[str]:
+        taken, self.paths = sorted(self.paths), []
+        return taken
+
+
+def _prompts(registry: Registry, env: dict[str, str], home: Path) -> dict[str, str | None]:
+    return {
+        info.id: info.first_prompt
+        for info in find_sessions(registry=registry, environ=env, home=home)
+    }
+
+
+def test_a_warm_listing_reads_no_session_again(
+    registry: Registry, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number in range(5):
+        write_tiny(home, f"p{number % 2}", f"s-{number}")
+    reads = Reads(monkeypatch)
+    cold = find_sessions(registry=registry, environ=env, home=home)
+    assert len(reads.take()) == 5
+    warm = find_sessions(registry=registry, environ=env, home=home)
+    assert reads.take() == []
+    assert warm == cold
+
+
+def test_a_file_that_grew_shrank_or_was_replaced_is_read_again(
+    registry: Registry, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grows = write_tiny(home, "p", "grows", prompt="short")
+    shrinks = write_tiny(home, "p", "shrinks", prompt="a long first prompt, to be cut")
+    replaced = write_tiny(home, "p", "replaced", prompt="before")
+    write_tiny(home, "p", "stays", prompt="same")
+    reads = Reads(monkeypatch)
+    _prompts(registry, env, home)
+    reads.take()
+
+    with grows.open("a") as handle:  # an appended record (a live session)
+        handle.write(json.dumps({"t": "say", "text": "more", "ts": "2026-03-01T10:06:00Z"}) + "\n")
+    shrinks.write_text(jsonl(records("shrinks", prompt="cut")))
+    # Replaced by a file of the same size: only the modification time tells.
+    status = replaced.stat()
+    replacement = replaced.with_suffix(".new")
+    replacement.write_text(jsonl(records("replaced", prompt="after!")))
+    os.utime(replacement, ns=(status.st_atime_ns, status.st_mtime_ns + 1))
+    assert replacement.stat().st_size == status.st_size
+    os.replace(replacement, replaced)
+
+    prompts = _prompts(registry, env, home)
+    assert reads.take() == ["grows.jsonl", "replaced.jsonl", "shrinks.jsonl"]
+    assert prompts == {"grows": "short", "shrinks": "cut", "replaced": "after!", "stays": "same"}
+    grown = next(
+        info
+        for info in find_sessions(registry=registry, environ=env, home=home)
+        if info.id == "grows"
+    )
+    assert grown.size == grows.stat().st_size and grown.messages == 3
+    assert reads.take() == []
+
+
+def test_a_deleted_file_leaves_the_listing_and_the_cache(
+    registry: Registry, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    gone = write_tiny(home, "p", "gone")
+    write_tiny(home, "p", "kept")
+    assert set(_prompts(registry, env, home)) == {"gone", "kept"}
+    gone.unlink()
+    assert set(_prompts(registry, env, home)) == {"kept"}
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        for table in ("facts", "texts"):
+            files = [row[0] for row in db.execute(f"SELECT file FROM {table}")]
+            assert [Path(file).name for file in files] == ["kept.jsonl"], table
+
+
+def test_a_store_file_holding_several_is_opened_for_its_keys_only_when_it_changed(
+    registry: Registry, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = write_tinydb(
+        home, {"k1": records("db-1", cli="tinydb"), "k2": records("db-2", cli="tinydb")}
+    )
+    import linewise.sessions._find
+
+    opened: list[str] = []
+    real = linewise.sessions._find.session_keys_of
+
+    def counted(parser, path, registry):  # type: ignore[no-untyped-def]
+        opened.append(path.name)
+        return real(parser, path, registry)
+
+    monkeypatch.setattr(linewise.sessions._find, "session_keys_of", counted)
+    reads = Reads(monkeypatch)
+    assert {"db-1", "db-2"} <= set(_prompts(registry, env, home))
+    assert opened == ["store.json"] and reads.take() == ["store.json#k1", "store.json#k2"]
+
+    assert {"db-1", "db-2"} <= set(_prompts(registry, env, home))
+    assert opened == ["store.json"] and reads.take() == []  # neither keys nor sessions read
+
+    write_tinydb(home, {"k1": records("db-1", cli="tinydb"), "k3": records("db-3", cli="tinydb")})
+    status = store.stat()
+    os.utime(store, ns=(status.st_atime_ns, status.st_mtime_ns + 10**9))
+    ids = set(_prompts(registry, env, home))
+    assert "db-2" not in ids and {"db-1", "db-3"} <= ids
+    assert opened == ["store.json", "store.json"]
+    assert reads.take() == ["store.json#k1", "store.json#k3"]
+
+
+def test_a_damaged_row_of_store_keys_is_read_again_not_trusted(
+    registry: Registry, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    write_tinydb(home, {"k1": records("db-1", cli="tinydb")})
+    assert "db-1" in _prompts(registry, env, home)
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        db.execute("UPDATE files SET keys = '{not json'")
+    assert "db-1" in _prompts(registry, env, home)
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        assert [json.loads(row[0]) for row in db.execute("SELECT keys FROM files")] == [["k1"]]
+
+
+def test_two_listings_at_once_both_list_everything_and_leave_a_sound_cache(
+    registry: Registry, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    for number in range(30):
+        write_tiny(home, f"p{number % 3}", f"s-{number:02d}")
+    results: list[list[str]] = []
+    errors: list[BaseException] = []
+
+    def listing() -> None:
+        try:
+            found = find_sessions(registry=registry, environ=env, home=home)
+            results.append([info.id for info in found])
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=listing) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    expected = sorted(f"s-{number:02d}" for number in range(30))
+    assert [sorted(ids) for ids in results] == [expected, expected]
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT count(*) FROM facts").fetchone()[0] == 30
+
+
+def _tree(root: Path) -> None:
+    """Folders and files that test the corners of a glob: hidden names, links, depth."""
+    for relative in (
+        "a/one.jsonl",
+        "a/.hidden.jsonl",
+        "a/b/two.jsonl",
+        "a/b/c/three.jsonl",
+        "a/b/c/sub-x.jsonl",
+        "a-c/four.jsonl",
+        "d/notes.txt",
+        "d/one.jsonl",
+        ".dot/five.jsonl",
+        "exact/store.json",
+        "Upper/six.JSONL",
+    ):
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}\n")
+    (root / "a" / "folder.jsonl").mkdir()  # a folder named like a session
+    (root / "linked").symlink_to(root / "a", target_is_directory=True)
+    (root / "a" / "loop").symlink_to(root, target_is_directory=True)
+    (root / "a" / "broken.jsonl").symlink_to(root / "nowhere.jsonl")
+    (root / "d" / "link.jsonl").symlink_to(root / "a" / "one.jsonl")
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        ("*/*.jsonl",),
+        ("*/*.jsonl", "*/*/*.jsonl"),
+        ("**/*.jsonl",),
+        ("a/**/*.jsonl",),
+        ("**/c/*.jsonl", "a/**/three.jsonl"),
+        ("exact/store.json", "exact/*.json"),
+        ("*/*.JSONL", "*/six.jsonl"),
+        ("?/one.*", "[ad]/*.jsonl"),
+        ("missing/*.jsonl", "*/"),
+    ],
+)
+def test_store_files_are_the_files_pathlib_glob_finds(
+    tmp_path: Path, patterns: tuple[str, ...]
+) -> None:
+    from linewise.sessions._stores import excluded, store_files
+
+    root = tmp_path / "store"
+    _tree(root)
+    exclude = ("**/sub-*.jsonl",)
+    store = SessionStore("tiny", root, patterns, exclude=exclude)
+    expected = []
+    seen: set[Path] = set()
+    for pattern in patterns:
+        for path in sorted(root.glob(pattern)):
+            if path in seen:
+                continue
+            seen.add(path)
+            if excluded(path.relative_to(root).as_posix(), exclude) or not path.is_file():
+                continue
+            status = path.stat()
+            expected.append((str(path), status.st_size, status.st_mtime_ns))
+    assert store_files(store) == expected
