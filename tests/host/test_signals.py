@@ -175,7 +175,7 @@ def test_ctrl_c_while_a_plugin_imports_stops_the_command_with_130(
     )
     log = tmp_path / "run.log"
     log.write_text("a line\n", encoding="utf-8")
-    script = _fake_command(fake_site)
+    script = fake_site.command_script()
     done = subprocess.run(
         [sys.executable, "-c", script, "render", str(log), "-a", "slow"],
         capture_output=True,
@@ -203,23 +203,6 @@ def parse_stdout_line(line, ts):
 """
 
 
-def _fake_command(fake_site: FakeSite) -> str:
-    """A ``linewise`` command line whose registry is the fake site's (quick to start)."""
-    root = str(fake_site.root)
-    return (
-        "import sys\n"
-        f"sys.path.insert(0, {root!r})\n"
-        "from importlib.metadata import Distribution\n"
-        "import linewise._registry\n"
-        "from linewise import Registry\n"
-        f"dists = Distribution.discover(path=[{root!r}])\n"
-        "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
-        "linewise._registry._default = Registry(entry_points=points)\n"
-        "from linewise.cli import main\n"
-        "sys.exit(main())\n"
-    )
-
-
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
     fake_site: FakeSite, tmp_path: Path, presses: int
@@ -232,7 +215,7 @@ def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
         [
             sys.executable,
             "-c",
-            _fake_command(fake_site),
+            fake_site.command_script(),
             "render",
             str(log),
             "-a",
