@@ -176,9 +176,7 @@ def test_a_sigterm_during_a_plugins_run_summary_stops_render_with_the_earlier_fi
         marker.unlink(missing_ok=True)
         target = tmp_path / f"run-{trial}.{fmt}"
         target.write_text("the earlier transcript\n", encoding="utf-8")
-        process = subprocess.Popen(
-            [*command, "-o", str(target)], stderr=subprocess.PIPE, env=env
-        )
+        process = subprocess.Popen([*command, "-o", str(target)], stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + 60
         while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
