@@ -48,6 +48,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "grok_local": (),
     "grok_session": (),
     "hermes_local": ("hermes",),
+    "hermes_session": (),
     "model_stream": (),
     "model_stream_json": (),
     "model_stream_sentinel": (),
@@ -62,6 +63,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),
+    "copilot_history": (),
     # Newer CLIs: no real logs in real-logs/ (their field samples are too few to lean on).
     "agy_local": (),
     "droid_local": (),
@@ -69,6 +71,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "kimi_local": (),
     "kimi_session": (),
     "goose_local": (),
+    "goose_session": (),
     "cline_local": (),
     "paperclip_runner": (),
     "amp_local": ("claude",),

@@ -98,3 +98,13 @@ def test_a_file_that_is_not_a_database_is_told_apart(tmp_path: Path) -> None:
     assert is_sqlite_file(_database(tmp_path))
     with pytest.raises(sqlite3.DatabaseError):
         StoreDatabase(text, ("sessions",), name="Test")
+
+
+def test_an_optional_table_may_be_absent_but_not_a_view(tmp_path: Path) -> None:
+    path = _database(tmp_path)
+    with StoreDatabase(path, ("sessions",), name="Test", optional_tables=("usage",)) as db:
+        assert not db.has("usage") and db.has("sessions")
+        assert db.columns("usage") == frozenset()
+    viewed = _database(tmp_path, SCHEMA + "CREATE VIEW usage AS SELECT 1;", name="viewed.db")
+    with pytest.raises(sqlite3.DatabaseError, match="its 'usage' is a view"):
+        StoreDatabase(viewed, ("sessions",), name="Test", optional_tables=("usage",))

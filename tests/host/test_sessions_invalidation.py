@@ -259,3 +259,64 @@ def test_store_files_are_the_files_pathlib_glob_finds(
             status = path.stat()
             expected.append((str(path), status.st_size, status.st_mtime_ns))
     assert store_files(store) == expected
+
+
+def test_all_facts_lists_what_find_sessions_lists_and_a_memo_skips_the_cache(
+    registry: Registry,
+    home: Path,
+    env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from linewise.sessions import FactsMemo, all_facts
+    from linewise.sessions._cache import FactsCache
+
+    for number in range(6):
+        write_tiny(home, f"p{number % 2}", f"s-{number}", end=f"2026-03-0{1 + number}T10:00:00Z")
+    write_tinydb(home, {"k1": records("db-1", cli="tinydb")})
+    listed = find_sessions(registry=registry, environ=env, home=home)
+    memo = FactsMemo()
+    assert all_facts(registry=registry, environ=env, home=home, memo=memo) == listed
+    assert len(memo) == 7
+
+    reads = Reads(monkeypatch)
+    real_rows = FactsCache.rows
+    queried: list[int] = []
+
+    def rows(self: FactsCache) -> object:
+        queried.append(1)
+        return real_rows(self)
+
+    monkeypatch.setattr(FactsCache, "rows", rows)
+    assert all_facts(registry=registry, environ=env, home=home, memo=memo) == listed
+    assert queried == [] and reads.take() == []  # every session from the memo
+
+    changed = write_tiny(home, "p0", "s-0", prompt="changed", end="2026-03-01T10:00:00Z")
+    os.utime(changed, ns=(changed.stat().st_atime_ns, changed.stat().st_mtime_ns + 10**9))
+    (home / ".tiny" / "sessions" / "p1" / "s-1.jsonl").unlink()
+    again = all_facts(registry=registry, environ=env, home=home, memo=memo)
+    assert reads.take() == ["s-0.jsonl"] and queried == [1]
+    assert [info.id for info in again] == [info.id for info in listed if info.id != "s-1"]
+    assert next(info for info in again if info.id == "s-0").first_prompt == "changed"
+    # What was deleted left the cache too: a listing without the memo agrees.
+    assert find_sessions(registry=registry, environ=env, home=home) == again
+
+
+def test_all_facts_without_reading_new_sessions_lists_them_unread(
+    registry: Registry, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from linewise.sessions import NOT_READ_YET, all_facts
+
+    write_tiny(home, "p", "old", end="2026-03-01T10:00:00Z")
+    all_facts(registry=registry, environ=env, home=home)
+    new = write_tiny(home, "p", "new", end="2026-03-02T10:00:00Z")
+    reads = Reads(monkeypatch)
+
+    quick = all_facts(registry=registry, environ=env, home=home, read_new=False)
+
+    assert reads.take() == []
+    unread = next(info for info in quick if info.path == str(new))
+    assert (unread.problem, unread.status, unread.outcome) == (NOT_READ_YET, "unknown", "unknown")
+    assert [info.id for info in quick if info.problem is None] == ["old"]
+    later = all_facts(registry=registry, environ=env, home=home)
+    assert reads.take() == ["new.jsonl"]
+    assert [info.id for info in later] == ["new", "old"]

@@ -70,15 +70,24 @@ class _Budget:
 class StoreDatabase:
     """One session store database, opened guarded (see the module docstring).
 
-    ``tables`` are the tables the store must hold as plain tables; ``name``
-    names the CLI in messages (``"Hermes"``). Use it in a ``with`` block, or
-    call :meth:`close`. Raises :class:`sqlite3.DatabaseError` when the file is
-    not such a database.
+    ``tables`` are the tables the store must hold as plain tables;
+    ``optional_tables`` those an older version of the CLI may lack (checked
+    the same way when present; :meth:`has` says which are). ``name`` names the
+    CLI in messages (``"Hermes"``). Use it in a ``with`` block, or call
+    :meth:`close`. Raises :class:`sqlite3.DatabaseError` when the file is not
+    such a database.
     """
 
     __slots__ = ("_budget", "_columns", "connection", "name", "path")
 
-    def __init__(self, path: Path, tables: Sequence[str], *, name: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        tables: Sequence[str],
+        *,
+        name: str,
+        optional_tables: Sequence[str] = (),
+    ) -> None:
         import sqlite3
 
         self.path = path
@@ -97,18 +106,22 @@ class StoreDatabase:
             connection.set_progress_handler(self._budget, _STEP)
             for table in tables:
                 self._check_table(table)
+            for table in optional_tables:
+                self._check_table(table, optional=True)
         except BaseException as error:
             connection.close()
             if isinstance(error, sqlite3.Error):
                 raise self._stopped(error) from None
             raise
 
-    def _check_table(self, table: str) -> None:
+    def _check_table(self, table: str, *, optional: bool = False) -> None:
         import sqlite3
 
         row = self.connection.execute(
             "SELECT type, sql FROM sqlite_master WHERE name = ?", (table,)
         ).fetchone()
+        if row is None and optional:
+            return
         kind, sql = row if row is not None else (None, None)
         virtual = type(sql) is str and sql.lstrip()[:14].upper() == "CREATE VIRTUAL"
         if kind != "table" or virtual:
@@ -126,8 +139,12 @@ class StoreDatabase:
         self._columns[table] = frozenset(str(column[1]) for column in info)
 
     def columns(self, table: str) -> frozenset[str]:
-        """The columns of one of the checked ``tables`` (older CLI versions have fewer)."""
+        """The columns of one of the checked tables (older CLI versions have fewer)."""
         return self._columns.get(table, frozenset())
+
+    def has(self, table: str) -> bool:
+        """Whether the database holds ``table`` (one of the checked tables) as a plain table."""
+        return table in self._columns
 
     def rows(self, sql: str, parameters: Sequence[object] = ()) -> Iterator[dict[str, Any]]:
         """The rows of a query, one dict each (column name to value), read as they are needed.

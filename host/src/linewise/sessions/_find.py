@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from linewise._registry import LoadedParser, Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
-from linewise.sessions._facts import SessionInfo, read_facts, utc_iso
+from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
+from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import (
     SessionFile,
     session_keys_of,
@@ -20,10 +22,22 @@ from linewise.sessions._stores import (
     stores_of,
 )
 
-__all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse_since"]
+__all__ = [
+    "NOT_READ_YET",
+    "Progress",
+    "SessionQuery",
+    "all_facts",
+    "list_sessions",
+    "lookup_session",
+    "parse_since",
+]
 
 #: Facts written to the cache in one transaction.
 _BATCH = 200
+#: Sessions to read, or bytes of them, from which a pool of processes reads them (fewer:
+#: this process does, as starting the workers would cost more than it saves).
+POOL_SESSIONS: Final = 64
+POOL_BYTES: Final = 4 * 1024 * 1024
 #: Called as sessions are read: (bytes read so far, bytes to read in all).
 Progress = Callable[[int, int], None]
 
@@ -149,30 +163,61 @@ def _facts(
     use_cache: bool,
     progress: Progress | None,
     workers: int | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
 ) -> tuple[list[SessionInfo], FactsCache | None]:
     folder = cache_dir(environ, home) if use_cache else None
     cache = FactsCache(folder) if folder is not None else None
-    cached = cache.rows() if cache is not None else {}
     known_keys = cache.file_keys() if cache is not None else {}
     scan = _all_files(registry, environ, home, cli, known_keys)
     infos: list[SessionInfo] = []
-    todo: list[_Found] = []
+    pending: list[tuple[Key, _Found]] = []
+    remembered = memo.sessions if memo is not None else {}
     for key, found in scan.files.items():
-        row = cached.get(key)
-        info = _still_valid(row, found)
+        held = remembered.get(key)
+        if held is not None and held[:3] == (found.size, found.mtime_ns, found.reader):
+            infos.append(held[3])
+        else:
+            pending.append((key, found))
+    # The facts cache is read (in one query) only for what the memo did not hold.
+    cached = cache.rows() if cache is not None and (pending or memo is None) else {}
+    todo: list[_Found] = []
+    for key, found in pending:
+        info = _still_valid(cached.get(key), found)
         if info is None:
             todo.append(found)
         else:
             infos.append(info)
     if cache is not None and scan.keys_read:
         cache.put((), scan.keys_read)
-    infos.extend(_read_all(todo, cache, registry, progress, workers))
+    if read_new:
+        infos.extend(_read_all(todo, cache, registry, progress, workers))
+    else:
+        infos.extend(unread_info(found.session_file(), NOT_READ_YET) for found in todo)
+    if memo is not None:
+        _remember(memo, scan, infos)
     if cache is not None and cli is None:
+        gone = set(cached) | set(remembered)
         cache.forget(
-            (key for key in cached if key not in scan.files),
+            (key for key in gone if key not in scan.files),
             (path for path in known_keys if path not in scan.store_files),
         )
     return infos, cache
+
+
+#: The problem of a session listed without reading it (``all_facts(read_new=False)``).
+NOT_READ_YET: Final = "not read yet: new or changed since its facts were cached"
+
+
+def _remember(memo: FactsMemo, scan: _Scan, infos: list[SessionInfo]) -> None:
+    """Keep what was listed (not what is incomplete: that is read again next time)."""
+    kept = {}
+    for info in infos:
+        key = (info.path, info.key or "")
+        found = scan.files.get(key)
+        if info.problem is None and found is not None:
+            kept[key] = (found.size, found.mtime_ns, found.reader, info)
+    memo.sessions = kept
 
 
 def _still_valid(row: CachedRow | None, found: _Found) -> SessionInfo | None:
@@ -194,26 +239,18 @@ def _read_all(
     progress: Progress | None,
     workers: int | None,
 ) -> list[SessionInfo]:
-    """The facts of the sessions not cached, read now and cached in batches."""
+    """The facts of the sessions not cached, read now (in a pool of processes when there
+    are many) and cached in batches."""
     total = sum(found.size for found in todo)
     done = 0
     infos: list[SessionInfo] = []
     written: list[tuple[Key, int, int, str, SessionInfo, bytes]] = []
     try:
-        for found in todo:
-            info, text = read_facts(found.session_file(), found.parser, registry)
+        for found, info, text in _read(todo, registry, _workers(workers, todo, total)):
             infos.append(info)
             if info.problem is None:  # one read in part is tried again next time
-                written.append(
-                    (
-                        (found.path, found.key or ""),
-                        found.size,
-                        found.mtime_ns,
-                        found.reader,
-                        info,
-                        pack_text(text),
-                    )
-                )
+                key = (found.path, found.key or "")
+                written.append((key, found.size, found.mtime_ns, found.reader, info, text))
             done += found.size
             if progress is not None:
                 progress(done, total)
@@ -222,6 +259,40 @@ def _read_all(
     finally:
         _flush(cache, written)  # even on Ctrl-C: what was read is not read again
     return infos
+
+
+def _workers(asked: int | None, todo: list[_Found], total: int) -> int:
+    """How many processes read: as asked, else one per core when there is enough to read
+    that starting them pays (a handful of small sessions is read here)."""
+    if asked is not None:
+        return max(1, asked)
+    if len(todo) < 2 or (len(todo) < POOL_SESSIONS and total < POOL_BYTES):
+        return 1
+    from linewise.sessions._pool import default_workers
+
+    return default_workers()
+
+
+def _read(
+    todo: list[_Found], registry: Registry, workers: int
+) -> Iterator[tuple[_Found, SessionInfo, bytes]]:
+    """Each session's facts and packed message text, in the order given."""
+    if workers <= 1:
+        for found in todo:
+            info, text = read_facts(found.session_file(), found.parser, registry)
+            yield found, info, pack_text(text) if info.problem is None else b""
+        return
+    from linewise.sessions._pool import Task, read_in_pool
+
+    by_key = {(found.path, found.key): found for found in todo}
+    tasks = [
+        Task(
+            found.parser.adapter_type, found.cli, found.path, found.key, found.size, found.mtime_ns
+        )
+        for found in todo
+    ]
+    for task, outcome in read_in_pool(tasks, workers, registry):
+        yield by_key[(task.path, task.key)], outcome.info, outcome.text
 
 
 def _flush(
@@ -248,14 +319,25 @@ def list_sessions(
     home: Path | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[SessionInfo]:
-    """Every session the installed plugins' stores hold that ``query`` keeps, newest first."""
+    """Every session the installed plugins' stores hold that ``query`` keeps, newest first.
+
+    Sessions not cached are read by ``workers`` processes (1: in this one); by default
+    one per core when there are many, else in this process.
+    """
     query = query or SessionQuery()
     registry = registry or get_registry()
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
     infos, cache = _facts(
-        registry, environ, home, cli=query.cli, use_cache=use_cache, progress=progress
+        registry,
+        environ,
+        home,
+        cli=query.cli,
+        use_cache=use_cache,
+        progress=progress,
+        workers=workers,
     )
     try:
         kept = [info for info in infos if _keeps(info, query)]
@@ -321,3 +403,33 @@ def lookup_session(
     if len(unique) > 1:
         raise AmbiguousSessionError(reference, [(info.id, info.path) for info in unique.values()])
     return next(iter(unique.values()))
+
+
+def all_facts(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
+    workers: int | None = None,
+) -> list[SessionInfo]:
+    """Every session's facts, newest first (see :func:`linewise.sessions.all_facts`)."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    infos, cache = _facts(
+        registry,
+        environ,
+        home,
+        cli=None,
+        use_cache=True,
+        progress=None,
+        workers=workers,
+        memo=memo,
+        read_new=read_new,
+    )
+    if cache is not None:
+        cache.close()
+    infos.sort(key=lambda info: (info.newest, info.path, info.key or ""), reverse=True)
+    return infos
