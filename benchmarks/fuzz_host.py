@@ -40,6 +40,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "codex_app_server": (),
     "cursor": ("cursor",),
     "cursor_cloud": ("cursor",),
+    "cursor_session": (),
     "gemini_local": ("gemini",),
     "opencode_local": ("opencode",),
     "pi_local": (),

@@ -261,6 +261,8 @@ VALID_ENTRIES: list[dict[str, Any]] = [
 REPO = Path(__file__).resolve().parents[1]
 # LINEWISE_CORPUS points elsewhere (a git worktree has no ../shared beside it).
 CORPUS = Path(os.environ.get("LINEWISE_CORPUS") or REPO.parent / "shared" / "corpus")
+# The specifications beside the corpus (../shared/specs), or LINEWISE_SPECS.
+SPECS = Path(os.environ.get("LINEWISE_SPECS") or CORPUS.parent / "specs")
 
 
 def fake_executable(folder: Path, name: str) -> Path:
@@ -282,6 +284,14 @@ def corpus_path(*parts: str) -> Path:
     path = CORPUS.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"reference corpus not available at {path} (tests using it are skipped)")
+    return path
+
+
+def specs_path(*parts: str) -> Path:
+    """A path inside ../shared/specs; skips the calling test when the specifications are absent."""
+    path = SPECS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"specifications not available at {path} (tests using them are skipped)")
     return path
 
 

@@ -24,6 +24,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "copilot_session": "linewise-copilot",
     "cursor": "linewise-cursor",
     "cursor_cloud": "linewise-cursor",
+    "cursor_session": "linewise-cursor",
     "droid_local": "linewise-droid",
     "droid_session": "linewise-droid",
     "gemini_local": "linewise-gemini",

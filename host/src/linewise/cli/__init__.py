@@ -80,11 +80,39 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 
 class _ArgumentParser(argparse.ArgumentParser):
-    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`."""
+    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`.
+
+    A subcommand's words (``PATH ...``) may come before and after its options:
+    ``linewise usage daily --json logs/`` as well as ``usage --json daily logs/``.
+    argparse alone fills a ``nargs="*"`` positional once, from the first run of
+    words, and calls the rest unrecognised.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+        self.words_dest: str | None = None  # this parser's ``nargs="*"`` or ``"+"`` positional
+        self.subcommands: dict[str, _ArgumentParser] = {}
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if not action.option_strings and action.nargs in ("*", "+"):
+            self.words_dest = action.dest
+        return action
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extra = self.parse_known_args(args, namespace)
+        name = getattr(parsed, "command", None)  # ``run`` keeps its agent's command there
+        command = self.subcommands.get(name) if isinstance(name, str) else None
+        dest = command.words_dest if command is not None else None
+        # Only plain words join the list ("-" is stdin); an unknown option is still an error.
+        if extra and dest and not any(word.startswith("-") and word != "-" for word in extra):
+            getattr(parsed, dest).extend(extra)
+        elif extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
 
 
 class _VersionAction(argparse.Action):
@@ -135,6 +163,7 @@ def build_parser(
     modules = COMMANDS.values() if command is None else (COMMANDS[command],)
     for module in modules:
         import_module(f"linewise.cli.{module}").register(commands)
+    parser.subcommands = dict(commands.choices)
     return parser
 
 
