@@ -286,3 +286,16 @@ def test_usage_page_draws_each_day_and_never_an_unknown_as_zero(home: Path, tmp_
     table = page[page.index('id="usage-table"') :]
     assert "2026-03-05</td><td class=n>1</td><td class=n>unknown</td>" in table
     assert "(estimated)" in table  # Claude records no cost: priced from list prices, and says so
+
+
+def test_drawing_a_chart_leaves_plugin_discovery_to_the_standard_library(
+    home: Path, tmp_path: Path
+) -> None:
+    import sys
+    from importlib.machinery import PathFinder
+
+    finders = list(sys.meta_path)
+    assert _client(_index(home, tmp_path)).get("/usage").status_code == 200
+    # pygal imports importlib_metadata, which would take over every later look-up.
+    assert "find_distributions" in PathFinder.__dict__
+    assert sys.meta_path == finders

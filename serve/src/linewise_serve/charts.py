@@ -29,6 +29,31 @@ class Series:
     values: Sequence[float | None]
 
 
+def _pygal() -> Any:
+    """pygal, imported without leaving the importlib_metadata backport in charge of discovery.
+
+    pygal imports the backport, and importing it puts the backport's finder on
+    sys.meta_path and deletes the standard library's ``find_distributions``
+    from ``PathFinder``: every later ``importlib.metadata`` look-up in the
+    process (the host's plugin discovery and its cache) would get the backport's
+    distributions instead. Both are put back as they were; the backport's own
+    look-ups (pygal's) still work through the standard finder.
+    """
+    import sys
+    from importlib.machinery import PathFinder
+
+    if "pygal" in sys.modules:
+        return sys.modules["pygal"]
+    finders = list(sys.meta_path)
+    standard = PathFinder.__dict__.get("find_distributions")
+    import pygal  # type: ignore[import-untyped]  # pygal ships no types
+
+    if standard is not None and "find_distributions" not in PathFinder.__dict__:
+        type.__setattr__(PathFinder, "find_distributions", standard)
+    sys.meta_path[:] = [finder for finder in sys.meta_path if finder in finders]
+    return pygal
+
+
 def _tag(element: ET.Element) -> str:
     tag = element.tag
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else "comment"
@@ -44,8 +69,7 @@ def bar_chart(
     chart_id: str = "chart",
 ) -> str:
     """An SVG bar chart (stacked when there are several series) of ``series`` over ``labels``."""
-    import pygal  # type: ignore[import-untyped]  # pygal ships no types
-
+    pygal = _pygal()
     stacked = len(series) > 1
     kind = pygal.StackedBar if stacked else pygal.Bar
 
