@@ -22,6 +22,7 @@ __all__ = [
     "SessionFile",
     "StoreOf",
     "find_files",
+    "not_searched",
     "session_keys_of",
     "session_parsers",
     "store_files",
@@ -61,7 +62,7 @@ def session_parsers(registry: Registry) -> list[LoadedParser]:
         if not loaded.is_fallback and loaded.session_stores is not None:
             found.append(loaded)
         elif loaded.isolated and "session_stores" in loaded.unserved:
-            _not_searched(registry, adapter_type)
+            not_searched(registry, adapter_type)
     return found
 
 
@@ -71,7 +72,7 @@ _NOT_SEARCHED = (
 )
 
 
-def _not_searched(registry: Registry, adapter_type: str) -> None:
+def not_searched(registry: Registry, adapter_type: str) -> None:
     """Record (and so warn, once) that an isolated plugin's session stores are left out."""
     failure = PluginCallFailure(adapter_type, "session_stores", _NOT_SEARCHED)
     if failure not in registry.call_failures.of(adapter_type):
