@@ -245,13 +245,22 @@ def _below(parent: str, relative: str, segments: tuple[str, ...]) -> Iterator[tu
             yield from _select_in(path, _joined(relative, segment), rest)
         return
     match = _name_matcher(segment)
-    for entry in _entries(parent):
-        if rest:
-            try:
-                if not entry.is_dir():
-                    continue
-            except OSError:
+    entries = _entries(parent)
+    if not rest:  # the files of one folder (most of a store): no generator per file
+        folder = _child(parent, "")
+        prefix = _joined(relative, "")
+        yield from (
+            (folder + entry.name, prefix + entry.name)
+            for entry in entries
+            if match(entry.name) is not None
+        )
+        return
+    for entry in entries:
+        try:
+            if not entry.is_dir():
                 continue
+        except OSError:
+            continue
         name = entry.name
         if match(name) is not None:
             yield from _select_in(_child(parent, name), _joined(relative, name), rest)
