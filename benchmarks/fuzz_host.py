@@ -71,6 +71,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "kimi_local": (),
     "kimi_session": (),
     "goose_local": (),
+    "goose_session": (),
     "cline_local": (),
     "paperclip_runner": (),
     "amp_local": ("claude",),

@@ -31,6 +31,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "gemini_local": "linewise-gemini",
     "gemini_session": "linewise-gemini",
     "goose_local": "linewise-goose",
+    "goose_session": "linewise-goose",
     "grok_local": "linewise-grok",
     "grok_session": "linewise-grok",
     "hermes_local": "linewise-hermes",
