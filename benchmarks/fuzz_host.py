@@ -44,8 +44,11 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "gemini_local": ("gemini",),
     "opencode_local": ("opencode",),
     "pi_local": (),
+    "pi_session": (),
     "grok_local": (),
+    "grok_session": (),
     "hermes_local": ("hermes",),
+    "hermes_session": (),
     "model_stream": (),
     "model_stream_json": (),
     "model_stream_sentinel": (),
@@ -60,6 +63,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "copilot_session": ("sessions/copilot",),
     # No real Copilot stdout in the corpus: everyone's mutated lines.
     "copilot_local": (),
+    "copilot_history": (),
     # Newer CLIs: no real logs in real-logs/ (their field samples are too few to lean on).
     "agy_local": (),
     "droid_local": (),
@@ -67,6 +71,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "kimi_local": (),
     "kimi_session": (),
     "goose_local": (),
+    "goose_session": (),
     "cline_local": (),
     "paperclip_runner": (),
     "amp_local": ("claude",),
