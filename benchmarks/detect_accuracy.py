@@ -47,6 +47,7 @@ FIELD = {
     "openhands": "openhands_local",
     "acp": "acp",
     "codex-app-server": "codex_app_server",
+    "cursor": "cursor_session",  # the folder holds agent transcripts only
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

@@ -1,13 +1,25 @@
-"""Benchmark: `linewise sessions` over a few thousand generated sessions, cold and warm.
+"""Benchmark: `linewise sessions` over thousands of generated sessions, cold and warm, as users install it.
 
-Run with `python3 -m uv run python benchmarks/sessions_bench.py [--sessions 2000]`.
+Run with `python3 -m uv run --locked python benchmarks/sessions_bench.py
+[--sessions 1000 10000] [--venv DIR]`. linewise is timed as users install it
+(the README's "Installing"): a fresh venv made with `python3 -m venv` and
+filled by plain pip with `pip install ./contracts ./host ./plugins/*/` from this
+checkout (the compiled hot path where a C compiler works; its `linewise
+--version` is printed first); `--venv` reuses one built that way before.
+Bytecode is cached as on a user's machine (PYTHONDONTWRITEBYTECODE unset).
+
 A fake session plugin (the tests' ``tiny_session``, tests/session_fakes.py) is
-installed in a temporary site directory and a fake home holds N sessions laid
-out like a CLI's store. Reported: the cold listing (every session read through
-the pipeline, facts cached), the warm listing (every file stat'ed, the cache
-read), a warm ``--search``, a warm ``render ID``, and `linewise list` for
-scale (the time to start at all). Each warm figure is the median of 3 runs.
-Times are wall clock on a shared machine: compare them within one run.
+put in a temporary site directory beside every first-party plugin, and a fake
+home holds N sessions laid out like a CLI's store. For each N it reports the
+cold listing (`sessions --json`: every session read through the pipeline, in
+a pool of one process per core, and cached), the warm listing (`sessions`:
+the store folders listed, every file stat'ed, the facts cache read in one
+query, the table printed; the median of 5), a warm `--search`, and `linewise
+list` for scale (the time to start at all). Each figure is wall clock and, in
+brackets, the CPU time of the process and its workers (user + system): on a
+shared machine the wall clock grows with the load, the CPU time much less.
+Peak memory is the largest resident size of the process or any one worker.
+The machine's load (`uptime`) is printed before and after.
 """
 
 from __future__ import annotations
@@ -19,13 +31,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
+from reference_bench import hot_path, user_install  # noqa: E402
 from session_fakes import TINY, jsonl, records  # noqa: E402
+
+#: Warm figures are the median of this many runs.
+WARM_RUNS = 5
 
 
 def _install(site: Path) -> None:
@@ -67,46 +83,101 @@ def _sessions(home: Path, count: int, calls: int) -> int:
     return written
 
 
-def _timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
-    start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, done.stdout
+#: Runs one command and reports on stderr its wall time and its own (and its workers')
+#: CPU time and peak resident size: a process of its own per command, so nothing else
+#: (the pip install before) counts.
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=sys.stdout, stderr=subprocess.DEVNULL)
+wall = time.perf_counter() - start
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+sys.stderr.write(json.dumps([done.returncode, wall, used.ru_utime + used.ru_stime, used.ru_maxrss]))
+"""
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=int, default=2000)
-    parser.add_argument("--calls", type=int, default=10, help="tool calls per session")
-    args = parser.parse_args(argv)
-    linewise = [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (the process and its workers), peak MB of one of them, stdout."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, wall, cpu, peak_kib = json.loads(done.stderr)
+    assert code == 0, f"{command} exited {code}"
+    return wall, cpu, peak_kib / 1024, done.stdout
+
+
+def _median(runs: list[tuple[float, float, float, str]]) -> tuple[float, float]:
+    return statistics.median(run[0] for run in runs), statistics.median(run[1] for run in runs)
+
+
+def _load() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+
+
+def _one(linewise: str, count: int, calls: int, environ: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         site, home, cache = root / "site", root / "home", root / "cache"
         _install(site)
-        size = _sessions(home, args.sessions, args.calls)
+        size = _sessions(home, count, calls)
         env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+            **environ,
+            "PYTHONPATH": str(site),
             "HOME": str(home),
             "LINEWISE_CACHE_DIR": str(cache),
         }
-        cold, out = _timed([*linewise, "sessions", "--json"], env)
-        found = len(json.loads(out)["sessions"])
-        assert found == args.sessions, f"found {found} of {args.sessions} sessions"
-        warm = statistics.median(_timed([*linewise, "sessions"], env)[0] for _ in range(3))
-        search = statistics.median(
-            _timed([*linewise, "sessions", "--search", "task 1234:"], env)[0] for _ in range(3)
+        _timed([linewise, "list"], env)  # bytecode of the fake plugin written, as after a first use
+        cold = _timed([linewise, "sessions", "--json"], env)
+        found = len(json.loads(cold[3])["sessions"])
+        assert found == count, f"found {found} of {count} sessions"
+        warm = [_timed([linewise, "sessions"], env) for _ in range(WARM_RUNS)]
+        search = [_timed([linewise, "sessions", "--search", "task 1234:"], env) for _ in range(3)]
+        start = [_timed([linewise, "list"], env) for _ in range(3)]
+        peak = max(run[2] for run in [cold, *warm])
+        print(f"\nsessions: {count:,} ({size / 1e6:.1f} MB, {calls} tool calls each)")
+        print(f"  cold `linewise sessions --json`:   {cold[0]:6.2f} s  [{cold[1]:5.2f} s CPU]")
+        print(
+            "  warm `linewise sessions`:          {:6.2f} s  [{:5.2f} s CPU]".format(*_median(warm))
         )
-        render = statistics.median(
-            _timed([*linewise, "render", "sess-000042", "-q"], env)[0] for _ in range(3)
+        print(
+            "  warm `linewise sessions --search`: {:6.2f} s  [{:5.2f} s CPU]".format(
+                *_median(search)
+            )
         )
-        start = statistics.median(_timed([*linewise, "list"], env)[0] for _ in range(3))
-        print(f"sessions: {args.sessions} ({size / 1e6:.1f} MB, {args.calls} tool calls each)")
-        print(f"cold `linewise sessions`:        {cold:6.2f} s ({args.sessions / cold:,.0f}/s)")
-        print(f"warm `linewise sessions`:        {warm:6.2f} s")
-        print(f"warm `linewise sessions --search`: {search:4.2f} s")
-        print(f"warm `linewise render ID`:       {render:6.2f} s")
-        print(f"`linewise list` (start-up):      {start:6.2f} s")
+        print(
+            "  `linewise list` (start-up):        {:6.2f} s  [{:5.2f} s CPU]".format(
+                *_median(start)
+            )
+        )
+        print(f"  peak memory of one process:        {peak:6.0f} MB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--calls", type=int, default=10, help="tool calls per session")
+    parser.add_argument("--venv", type=Path, help="a fresh install made before (see the docstring)")
+    args = parser.parse_args(argv)
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV")
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        venv = args.venv or user_install(Path(scratch) / "venv", pure=False)
+        linewise = str(venv / "bin" / "linewise")
+        print(f"install ({venv}):\n{hot_path(venv)}")
+        print(
+            f"cores: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}"
+        )
+        print(f"load before: {_load()}")
+        for count in args.sessions:
+            _one(linewise, count, args.calls, environ)
+        print(f"\nload after: {_load()}")
     return 0
 
 

@@ -83,3 +83,55 @@ def real_corpus_files() -> list[Path]:
         for path in corpus_path(folder).rglob("*")
         if path.is_file() and path.suffix in (".jsonl", ".json", ".txt")
     ]
+
+
+def listed(home: Path, *args: str) -> tuple[str, list[dict[str, Any]]]:
+    """``linewise sessions --json --no-cache`` with ``home`` as HOME: the stderr and the sessions."""
+    import os
+
+    environ = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": "", "XDG_CACHE_HOME": ""}
+    done = subprocess.run(
+        [LINEWISE, "sessions", "--json", "--no-cache", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=environ,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr, json.loads(done.stdout)["sessions"]
+
+
+def rendered(home: Path, reference: str) -> tuple[int, str, list[dict[str, Any]]]:
+    """``linewise render REFERENCE -f jsonl`` with ``home`` as HOME: exit code, stderr, entries."""
+    import os
+
+    environ = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": "", "XDG_CACHE_HOME": ""}
+    done = subprocess.run(
+        [LINEWISE, "render", reference, "-f", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=environ,
+    )
+    entries = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return done.returncode, done.stderr, entries
+
+
+#: One record line longer than the host's line bound (8 Mi characters).
+HUGE_LINE = '{"role":"assistant","pad":"' + "x" * (8 * 1024 * 1024 + 16) + '"}'
+
+
+def plant_hostile(folder: Path, name: Callable[[str], Path]) -> dict[str, Path]:
+    """Damaged session files in a store: cut off mid-record, binary, one huge line, a
+    symlink to itself. ``name(stem)`` says where a session called ``stem`` lies under
+    ``folder``; the paths planted, by what is wrong with them."""
+    planted = {what: folder / name(what) for what in ("truncated", "binary", "huge", "loop")}
+    for path in planted.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    planted["truncated"].write_text('{"role": "user", "message": {"content": [{"type": "te')
+    planted["binary"].write_bytes(b"\x00\x01\x02SQLite\xff\xfe\x00" * 64)
+    planted["huge"].write_text(HUGE_LINE + "\n")
+    planted["loop"].symlink_to(planted["loop"])
+    return planted

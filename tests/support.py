@@ -261,6 +261,8 @@ VALID_ENTRIES: list[dict[str, Any]] = [
 REPO = Path(__file__).resolve().parents[1]
 # LINEWISE_CORPUS points elsewhere (a git worktree has no ../shared beside it).
 CORPUS = Path(os.environ.get("LINEWISE_CORPUS") or REPO.parent / "shared" / "corpus")
+# The specifications beside the corpus (../shared/specs), or LINEWISE_SPECS.
+SPECS = Path(os.environ.get("LINEWISE_SPECS") or CORPUS.parent / "specs")
 
 
 def fake_executable(folder: Path, name: str) -> Path:
@@ -282,6 +284,14 @@ def corpus_path(*parts: str) -> Path:
     path = CORPUS.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"reference corpus not available at {path} (tests using it are skipped)")
+    return path
+
+
+def specs_path(*parts: str) -> Path:
+    """A path inside ../shared/specs; skips the calling test when the specifications are absent."""
+    path = SPECS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"specifications not available at {path} (tests using them are skipped)")
     return path
 
 
@@ -408,6 +418,23 @@ class FakeSite:
         for dist in Distribution.discover(path=[str(self.root)]):
             points.extend(ep for ep in dist.entry_points if ep.group == "linewise.parsers")
         return points
+
+    def command_script(self) -> str:
+        """A ``python -c`` script: the ``linewise`` command whose registry is this site's alone
+        (quick to start: no other distribution is looked at)."""
+        root = str(self.root)
+        return (
+            "import sys\n"
+            f"sys.path.insert(0, {root!r})\n"
+            "from importlib.metadata import Distribution\n"
+            "import linewise._registry\n"
+            "from linewise import Registry\n"
+            f"dists = Distribution.discover(path=[{root!r}])\n"
+            "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
+            "linewise._registry._default = Registry(entry_points=points)\n"
+            "from linewise.cli import main\n"
+            "sys.exit(main())\n"
+        )
 
 
 # -- regex audit ---------------------------------------------------------------------------

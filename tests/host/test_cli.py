@@ -128,12 +128,28 @@ def test_unreadable_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixtu
         ["render", "x", "-a", "process", "-f", "xml"],
         ["render", "x", "-a", "process", "--max-line-chars", "0"],
         ["frobnicate"],
+        ["usage", "daily", "--bogus", "logs"],
+        ["summarize", "a.jsonl", "--json", "b.jsonl", "--bogus"],
     ],
 )
 def test_bad_options_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(args)
     assert caught.value.code == 2
+
+
+def test_paths_may_follow_the_options_of_a_command(tmp_path: Path) -> None:
+    """``summarize A --json B`` and ``usage daily --json DIR`` read every path given."""
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    first.write_text("one\n", encoding="utf-8")
+    second.write_text("two\n", encoding="utf-8")
+    done = _linewise("summarize", str(first), "-a", "process", "--json", str(second))
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(done.stdout)["runs"]
+    assert [run["source"] for run in runs] == [str(first), str(second)]
+    done = _linewise("usage", "daily", "--json", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "report" in json.loads(done.stdout)
 
 
 def test_list_shows_the_installed_claude_plugin() -> None:

@@ -101,8 +101,26 @@ def test_a_json_document_outside_any_store_is_refused_with_a_reason(
     document.parent.mkdir()
     document.write_text(json.dumps({"notes": ["a", "b"], "n": 2}, indent=2))
     result = export_logs([str(document)], str(tmp_path / "out"), workers=1)
-    assert result.exported == 0
+    assert result.exported == 0 and result.left_out == []  # named, it is the user's mistake
     assert "is a JSON document, not lines of agent output" in result.failures[0].reason
+
+
+def test_a_json_document_found_in_a_folder_is_left_out_and_the_export_succeeds(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A subagent's ``.meta.json`` sidecar beside its records, in a walked project folder."""
+    folder = tmp_path / "project" / "session-1" / "subagents"
+    folder.mkdir(parents=True)
+    (folder / "agent-a1.meta.json").write_text(json.dumps({"agentType": "x"}, indent=2))
+    (folder / "agent-a1.jsonl").write_text("compiling\ndone\n")
+    out = tmp_path / "out"
+    code, err = _cli(capsys, "export", str(tmp_path / "project"), "--to", str(out), "-j", "1")
+    assert code == 0, err
+    assert "1 left out (found in a folder, not agent output)" in err
+    assert "warning: " in err and "agent-a1.meta.json is a JSON document" in err
+    result = export_logs([str(tmp_path / "project")], str(tmp_path / "again"), workers=1)
+    assert result.failures == [] and result.exported == 1
+    assert [left.path for left in result.left_out] == [str(folder / "agent-a1.meta.json")]
 
 
 def test_a_plain_text_log_is_still_exported(home: Path, tmp_path: Path) -> None:

@@ -128,6 +128,40 @@ def test_a_run_cut_off_is_summarised_from_its_messages() -> None:
     assert summary.session_id == "3a285616-d007-4c40-899e-509ff856ac38"
 
 
+def test_placeholder_zeros_on_streamed_messages_are_unknown_usage_not_zero() -> None:
+    """A Claude-compatible back end (GLM through a proxy) puts ``{input_tokens: 0,
+    output_tokens: 0}`` on every assistant message: the run's tokens are unknown."""
+    summary = summarize_run(_real("trackgentic-mp9ygklz-incomplete-no-result.jsonl"))
+    assert summary.token_usage is not None and summary.token_usage.is_empty
+    assert summary.cost_usd is None
+
+
+def _assistant(usage: dict[str, int], content: list[dict[str, str]]) -> str:
+    message = {"id": "msg_1", "model": "m", "usage": usage, "content": content}
+    return json.dumps({"type": "assistant", "message": message, "session_id": "s"})
+
+
+@pytest.mark.parametrize(
+    ("usage", "content", "output"),
+    [
+        ({"input_tokens": 0, "output_tokens": 0}, [{"type": "text", "text": "hi"}], None),
+        # Zeros beside cache fields, or on a message with no content, are reported counts.
+        (
+            {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0},
+            [{"type": "text", "text": "hi"}],
+            0,
+        ),
+        ({"input_tokens": 0, "output_tokens": 0}, [], 0),
+        ({"input_tokens": 3, "output_tokens": 0}, [{"type": "text", "text": "hi"}], 0),
+    ],
+)
+def test_only_bare_zeros_on_a_message_with_content_count_as_unreported(
+    usage: dict[str, int], content: list[dict[str, str]], output: int | None
+) -> None:
+    summary = summarize_run([_assistant(usage, content)])
+    assert summary.token_usage is not None and summary.token_usage.output == output
+
+
 def test_usage_of_a_cut_off_run_counts_each_message_once() -> None:
     lines = _real("perfectsnake-run1-max-turns.jsonl")
     cut = [line for line in lines if not line.startswith('{"type":"result"')]

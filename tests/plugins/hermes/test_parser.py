@@ -18,12 +18,12 @@ from linewise_contracts import entry_problem
 from linewise_hermes import create_stdout_parser, parse_stdout_line, parse_tool_line, sniff
 from scaling import assert_linear
 from support import (
-    REPO,
     assert_valid_and_deterministic,
     corpus_json,
     corpus_path,
     parse_all,
     parse_flat,
+    specs_path,
 )
 
 TS = "2026-01-01T00:00:00.000Z"
@@ -53,9 +53,7 @@ def _contract_example() -> list[str]:
     Read from ../shared/specs (third-party text, not copied here); the test
     using it skips when the specs are absent.
     """
-    path = REPO.parent / "shared" / "specs" / "adapter-ui-parser-contract.md"
-    if not path.exists():
-        pytest.skip(f"contract document not available at {path}")
+    path = specs_path("adapter-ui-parser-contract.md")
     section = path.read_text(encoding="utf-8").split("## The Problem", 1)[1]
     block = section.split("```", 2)[1]
     return [line.strip() for line in block.splitlines() if line.strip()]

@@ -8,7 +8,7 @@ import linewise_hermes
 import pytest
 from linewise_contracts import Usage
 from linewise_hermes import is_unknown_session_error, summarize_run
-from support import REPO, corpus_path
+from support import corpus_path, specs_path
 
 HERE = Path(__file__).parent
 # Raw stdout, blank lines included (see test_parser.py for where it comes from).
@@ -25,9 +25,7 @@ def _contract_example() -> list[str]:
     Read from ../shared/specs (third-party text, not copied here); the test
     using it skips when the specs are absent.
     """
-    path = REPO.parent / "shared" / "specs" / "adapter-ui-parser-contract.md"
-    if not path.exists():
-        pytest.skip(f"contract document not available at {path}")
+    path = specs_path("adapter-ui-parser-contract.md")
     section = path.read_text(encoding="utf-8").split("## The Problem", 1)[1]
     block = section.split("```", 2)[1]
     return [line.strip() for line in block.splitlines() if line.strip()]

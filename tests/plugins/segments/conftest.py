@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from linewise_segments import ParserConfig
+from support import CORPUS
 
-#: <repo>/../shared/corpus: third-party data, read in place and never copied.
-CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
+#: <repo>/../shared/corpus (or LINEWISE_CORPUS): third-party data, read in place and never copied.
 CASES_FILE = CORPUS / "autobyteus" / "cases.json"
 
 Case = dict[str, Any]

@@ -168,6 +168,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         err.write(f"linewise: error: no such file or folder: {neutralize(path)}\n")
     for failure in result.failures:
         err.write(f"linewise: error: {neutralize(failure.path)}: {neutralize(failure.reason)}\n")
+    for left in result.left_out:
+        err.write(f"linewise: warning: {neutralize(left.path)}: {neutralize(left.reason)}\n")
     parts = [f"exported {result.exported} of {result.inputs} logs"]
     if result.skipped:
         parts.append(f"{result.skipped} already exported")
@@ -175,6 +177,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         parts.append(f"{result.replaced} replaced (content changed)")
     if result.failures:
         parts.append(f"{len(result.failures)} failed")
+    if result.left_out:
+        parts.append(f"{len(result.left_out)} left out (found in a folder, not agent output)")
     parts.append(f"{result.runs} runs and {result.entries} entries in {result.directory}")
     if args.redact:
         parts.append(_redactions(result.redactions))

@@ -86,15 +86,22 @@ def register(commands: Any) -> None:
 
 
 def _shown(args: argparse.Namespace) -> Callable[[str], str]:
-    """What every printed text goes through: secrets masked, user names censored on demand."""
+    """What every printed text goes through: secrets masked, user names censored on demand
+    (:func:`_unchanged` itself when neither changes anything)."""
     from linewise._redact import Redactor
 
-    mask = Redactor.for_environment(os.environ).text
+    redactor = Redactor.for_environment(os.environ)
     if not args.censor_usernames:
-        return mask
+        return redactor.text if redactor.active else _unchanged
+    mask = redactor.text
     from linewise.renderers.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
+
+
+def _unchanged(text: str) -> str:
+    """No secret to mask, no user name to censor: every text as it is."""
+    return text
 
 
 def _check_cli(name: str, registry: Registry) -> None:
@@ -161,7 +168,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 f"linewise: warning: {neutralize(shown(info.path))}: {neutralize(info.problem)}\n"
             )
     if args.json:
-        rows = [_json(info.to_json(), shown) for info in found]
+        rows = [info.to_json() for info in found]
+        if shown is not _unchanged:  # else every string would come back as it is
+            rows = [_json(row, shown) for row in rows]
         sys.stdout.write(json.dumps({"sessions": rows}, ensure_ascii=False, allow_nan=False))
         sys.stdout.write("\n")
         return EXIT_OK
@@ -245,14 +254,18 @@ def unique_prefixes(ids: list[str], least: int = ID_CHARS) -> dict[str, str]:
     """Each id's shortest prefix (at least ``least`` characters) that no other id starts with
     (the whole id when another id is that id plus more, or the same)."""
     ordered = sorted(set(ids))
-    prefixes = {}
-    for index, ident in enumerate(ordered):
-        shared = 0
-        for neighbour in ordered[max(index - 1, 0) : index + 2]:
-            if neighbour != ident:
-                shared = max(shared, _common(ident, neighbour))
-        prefixes[ident] = ident[: max(least, shared + 1)]
-    return prefixes
+    # Sorted, an id shares its longest prefix with a neighbour: only those are compared.
+    shared = [0] * len(ordered)
+    for index in range(1, len(ordered)):
+        one, other = ordered[index - 1], ordered[index]
+        if one[:least] == other[:least]:  # else they share fewer than ``least``: no matter
+            common = _common(one, other)
+            shared[index - 1] = max(shared[index - 1], common)
+            shared[index] = common
+    return {
+        ident: ident[: max(least, common + 1)]
+        for ident, common in zip(ordered, shared, strict=True)
+    }
 
 
 def _common(one: str, other: str) -> int:
@@ -283,13 +296,14 @@ def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[st
 
 
 def _table(rows: list[list[str]]) -> str:
-    cells = [[neutralize(cell) for cell in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
-    lines = []
-    for row in cells:
-        padded = [
-            cell.rjust(width) if name in _NUMERIC else cell.ljust(width)
-            for name, cell, width in zip(_COLUMNS, row, widths, strict=True)
-        ]
-        lines.append("  ".join(padded).rstrip())
-    return "\n".join(lines) + "\n"
+    cells = rows
+    joined = "\n".join("\t".join(row) for row in rows)
+    if neutralize(joined) is not joined:  # some cell holds a control or invisible character
+        cells = [[neutralize(cell) for cell in row] for row in rows]
+    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
+    # One format for every row: each cell padded as ljust / rjust would (by characters).
+    line = "  ".join(
+        f"{{:{'>' if name in _NUMERIC else '<'}{width}}}"
+        for name, width in zip(_COLUMNS, widths, strict=True)
+    )
+    return "\n".join(line.format(*row).rstrip() for row in cells) + "\n"

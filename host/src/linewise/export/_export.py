@@ -40,6 +40,9 @@ class ExportResult:
     replaced: int = 0
     missing: list[str] = field(default_factory=list)
     failures: list[ExportFailure] = field(default_factory=list)
+    #: Files found in a folder that are not agent output no installed plugin reads (a
+    #: subagent's ``.meta.json`` beside its records, a database): not exported, not failures.
+    left_out: list[ExportFailure] = field(default_factory=list)
     runs: int = 0
     entries: int = 0
     bytes_read: int = 0
@@ -145,11 +148,14 @@ def export_logs(
     workers = workers or default_workers()
     os.makedirs(directory, exist_ok=True)
     # The export's own folder is never an input, even inside a folder being walked.
-    inputs, missing = collect_inputs(paths, pattern, exclude=directory)
+    inputs, missing, named = collect_inputs(paths, pattern, exclude=directory)
     result = ExportResult(directory=directory, inputs=len(inputs), missing=missing)
     redaction = Redaction.for_environment(os.environ, redact_allow) if redact else None
     with writing(directory):
         _write(directory, inputs, result, engine, workers, scheduler, append, progress, redaction)
+    # Named, an unreadable file is the user's mistake; found in a folder, it is not a log.
+    result.left_out = [f for f in result.failures if f.unreadable and f.path not in named]
+    result.failures = [f for f in result.failures if not f.unreadable or f.path in named]
     return result
 
 

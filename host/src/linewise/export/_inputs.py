@@ -11,8 +11,10 @@ __all__ = ["collect_inputs"]
 
 def collect_inputs(
     paths: Iterable[str], pattern: str | None = None, *, exclude: str | None = None
-) -> tuple[list[str], list[str]]:
-    """The input files as sorted absolute paths, and the paths that are not there.
+) -> tuple[list[str], list[str], frozenset[str]]:
+    """The input files as sorted absolute paths, the paths that are not there, and the named.
+
+    The third is the inputs named explicitly (absolute), as opposed to found in a folder.
 
     A folder is walked (symbolic links to folders are not followed, so a loop
     cannot trap the walk); hidden files and folders (``.name``) in it are
@@ -23,6 +25,7 @@ def collect_inputs(
     """
     skipped = os.path.realpath(exclude) if exclude is not None else None
     found: set[str] = set()
+    named: set[str] = set()
     missing: list[str] = []
     for path in paths:
         source = os.path.abspath(path)
@@ -44,6 +47,7 @@ def collect_inputs(
                         found.add(file)
         elif os.path.isfile(source):
             found.add(source)
+            named.add(source)
         else:
             missing.append(path)
-    return sorted(found), missing
+    return sorted(found), missing, frozenset(named)

@@ -87,10 +87,16 @@ class Redaction:
 
 @dataclass(frozen=True, slots=True)
 class ExportFailure:
-    """An input that could not be exported, and why."""
+    """An input that could not be exported, and why.
+
+    ``unreadable`` is True when no installed plugin reads it and its lines would
+    only be rows of raw bytes (a binary file, a JSON document): found in a
+    folder, such a file is left out, not a failure.
+    """
 
     path: str
     reason: str
+    unreadable: bool = False
 
 
 def content_hash(path: str) -> str:
@@ -419,7 +425,7 @@ def export_or_fail(path: str, redaction: Redaction | None = None) -> FileExport 
     except OSError as error:
         return ExportFailure(path, f"cannot read it: {error.strerror or error}")
     except UnreadableInput as error:
-        return ExportFailure(path, str(error))
+        return ExportFailure(path, str(error), unreadable=True)
     except Exception as error:  # a bug must not cost the other inputs their rows
         return ExportFailure(path, f"{type(error).__name__}: {error}")
 

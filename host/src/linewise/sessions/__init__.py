@@ -23,12 +23,14 @@ from linewise._records import session_lines, sniffed_type
 from linewise._registry import Registry, get_registry
 from linewise.sessions._facts import SessionInfo, utc_iso
 from linewise.sessions._find import (
+    NOT_READ_YET,
     Progress,
     SessionQuery,
     list_sessions,
     lookup_session,
     parse_since,
 )
+from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import excluded, session_parsers, stores_of
 
 if TYPE_CHECKING:
@@ -37,9 +39,14 @@ if TYPE_CHECKING:
     from linewise._transcript import Transcript
 
 __all__ = [
+    "NOT_READ_YET",
+    "FactsMemo",
     "SessionInfo",
     "SessionQuery",
     "SessionSource",
+    "all_facts",
+    "cache_folder",
+    "file_session",
     "find_sessions",
     "known_stores",
     "resolve_session",
@@ -71,6 +78,7 @@ def find_sessions(
     home: Path | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[SessionInfo]:
     """Every session the installed plugins' stores hold, newest first, as :class:`SessionInfo`.
 
@@ -81,6 +89,9 @@ def find_sessions(
     ``os.environ`` and the user's home (the CLIs' own variables, such as
     ``CLAUDE_CONFIG_DIR``, are read from ``environ``); ``LINEWISE_CACHE_DIR``
     there moves the facts cache. ``progress(done, total)`` is told the bytes read.
+    Sessions not cached yet are read by ``workers`` processes (1: in this one; by
+    default one per core when there are many to read, else this one); a session
+    whose reading kills its worker is listed unread, with that as its ``problem``.
     """
     query = SessionQuery(
         cli=cli,
@@ -96,6 +107,50 @@ def find_sessions(
         home=home,
         use_cache=use_cache,
         progress=progress,
+        workers=workers,
+    )
+
+
+def all_facts(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
+    workers: int | None = None,
+) -> list[SessionInfo]:
+    """Every session's facts, newest first: for a program that lists them all, again and
+    again (the web app's list page).
+
+    The same facts, order and cache as ``linewise sessions`` and
+    :func:`find_sessions` (a session one of them read, the others do not read
+    again), found the fast way. Each call lists the store folders
+    (:func:`os.scandir`) and stats every session file, once; a session whose
+    file's size, mtime_ns and reader (linewise, plugin and price-table versions)
+    are unchanged is not opened. Its facts come from ``memo`` when given (what
+    this process listed before: pass one :class:`FactsMemo` to every call), else
+    from the facts cache, every row read in one query. Warm, 10,000 sessions
+    take about a tenth of a second of CPU with a memo, a quarter without
+    (``benchmarks/sessions_bench.py`` has the figures of the whole command).
+
+    Sessions new or changed since are read through their plugins now (in a
+    pool of processes when there are many, see :func:`find_sessions`) and
+    cached; with ``read_new=False`` they are not read: each is listed unread,
+    with :data:`NOT_READ_YET` as its ``problem``, status and outcome ``unknown``,
+    so a page can answer at once and a later call (or ``linewise sessions``)
+    reads them. ``registry``, ``environ`` and ``home`` are as for
+    :func:`find_sessions`; ``LINEWISE_CACHE_DIR`` in ``environ`` moves the cache.
+    """
+    from linewise.sessions._find import all_facts as listed
+
+    return listed(
+        registry=registry,
+        environ=environ,
+        home=home,
+        memo=memo,
+        read_new=read_new,
+        workers=workers,
     )
 
 
@@ -153,21 +208,67 @@ def store_type(
     return None
 
 
+def cache_folder(
+    *, environ: Mapping[str, str] | None = None, home: Path | None = None
+) -> Path | None:
+    """The folder of linewise's caches (the facts cache's), where host apps keep theirs.
+
+    ``LINEWISE_CACHE_DIR`` in ``environ``, else the platform's user cache folder;
+    None when caching is off (``LINEWISE_CACHE_DIR`` set but empty).
+    """
+    from linewise._cachedir import cache_folder as folder
+
+    return folder(os.environ if environ is None else environ, home)
+
+
+def file_session(path: str | os.PathLike[str], *, registry: Registry | None = None) -> SessionInfo:
+    """The facts of one log or session file given by path, read now (never cached).
+
+    Its type is detected as :func:`resolve_session` detects it; a file no installed
+    parser recognises is read as raw lines (adapter type ``generic``), whose facts
+    carry no usage. Raises OSError when the file cannot be read.
+    """
+    from linewise.sessions._facts import read_facts
+    from linewise.sessions._stores import SessionFile
+
+    registry = registry or get_registry()
+    status = os.stat(path)
+    source = resolve_session(path, registry=registry)
+    found = SessionFile(
+        source.adapter_type,
+        source.adapter_type.split("_", 1)[0],
+        Path(path),
+        None,
+        status.st_size,
+        status.st_mtime_ns,
+    )
+    return read_facts(found, registry.load(source.adapter_type), registry)[0]
+
+
 def resolve_session(
-    reference: str | os.PathLike[str],
+    reference: str | os.PathLike[str] | SessionInfo,
     *,
     registry: Registry | None = None,
     environ: Mapping[str, str] | None = None,
     home: Path | None = None,
     progress: Progress | None = None,
 ) -> SessionSource:
-    """A session by path (its type detected) or by id or unambiguous id prefix.
+    """A session by path (its type detected), by id or unambiguous id prefix, or as listed.
 
-    A file's type is what the sniffers recognise in its first lines, else the
-    store whose layout holds it. Raises
+    A :class:`SessionInfo` (from :func:`find_sessions`) is read as listed: its
+    file, key and adapter type. A file's type is what the sniffers recognise in
+    its first lines, else the store whose layout holds it. Raises
     :class:`~linewise.errors.SessionNotFoundError` or
     :class:`~linewise.errors.AmbiguousSessionError`.
     """
+    if isinstance(reference, SessionInfo):
+        return SessionSource(
+            reference.adapter_type,
+            Path(reference.path),
+            reference.key,
+            f"session {reference.id} of {reference.cli}",
+            reference,
+        )
     registry = registry or get_registry()
     path = Path(reference)
     if path.is_file():
@@ -187,7 +288,7 @@ def resolve_session(
 
 
 def transcribe_session(
-    reference: str | os.PathLike[str],
+    reference: str | os.PathLike[str] | SessionInfo,
     *,
     registry: Registry | None = None,
     environ: Mapping[str, str] | None = None,
@@ -196,7 +297,7 @@ def transcribe_session(
     redact_secrets: bool = True,
     merge: bool = True,
 ) -> Transcript:
-    """The transcript of a session given by id, id prefix or path.
+    """The transcript of a session given by id, id prefix, path or :class:`SessionInfo`.
 
     The session is read through its plugin (``session_records`` where it has
     one) and the ordinary pipeline; entries carry the records' own times.

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from linewise._run_report import RunReport, SummarySource
     from linewise.sessions._stores import SessionFile
 
-__all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts"]
+__all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "unread_info"]
 
 #: How much of the first prompt a :class:`SessionInfo` keeps.
 PROMPT_CHARS: Final = 200
@@ -238,4 +238,31 @@ def _info(
         cost_source=cost_source(summary),
         model_costs=dict(report.estimate.by_model) if report.estimate else {},
         price_data=report.estimate.price_data if report.estimate else None,
+    )
+
+
+def unread_info(found: SessionFile, problem: str) -> SessionInfo:
+    """A session that could not be read at all: where it is, and ``problem`` saying why;
+    everything else unknown."""
+    return SessionInfo(
+        cli=found.cli,
+        adapter_type=found.adapter_type,
+        path=str(found.path),
+        key=found.key,
+        session_id=None,
+        project=None,
+        started=None,
+        ended=None,
+        model=None,
+        messages=0,
+        tool_calls=0,
+        input_tokens=None,
+        output_tokens=None,
+        cached_tokens=None,
+        cost_usd=None,
+        status="unknown",
+        outcome="unknown",
+        first_prompt=None,
+        size=found.size,
+        problem=problem,
     )

@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
-from linewise._registry import LoadedParser, Registry, get_registry
+from linewise._registry import Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
-from linewise.sessions._cache import FactsCache, Key, cache_dir
-from linewise.sessions._facts import SessionInfo, read_facts, utc_iso
-from linewise.sessions._stores import SessionFile, find_files, session_parsers, stores_of
+from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
+from linewise.sessions._declared import declared_stores
+from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
+from linewise.sessions._memo import FactsMemo
+from linewise.sessions._stores import SessionFile, session_keys_of, store_files
 
-__all__ = ["Progress", "SessionQuery", "list_sessions", "lookup_session", "parse_since"]
+__all__ = [
+    "NOT_READ_YET",
+    "Progress",
+    "SessionQuery",
+    "all_facts",
+    "list_sessions",
+    "lookup_session",
+    "parse_since",
+]
 
 #: Facts written to the cache in one transaction.
 _BATCH = 200
+#: Sessions to read, or bytes of them, from which a pool of processes reads them (fewer:
+#: this process does, as starting the workers would cost more than it saves).
+POOL_SESSIONS: Final = 64
+POOL_BYTES: Final = 4 * 1024 * 1024
 #: Called as sessions are read: (bytes read so far, bytes to read in all).
 Progress = Callable[[int, int], None]
 
@@ -42,28 +57,107 @@ def parse_since(text: str) -> str:
     return normal
 
 
-def _reader(parser: LoadedParser, registry: Registry) -> str:
+def _reader(adapter_type: str, registry: Registry) -> str:
     """What must not change for a cached row to stay valid: host, adapter type, plugin, and
     the price table that estimated its cost."""
     from linewise._prices import price_data
 
-    info = registry.info(parser.adapter_type)
-    return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}|{price_data()}"
+    info = registry.info(adapter_type)
+    return f"{__version__}|{adapter_type}|{info.distribution}|{info.version}|{price_data()}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One session found on disk, before its facts are known (no ``Path`` made yet)."""
+
+    path: str
+    key: str | None
+    size: int
+    mtime_ns: int
+    adapter_type: str
+    cli: str
+    reader: str
+
+    def session_file(self) -> SessionFile:
+        return SessionFile(
+            self.adapter_type, self.cli, Path(self.path), self.key, self.size, self.mtime_ns
+        )
+
+
+@dataclass(slots=True)
+class _Scan:
+    """Every session file, once, by its cache key, and what the store files' keys came to."""
+
+    files: dict[Key, _Found]
+    keys_read: list[tuple[str, int, int, str, list[str]]]
+    store_files: set[str]
+    known_keys: Mapping[str, tuple[int, int, str, list[str]]]
 
 
 def _all_files(
-    registry: Registry, environ: Mapping[str, str], home: Path, cli: str | None
-) -> dict[Key, tuple[SessionFile, LoadedParser]]:
+    registry: Registry,
+    environ: Mapping[str, str],
+    home: Path,
+    cli: str | None,
+    cache: FactsCache | None,
+) -> _Scan:
     """Every session file, once, by its cache key: a file two stores claim is read by the
-    first adapter type."""
-    files: dict[Key, tuple[SessionFile, LoadedParser]] = {}
-    for parser in session_parsers(registry):
-        for found in stores_of(parser, environ, home, registry):
-            if cli is not None and found.store.cli.casefold() != cli.casefold():
+    first adapter type. Plugins are asked where their stores are only when what they said
+    before may no longer hold, and a store file holding several sessions is opened for
+    their keys only when it changed since they were read from it."""
+    kept = cache.declared() if cache is not None else {}
+    declared, asked = declared_stores(registry, environ, home, kept)
+    if cache is not None:
+        cache.put_declared(asked)
+    known_keys = cache.file_keys() if cache is not None else {}
+    scan = _Scan({}, [], set(), known_keys)
+    for plugin in declared:
+        adapter_type = plugin.adapter_type
+        reader = _reader(adapter_type, registry) if plugin.stores else ""
+        for found in plugin.stores:
+            store = found.store
+            if cli is not None and store.cli.casefold() != cli.casefold():
                 continue
-            for one in find_files(found, parser, registry):
-                files.setdefault(_key(one), (one, parser))
-    return files
+            for file in store_files(store):
+                path, size, mtime_ns = file
+                keys = (
+                    _keys(adapter_type, file, reader, scan=scan, registry=registry)
+                    if plugin.keyed
+                    else _ONE
+                )
+                for key in keys:
+                    scan.files.setdefault(
+                        (path, key or ""),
+                        _Found(path, key, size, mtime_ns, adapter_type, store.cli, reader),
+                    )
+    return scan
+
+
+#: The keys of a file that is one session.
+_ONE: Final[list[str | None]] = [None]
+
+
+def _keys(
+    adapter_type: str,
+    file: tuple[str, int, int],
+    reader: str,
+    *,
+    scan: _Scan,
+    registry: Registry,
+) -> list[str | None]:
+    """The sessions' keys in a store file: the cached ones while it is unchanged."""
+    path, size, mtime_ns = file
+    scan.store_files.add(path)
+    known = scan.known_keys.get(path)
+    if known is not None and known[:3] == (size, mtime_ns, reader):
+        return list(known[3])
+    failures = registry.call_failures.count
+    keys = session_keys_of(registry.load(adapter_type), Path(path), registry)
+    if registry.call_failures.count == failures:  # a failure is tried again next time
+        scan.keys_read.append(
+            (path, size, mtime_ns, reader, [key for key in keys if key is not None])
+        )
+    return keys
 
 
 def _facts(
@@ -74,32 +168,94 @@ def _facts(
     cli: str | None,
     use_cache: bool,
     progress: Progress | None,
+    workers: int | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
 ) -> tuple[list[SessionInfo], FactsCache | None]:
-    files = _all_files(registry, environ, home, cli)
     folder = cache_dir(environ, home) if use_cache else None
     cache = FactsCache(folder) if folder is not None else None
-    cached = cache.rows() if cache is not None else {}
+    scan = _all_files(registry, environ, home, cli, cache)
     infos: list[SessionInfo] = []
-    todo: list[tuple[Key, SessionFile, LoadedParser, str]] = []
-    readers: dict[str, str] = {}
-    for key, (found, parser) in files.items():
-        reader = readers.get(parser.adapter_type)
-        if reader is None:
-            reader = readers[parser.adapter_type] = _reader(parser, registry)
-        row = cached.get(key)
-        if row is not None and row[:3] == (found.size, found.mtime_ns, reader):
-            infos.append(row[3])
+    pending: list[tuple[Key, _Found]] = []
+    remembered = memo.sessions if memo is not None else {}
+    for key, found in scan.files.items():
+        held = remembered.get(key)
+        if held is not None and held[:3] == (found.size, found.mtime_ns, found.reader):
+            infos.append(held[3])
         else:
-            todo.append((key, found, parser, reader))
-    total = sum(found.size for _, found, _, _ in todo)
-    done = 0
-    written: list[tuple[Key, int, int, str, SessionInfo, str]] = []
+            pending.append((key, found))
+    # The facts cache is read (in one query) only for what the memo did not hold.
+    cached = cache.rows() if cache is not None and (pending or memo is None) else {}
+    todo: list[_Found] = []
+    for key, found in pending:
+        info = _still_valid(cached.get(key), found)
+        if info is None:
+            todo.append(found)
+        else:
+            infos.append(info)
+    if cache is not None and scan.keys_read:
+        cache.put((), scan.keys_read)
+    if read_new:
+        infos.extend(_read_all(todo, cache, registry, progress, workers))
+    else:
+        infos.extend(unread_info(found.session_file(), NOT_READ_YET) for found in todo)
+    if memo is not None:
+        _remember(memo, scan, infos)
+    if cache is not None and cli is None:
+        gone = set(cached) | set(remembered)
+        cache.forget(
+            (key for key in gone if key not in scan.files),
+            (path for path in scan.known_keys if path not in scan.store_files),
+        )
+    return infos, cache
+
+
+#: The problem of a session listed without reading it (``all_facts(read_new=False)``).
+NOT_READ_YET: Final = "not read yet: new or changed since its facts were cached"
+
+
+def _remember(memo: FactsMemo, scan: _Scan, infos: list[SessionInfo]) -> None:
+    """Keep what was listed (not what is incomplete: that is read again next time)."""
+    kept = {}
+    for info in infos:
+        key = (info.path, info.key or "")
+        found = scan.files.get(key)
+        if info.problem is None and found is not None:
+            kept[key] = (found.size, found.mtime_ns, found.reader, info)
+    memo.sessions = kept
+
+
+def _still_valid(row: CachedRow | None, found: _Found) -> SessionInfo | None:
+    """The cached facts of ``found`` while its file and reader are unchanged, else None."""
+    if row is None or row[3] is None:
+        return None
+    if row[0] != found.size or row[1] != found.mtime_ns or row[2] != found.reader:
+        return None
     try:
-        for key, found, parser, reader in todo:
-            info, text = read_facts(found, parser, registry)
+        return decode(row[3])
+    except (ValueError, TypeError):
+        return None  # a damaged row: that session is read again
+
+
+def _read_all(
+    todo: list[_Found],
+    cache: FactsCache | None,
+    registry: Registry,
+    progress: Progress | None,
+    workers: int | None,
+) -> list[SessionInfo]:
+    """The facts of the sessions not cached, read now (in a pool of processes when there
+    are many) and cached in batches."""
+    total = sum(found.size for found in todo)
+    done = 0
+    infos: list[SessionInfo] = []
+    written: list[tuple[Key, int, int, str, SessionInfo, bytes]] = []
+    try:
+        for found, info, text in _read(todo, registry, _workers(workers, todo, total)):
             infos.append(info)
             if info.problem is None:  # one read in part is tried again next time
-                written.append((key, found.size, found.mtime_ns, reader, info, text))
+                key = (found.path, found.key or "")
+                written.append((key, found.size, found.mtime_ns, found.reader, info, text))
             done += found.size
             if progress is not None:
                 progress(done, total)
@@ -107,21 +263,48 @@ def _facts(
                 _flush(cache, written)
     finally:
         _flush(cache, written)  # even on Ctrl-C: what was read is not read again
-    if cache is not None and cli is None:
-        cache.forget_except(set(files))
-    return infos, cache
+    return infos
+
+
+def _workers(asked: int | None, todo: list[_Found], total: int) -> int:
+    """How many processes read: as asked, else one per core when there is enough to read
+    that starting them pays (a handful of small sessions is read here)."""
+    if asked is not None:
+        return max(1, asked)
+    if len(todo) < 2 or (len(todo) < POOL_SESSIONS and total < POOL_BYTES):
+        return 1
+    from linewise.sessions._pool import default_workers
+
+    return default_workers()
+
+
+def _read(
+    todo: list[_Found], registry: Registry, workers: int
+) -> Iterator[tuple[_Found, SessionInfo, bytes]]:
+    """Each session's facts and packed message text, in the order given."""
+    if workers <= 1:
+        for found in todo:
+            parser = registry.load(found.adapter_type)
+            info, text = read_facts(found.session_file(), parser, registry)
+            yield found, info, pack_text(text) if info.problem is None else b""
+        return
+    from linewise.sessions._pool import Task, read_in_pool
+
+    by_key = {(found.path, found.key): found for found in todo}
+    tasks = [
+        Task(found.adapter_type, found.cli, found.path, found.key, found.size, found.mtime_ns)
+        for found in todo
+    ]
+    for task, outcome in read_in_pool(tasks, workers, registry):
+        yield by_key[(task.path, task.key)], outcome.info, outcome.text
 
 
 def _flush(
-    cache: FactsCache | None, written: list[tuple[Key, int, int, str, SessionInfo, str]]
+    cache: FactsCache | None, written: list[tuple[Key, int, int, str, SessionInfo, bytes]]
 ) -> None:
     if cache is not None and written:
         cache.put(written)
     written.clear()
-
-
-def _key(found: SessionFile) -> Key:
-    return (str(found.path), found.key or "")
 
 
 def _keeps(info: SessionInfo, query: SessionQuery) -> bool:
@@ -140,14 +323,25 @@ def list_sessions(
     home: Path | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[SessionInfo]:
-    """Every session the installed plugins' stores hold that ``query`` keeps, newest first."""
+    """Every session the installed plugins' stores hold that ``query`` keeps, newest first.
+
+    Sessions not cached are read by ``workers`` processes (1: in this one); by default
+    one per core when there are many, else in this process.
+    """
     query = query or SessionQuery()
     registry = registry or get_registry()
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
     infos, cache = _facts(
-        registry, environ, home, cli=query.cli, use_cache=use_cache, progress=progress
+        registry,
+        environ,
+        home,
+        cli=query.cli,
+        use_cache=use_cache,
+        progress=progress,
+        workers=workers,
     )
     try:
         kept = [info for info in infos if _keeps(info, query)]
@@ -213,3 +407,33 @@ def lookup_session(
     if len(unique) > 1:
         raise AmbiguousSessionError(reference, [(info.id, info.path) for info in unique.values()])
     return next(iter(unique.values()))
+
+
+def all_facts(
+    *,
+    registry: Registry | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    memo: FactsMemo | None = None,
+    read_new: bool = True,
+    workers: int | None = None,
+) -> list[SessionInfo]:
+    """Every session's facts, newest first (see :func:`linewise.sessions.all_facts`)."""
+    registry = registry or get_registry()
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    infos, cache = _facts(
+        registry,
+        environ,
+        home,
+        cli=None,
+        use_cache=True,
+        progress=None,
+        workers=workers,
+        memo=memo,
+        read_new=read_new,
+    )
+    if cache is not None:
+        cache.close()
+    infos.sort(key=lambda info: (info.newest, info.path, info.key or ""), reverse=True)
+    return infos

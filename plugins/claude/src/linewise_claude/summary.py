@@ -39,6 +39,7 @@ from linewise_claude.classify import (
 )
 from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import (
+    assistant_tokens,
     is_internal_error,
     message_tokens,
     result_tokens,
@@ -280,7 +281,7 @@ class _Run:
         if message_id and "usage" in message:
             open_usage = self.open_usage
             open_usage.pop(message_id, None)  # the most recently seen last
-            open_usage[message_id] = message_tokens(message.get("usage"))
+            open_usage[message_id] = assistant_tokens(message)
             if len(open_usage) > _OPEN_MESSAGES:
                 self.forgotten_usage += open_usage.pop(next(iter(open_usage)))
         if event.get("error"):

@@ -10,6 +10,7 @@ from linewise_contracts.summary import Usage
 from linewise_contracts.usage import TokenUsage, token_count
 
 __all__ = [
+    "assistant_tokens",
     "is_internal_error",
     "message_tokens",
     "model_tokens",
@@ -46,6 +47,32 @@ def message_tokens(usage: object) -> TokenUsage:
         output=token_count(numbers.get("output_tokens")),
         reasoning=token_count(dig(numbers, "output_tokens_details", "thinking_tokens")),
     )
+
+
+# The usage some Claude-compatible back ends (GLM through a proxy, seen in real logs) put on
+# every streamed assistant message: two zeros, no cache fields. A message with content cannot
+# have cost 0 input and 0 output tokens, so these are placeholders, not counts.
+_PLACEHOLDER_KEYS: Final = frozenset({"input_tokens", "output_tokens"})
+
+
+def assistant_tokens(message: Mapping[str, Any]) -> TokenUsage:
+    """An assistant message's ``usage`` in the usage vocabulary; placeholder zeros are unknown.
+
+    ``{"input_tokens": 0, "output_tokens": 0}`` and nothing else, on a message
+    that has content, is what some Claude-compatible back ends send instead of
+    counts: every figure is then unknown (None), never 0. Any other block,
+    zeros included, is taken as reported (:func:`message_tokens`).
+    """
+    usage = message.get("usage")
+    if (
+        isinstance(usage, Mapping)
+        and usage.keys() == _PLACEHOLDER_KEYS
+        and usage.get("input_tokens") == 0
+        and usage.get("output_tokens") == 0
+        and message.get("content")
+    ):
+        return TokenUsage()
+    return message_tokens(usage)
 
 
 def model_tokens(numbers: object) -> TokenUsage:

@@ -24,7 +24,9 @@ from linewise_contracts.usage import TokenUsage, token_count
 
 __all__ = [
     "PiStdoutParser",
+    "assistant_entries",
     "create_stdout_parser",
+    "message_entries",
     "message_errors",
     "message_text",
     "message_usage",
@@ -101,9 +103,10 @@ def tool_result_text(result: object) -> str:
     return "" if result is None else to_json_text(result, pretty=True)
 
 
-def _assistant_entries(
+def assistant_entries(
     message: dict[str, Any], ts: str, *, text: bool = True, thinking: bool = True
 ) -> list[TranscriptEntry]:
+    """An assistant message's thinking and text blocks, and what went wrong when it failed."""
     entries: list[TranscriptEntry] = []
     if thinking:
         entries += [
@@ -119,7 +122,7 @@ def _assistant_entries(
     return entries
 
 
-def _message_entries(message: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+def message_entries(message: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     """A complete non-assistant message: the prompt, or one of Pi's custom messages."""
     role = as_string(message.get("role"))
     if role == "user":
@@ -404,9 +407,9 @@ class PiStdoutParser:
 
     def _message_end(self, message: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         if message.get("role") != "assistant":
-            return _message_entries(message, ts)
+            return message_entries(message, ts)
         streamed = self._streamed
-        entries = _assistant_entries(
+        entries = assistant_entries(
             message, ts, text="text" not in streamed, thinking="thinking" not in streamed
         )
         self._count(message)
@@ -419,7 +422,7 @@ class PiStdoutParser:
         entries: list[TranscriptEntry] = []
         if message.get("role") == "assistant":
             if not self._shown:
-                entries = _assistant_entries(message, ts)
+                entries = assistant_entries(message, ts)
             if not self._counted:
                 self._count(message)
         for raw in as_list(event.get("toolResults")):

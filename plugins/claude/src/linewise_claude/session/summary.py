@@ -11,7 +11,7 @@ from linewise_contracts.usage import TokenUsage
 
 from linewise_claude.session.commands import slash_command
 from linewise_claude.session.records import HEADER, assistant_model
-from linewise_claude.usage import message_tokens, wire_usage
+from linewise_claude.usage import assistant_tokens, wire_usage
 
 __all__ = ["summarize_session"]
 
@@ -70,7 +70,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         # Subagents' tokens count (they are the session's spending); their model and words not.
         key = as_string(message.get("id")) or as_string(record.get("uuid"))
         if key and (key in usage or len(usage) < _MAX_MESSAGES):
-            usage[key] = (as_string(message.get("model")), message_tokens(message.get("usage")))
+            usage[key] = (as_string(message.get("model")), assistant_tokens(message))
         if record.get("isSidechain") is True:
             continue
         model = assistant_model(record) or model
