@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -153,6 +154,20 @@ def test_a_signal_inside_held_code_is_noted_at_once_and_raised_when_it_is_done(
         assert arrived()
         finished.append(True)
     assert finished == [True]
+
+
+def test_a_hold_on_another_thread_leaves_the_signal_to_the_main_thread() -> None:
+    def hold() -> None:
+        with held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)
+
+    worker = threading.Thread(target=hold)
+    with handling(), pytest.raises(KeyboardInterrupt):  # noqa: PT012 - lands in the wait
+        worker.start()
+        while worker.is_alive():
+            time.sleep(0.01)
+    worker.join()
 
 
 # -- the command's own process ----------------------------------------------------------

@@ -120,8 +120,12 @@ def held() -> Iterator[None]:
     The signal is noted when it arrives (:func:`arrived`); its
     ``KeyboardInterrupt`` or :class:`Terminated` is raised as the outermost
     hold ends, even when the code inside raised something else. For short
-    code only: a Ctrl-C cannot stop what runs inside.
+    code only: a Ctrl-C cannot stop what runs inside. On another thread it
+    holds nothing: the handlers run, and raise, on the main thread alone.
     """
+    if not _on_main_thread():
+        yield
+        return
     _state.held += 1
     try:
         yield
