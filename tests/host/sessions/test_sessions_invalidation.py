@@ -320,3 +320,75 @@ def test_all_facts_without_reading_new_sessions_lists_them_unread(
     later = all_facts(registry=registry, environ=env, home=home)
     assert reads.take() == ["new.jsonl"]
     assert [info.id for info in later] == ["new", "old"]
+
+
+def test_a_warm_listing_imports_no_plugin(
+    registry: Registry, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tiny(home, "p", "s-1")
+    write_tinydb(home, {"k1": records("db-1", cli="tinydb")})
+    cold = find_sessions(registry=registry, environ=env, home=home)
+    loaded: list[str] = []
+    real = Registry.load
+
+    def load(self: Registry, adapter_type: str) -> object:
+        loaded.append(adapter_type)
+        return real(self, adapter_type)
+
+    monkeypatch.setattr(Registry, "load", load)
+    assert find_sessions(registry=registry, environ=env, home=home) == cold
+    assert loaded == []
+    # A new session: only its plugin is imported, to read it.
+    write_tiny(home, "p", "s-2")
+    assert len(find_sessions(registry=registry, environ=env, home=home)) == 3
+    assert set(loaded) == {"tiny_session"}
+
+
+def test_a_change_of_what_a_plugin_read_asks_it_again_and_no_value_is_kept(
+    registry: Registry, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    write_tiny(home, "p", "in-home")
+    assert [info.id for info in find_sessions(registry=registry, environ=env, home=home)] == [
+        "in-home"
+    ]
+    elsewhere = tmp_path / "tiny-moved-S3CR3T-looking-value"
+    moved = elsewhere / "sessions" / "p" / "moved.jsonl"
+    moved.parent.mkdir(parents=True)
+    moved.write_text(jsonl(records("moved")))
+    moved_env = {**env, "TINY_HOME": str(elsewhere)}
+    assert [info.id for info in find_sessions(registry=registry, environ=moved_env, home=home)] == [
+        "moved"
+    ]
+    assert [info.id for info in find_sessions(registry=registry, environ=env, home=home)] == [
+        "in-home"
+    ]
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        kept = "\n".join(str(row) for row in db.execute("SELECT * FROM stores"))
+    assert "TINY_HOME" in kept  # the name of what it read, not its value
+    assert "S3CR3T" not in kept.replace(str(tmp_path), "")
+
+
+def test_a_new_version_of_a_plugin_is_asked_again(
+    fake_site: FakeSite, home: Path, env: dict[str, str]
+) -> None:
+    from session_fakes import TINY
+
+    install(fake_site)
+    write_tiny(home, "p", "s-1")
+    other = home / ".tiny2" / "sessions" / "p" / "s-2.jsonl"
+    other.parent.mkdir(parents=True)
+    other.write_text(jsonl(records("s-2")))
+    first = Registry(entry_points=fake_site.entry_points())
+    assert [info.id for info in find_sessions(registry=first, environ=env, home=home)] == ["s-1"]
+    import shutil
+
+    shutil.rmtree(fake_site.root / "tiny_sessions-1.0.0.dist-info")  # upgraded in place
+    fake_site.add(
+        "tiny-sessions",
+        version="1.1.0",
+        entry_points={"tiny_session": "tiny_session_v2"},
+        modules={"tiny_session_v2": TINY.replace('".tiny")', '".tiny2")')},
+    )
+    upgraded = Registry(entry_points=fake_site.entry_points())
+    assert upgraded.info("tiny_session").version == "1.1.0"
+    assert [info.id for info in find_sessions(registry=upgraded, environ=env, home=home)] == ["s-2"]

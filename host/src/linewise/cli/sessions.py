@@ -86,15 +86,22 @@ def register(commands: Any) -> None:
 
 
 def _shown(args: argparse.Namespace) -> Callable[[str], str]:
-    """What every printed text goes through: secrets masked, user names censored on demand."""
+    """What every printed text goes through: secrets masked, user names censored on demand
+    (:func:`_unchanged` itself when neither changes anything)."""
     from linewise.render.redaction.redactor import Redactor
 
-    mask = Redactor.for_environment(os.environ).text
+    redactor = Redactor.for_environment(os.environ)
     if not args.censor_usernames:
-        return mask
+        return redactor.text if redactor.active else _unchanged
+    mask = redactor.text
     from linewise.render.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
+
+
+def _unchanged(text: str) -> str:
+    """No secret to mask, no user name to censor: every text as it is."""
+    return text
 
 
 def _check_cli(name: str, registry: Registry) -> None:
@@ -161,7 +168,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
                 f"linewise: warning: {neutralize(shown(info.path))}: {neutralize(info.problem)}\n"
             )
     if args.json:
-        rows = [_json(info.to_json(), shown) for info in found]
+        rows = [info.to_json() for info in found]
+        if shown is not _unchanged:  # else every string would come back as it is
+            rows = [_json(row, shown) for row in rows]
         sys.stdout.write(json.dumps({"sessions": rows}, ensure_ascii=False, allow_nan=False))
         sys.stdout.write("\n")
         return EXIT_OK

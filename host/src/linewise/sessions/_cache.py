@@ -7,10 +7,12 @@ plugin version, price table) are the same. Its message text (compressed, read
 only when searching) is a row of ``texts``, apart, so that listing reads
 nothing it does not show; ``files`` keeps the keys of the sessions a store
 file holding several has (a database), so that an unchanged one is not opened
-again. All of it is read in one query per table; the text of sessions stays on
-this machine, readable by its owner only. The file is in WAL mode: a listing
-reads while another process (a second ``linewise sessions``, ``linewise
-serve``) writes.
+again, and ``stores`` where each plugin said its CLI keeps sessions, so that a
+warm listing imports no plugin (:mod:`linewise.sessions._declared`). All of
+it is read in one query per table; the text of sessions stays on this
+machine, readable by its owner only. The file is in WAL mode: a listing reads
+while another process (a second ``linewise sessions``, ``linewise serve``)
+writes.
 
 Anything wrong with the cache (a read-only directory, a corrupt file, a
 lock held too long) costs speed, never a result: the facts are read again, and
@@ -70,6 +72,16 @@ CREATE TABLE IF NOT EXISTS texts (
 )
 """,
     """
+CREATE TABLE IF NOT EXISTS stores (
+    adapter_type TEXT NOT NULL PRIMARY KEY,
+    identity TEXT NOT NULL,
+    variables TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    stores TEXT NOT NULL,
+    keyed INTEGER NOT NULL
+)
+""",
+    """
 CREATE TABLE IF NOT EXISTS files (
     file TEXT NOT NULL PRIMARY KEY,
     file_size INTEGER NOT NULL,
@@ -79,7 +91,7 @@ CREATE TABLE IF NOT EXISTS files (
 )
 """,
 )
-_TABLES: Final = ("facts", "texts", "files")
+_TABLES: Final = ("facts", "texts", "files", "stores")
 _COLUMNS: Final = len(_FIELDS) + 5
 
 Key = tuple[str, str]
@@ -290,6 +302,33 @@ class FactsCache:
             self._damaged(error, "unreadable")
             return {}
         return found
+
+    def declared(self) -> dict[str, tuple[str, str, str, str, str, int]]:
+        """What each plugin declared, by adapter type (see :mod:`linewise.sessions._declared`)."""
+        if self._db is None:
+            return {}
+        try:
+            query = "SELECT adapter_type, identity, variables, digest, stores, keyed FROM stores"
+            return {
+                row[0]: row
+                for row in self._db.execute(query)
+                if all(type(value) is str for value in row[:5]) and type(row[5]) is int
+            }
+        except sqlite3.Error as error:
+            self._damaged(error, "unreadable")
+            return {}
+
+    def put_declared(self, rows: list[tuple[str, str, str, str, str, int]]) -> None:
+        """Keep what plugins declared (rows of ``stores``)."""
+        if self._db is None or not rows:
+            return
+        try:
+            with self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO stores VALUES (?, ?, ?, ?, ?, ?)", rows
+                )
+        except sqlite3.Error as error:
+            self._damaged(error, "not written")
 
     def text(self, key: Key) -> str | None:
         """The cached message text of one session, or None."""

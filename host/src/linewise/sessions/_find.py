@@ -10,17 +10,12 @@ from typing import Final
 
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
-from linewise.plugins.registry import LoadedParser, Registry, get_registry
+from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
+from linewise.sessions._declared import declared_stores
 from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
 from linewise.sessions._memo import FactsMemo
-from linewise.sessions._stores import (
-    SessionFile,
-    session_keys_of,
-    session_parsers,
-    store_files,
-    stores_of,
-)
+from linewise.sessions._stores import SessionFile, session_keys_of, store_files
 
 __all__ = [
     "NOT_READ_YET",
@@ -62,13 +57,13 @@ def parse_since(text: str) -> str:
     return normal
 
 
-def _reader(parser: LoadedParser, registry: Registry) -> str:
+def _reader(adapter_type: str, registry: Registry) -> str:
     """What must not change for a cached row to stay valid: host, adapter type, plugin, and
     the price table that estimated its cost."""
     from linewise.transcript.prices import price_data
 
-    info = registry.info(parser.adapter_type)
-    return f"{__version__}|{parser.adapter_type}|{info.distribution}|{info.version}|{price_data()}"
+    info = registry.info(adapter_type)
+    return f"{__version__}|{adapter_type}|{info.distribution}|{info.version}|{price_data()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +74,13 @@ class _Found:
     key: str | None
     size: int
     mtime_ns: int
-    parser: LoadedParser
+    adapter_type: str
     cli: str
     reader: str
 
     def session_file(self) -> SessionFile:
         return SessionFile(
-            self.parser.adapter_type, self.cli, Path(self.path), self.key, self.size, self.mtime_ns
+            self.adapter_type, self.cli, Path(self.path), self.key, self.size, self.mtime_ns
         )
 
 
@@ -96,6 +91,7 @@ class _Scan:
     files: dict[Key, _Found]
     keys_read: list[tuple[str, int, int, str, list[str]]]
     store_files: set[str]
+    known_keys: Mapping[str, tuple[int, int, str, list[str]]]
 
 
 def _all_files(
@@ -103,50 +99,60 @@ def _all_files(
     environ: Mapping[str, str],
     home: Path,
     cli: str | None,
-    known_keys: Mapping[str, tuple[int, int, str, list[str]]],
+    cache: FactsCache | None,
 ) -> _Scan:
     """Every session file, once, by its cache key: a file two stores claim is read by the
-    first adapter type. A store file holding several sessions is opened for their keys
-    only when it changed since ``known_keys`` were read from it."""
-    scan = _Scan({}, [], set())
-    for parser in session_parsers(registry):
-        reader = _reader(parser, registry)
-        for found in stores_of(parser, environ, home, registry):
+    first adapter type. Plugins are asked where their stores are only when what they said
+    before may no longer hold, and a store file holding several sessions is opened for
+    their keys only when it changed since they were read from it."""
+    kept = cache.declared() if cache is not None else {}
+    declared, asked = declared_stores(registry, environ, home, kept)
+    if cache is not None:
+        cache.put_declared(asked)
+    known_keys = cache.file_keys() if cache is not None else {}
+    scan = _Scan({}, [], set(), known_keys)
+    for plugin in declared:
+        adapter_type = plugin.adapter_type
+        reader = _reader(adapter_type, registry) if plugin.stores else ""
+        for found in plugin.stores:
             store = found.store
             if cli is not None and store.cli.casefold() != cli.casefold():
                 continue
             for file in store_files(store):
                 path, size, mtime_ns = file
-                keys = _keys(
-                    parser, file, reader, known_keys=known_keys, scan=scan, registry=registry
+                keys = (
+                    _keys(adapter_type, file, reader, scan=scan, registry=registry)
+                    if plugin.keyed
+                    else _ONE
                 )
                 for key in keys:
                     scan.files.setdefault(
                         (path, key or ""),
-                        _Found(path, key, size, mtime_ns, parser, store.cli, reader),
+                        _Found(path, key, size, mtime_ns, adapter_type, store.cli, reader),
                     )
     return scan
 
 
+#: The keys of a file that is one session.
+_ONE: Final[list[str | None]] = [None]
+
+
 def _keys(
-    parser: LoadedParser,
+    adapter_type: str,
     file: tuple[str, int, int],
     reader: str,
     *,
-    known_keys: Mapping[str, tuple[int, int, str, list[str]]],
     scan: _Scan,
     registry: Registry,
 ) -> list[str | None]:
     """The sessions' keys in a store file: the cached ones while it is unchanged."""
-    if parser.session_keys is None:
-        return [None]
     path, size, mtime_ns = file
     scan.store_files.add(path)
-    known = known_keys.get(path)
+    known = scan.known_keys.get(path)
     if known is not None and known[:3] == (size, mtime_ns, reader):
         return list(known[3])
     failures = registry.call_failures.count
-    keys = session_keys_of(parser, Path(path), registry)
+    keys = session_keys_of(registry.load(adapter_type), Path(path), registry)
     if registry.call_failures.count == failures:  # a failure is tried again next time
         scan.keys_read.append(
             (path, size, mtime_ns, reader, [key for key in keys if key is not None])
@@ -168,8 +174,7 @@ def _facts(
 ) -> tuple[list[SessionInfo], FactsCache | None]:
     folder = cache_dir(environ, home) if use_cache else None
     cache = FactsCache(folder) if folder is not None else None
-    known_keys = cache.file_keys() if cache is not None else {}
-    scan = _all_files(registry, environ, home, cli, known_keys)
+    scan = _all_files(registry, environ, home, cli, cache)
     infos: list[SessionInfo] = []
     pending: list[tuple[Key, _Found]] = []
     remembered = memo.sessions if memo is not None else {}
@@ -200,7 +205,7 @@ def _facts(
         gone = set(cached) | set(remembered)
         cache.forget(
             (key for key in gone if key not in scan.files),
-            (path for path in known_keys if path not in scan.store_files),
+            (path for path in scan.known_keys if path not in scan.store_files),
         )
     return infos, cache
 
@@ -279,16 +284,15 @@ def _read(
     """Each session's facts and packed message text, in the order given."""
     if workers <= 1:
         for found in todo:
-            info, text = read_facts(found.session_file(), found.parser, registry)
+            parser = registry.load(found.adapter_type)
+            info, text = read_facts(found.session_file(), parser, registry)
             yield found, info, pack_text(text) if info.problem is None else b""
         return
     from linewise.sessions._pool import Task, read_in_pool
 
     by_key = {(found.path, found.key): found for found in todo}
     tasks = [
-        Task(
-            found.parser.adapter_type, found.cli, found.path, found.key, found.size, found.mtime_ns
-        )
+        Task(found.adapter_type, found.cli, found.path, found.key, found.size, found.mtime_ns)
         for found in todo
     ]
     for task, outcome in read_in_pool(tasks, workers, registry):

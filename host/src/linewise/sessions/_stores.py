@@ -22,6 +22,7 @@ __all__ = [
     "SessionFile",
     "StoreOf",
     "find_files",
+    "not_searched",
     "session_keys_of",
     "session_parsers",
     "store_files",
@@ -61,7 +62,7 @@ def session_parsers(registry: Registry) -> list[LoadedParser]:
         if not loaded.is_fallback and loaded.session_stores is not None:
             found.append(loaded)
         elif loaded.isolated and "session_stores" in loaded.unserved:
-            _not_searched(registry, adapter_type)
+            not_searched(registry, adapter_type)
     return found
 
 
@@ -71,7 +72,7 @@ _NOT_SEARCHED = (
 )
 
 
-def _not_searched(registry: Registry, adapter_type: str) -> None:
+def not_searched(registry: Registry, adapter_type: str) -> None:
     """Record (and so warn, once) that an isolated plugin's session stores are left out."""
     failure = PluginCallFailure(adapter_type, "session_stores", _NOT_SEARCHED)
     if failure not in registry.call_failures.of(adapter_type):
@@ -244,13 +245,22 @@ def _below(parent: str, relative: str, segments: tuple[str, ...]) -> Iterator[tu
             yield from _select_in(path, _joined(relative, segment), rest)
         return
     match = _name_matcher(segment)
-    for entry in _entries(parent):
-        if rest:
-            try:
-                if not entry.is_dir():
-                    continue
-            except OSError:
+    entries = _entries(parent)
+    if not rest:  # the files of one folder (most of a store): no generator per file
+        folder = _child(parent, "")
+        prefix = _joined(relative, "")
+        yield from (
+            (folder + entry.name, prefix + entry.name)
+            for entry in entries
+            if match(entry.name) is not None
+        )
+        return
+    for entry in entries:
+        try:
+            if not entry.is_dir():
                 continue
+        except OSError:
+            continue
         name = entry.name
         if match(name) is not None:
             yield from _select_in(_child(parent, name), _joined(relative, name), rest)
