@@ -27,7 +27,7 @@ import logging
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -345,6 +345,20 @@ class FactsCache:
         except (zlib.error, TypeError) as error:
             logger.info("sessions cache unreadable (%s)", error)
             return None
+
+    def texts(self) -> Iterator[tuple[Key, str]]:
+        """Every cached message text, one at a time, in one query (a damaged one is left out:
+        its session is read again)."""
+        if self._db is None:
+            return
+        try:
+            for path, key, packed in self._db.execute("SELECT file, file_key, text FROM texts"):
+                try:
+                    yield (path, key), zlib.decompress(packed).decode("utf-8", "replace")
+                except (zlib.error, TypeError) as error:
+                    logger.info("sessions cache unreadable (%s)", error)
+        except sqlite3.Error as error:
+            self._damaged(error, "unreadable")
 
     def put(
         self,

@@ -357,16 +357,25 @@ def list_sessions(
 def _searched(
     infos: list[SessionInfo], text: str, cache: FactsCache | None, registry: Registry
 ) -> list[SessionInfo]:
-    """The sessions whose message text (user and assistant, subagents too) holds ``text``."""
+    """The sessions whose message text (user and assistant, subagents too) holds ``text``.
+
+    The cached texts are read in one pass, one at a time (memory stays flat however
+    long they are); a session whose text is not cached is read again.
+    """
     needle = text.casefold()
-    kept = []
-    for info in infos:
-        body = cache.text((info.path, info.key or "")) if cache is not None else None
-        if body is None:
-            body = _text_again(info, registry)
-        if needle in body.casefold():
-            kept.append(info)
-    return kept
+    wanted = {(info.path, info.key or ""): info for info in infos}
+    holding: set[Key] = set()
+    seen: set[Key] = set()
+    if cache is not None:
+        for key, body in cache.texts():
+            if key in wanted and key not in seen:
+                seen.add(key)
+                if needle in body.casefold():
+                    holding.add(key)
+    for key, info in wanted.items():
+        if key not in seen and needle in _text_again(info, registry).casefold():
+            holding.add(key)
+    return [info for info in infos if (info.path, info.key or "") in holding]
 
 
 def _text_again(info: SessionInfo, registry: Registry) -> str:
