@@ -89,3 +89,12 @@ def test_every_plugin_is_type_checked_and_named_for_the_missing_adapter_hint() -
         assert f"{member}/src" in mypy["mypy_path"], member
         assert package in mypy["packages"], member
     assert set(FIRST_PARTY.values()) <= {str(_project(member)["name"]) for member in MEMBERS}
+
+
+def test_the_serve_extra_installs_the_web_app_member() -> None:
+    # `linewise serve` is its own distribution (serve/), installed by the host's extra.
+    optional = _project("host")["optional-dependencies"]
+    assert isinstance(optional, dict)
+    assert optional["serve"] == [str(_project("serve")["name"])]
+    points = tomllib.loads((ROOT / "serve" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "serve" in points["project"]["entry-points"]["linewise.commands"]

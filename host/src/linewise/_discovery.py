@@ -165,7 +165,7 @@ def _points_of(dist: Installed, group: str) -> list[InstalledPoint]:
 
 
 def _name_of(dist: Installed) -> object:
-    return dist.metadata["Name"]
+    return _field(dist.metadata, "Name")
 
 
 def installed_entry_points(
@@ -214,9 +214,9 @@ def _candidate(point: InstalledPoint, ranks: dict[str, int]) -> Candidate:
     if dist is not None:
         # One read of METADATA gives name, version, summary and Requires-Dist.
         metadata = dist.metadata
-        name = _text(metadata["Name"])
-        version = _text(metadata["Version"])
-        summary = _text(metadata["Summary"])
+        name = _text(_field(metadata, "Name"))
+        version = _text(_field(metadata, "Version"))
+        summary = _text(_field(metadata, "Summary"))
         requires = tuple(
             item for item in metadata.get_all("Requires-Dist") or () if isinstance(item, str)
         )
@@ -232,6 +232,19 @@ def _candidate(point: InstalledPoint, ranks: dict[str, int]) -> Candidate:
         path_rank=rank,
         entry_point=point,
     )
+
+
+def _field(metadata: Any, name: str) -> object:
+    """A METADATA field, None when absent.
+
+    importlib_metadata's distributions (found once anything imports the backport,
+    which puts its finder on sys.meta_path) raise KeyError for a field that is
+    not there, where the standard library's give None.
+    """
+    try:
+        return metadata[name]
+    except KeyError:
+        return None
 
 
 def _text(value: object) -> str | None:

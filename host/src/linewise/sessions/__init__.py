@@ -45,6 +45,8 @@ __all__ = [
     "SessionQuery",
     "SessionSource",
     "all_facts",
+    "cache_folder",
+    "file_session",
     "find_sessions",
     "known_stores",
     "resolve_session",
@@ -208,21 +210,67 @@ def store_type(
     return None
 
 
+def cache_folder(
+    *, environ: Mapping[str, str] | None = None, home: Path | None = None
+) -> Path | None:
+    """The folder of linewise's caches (the facts cache's), where host apps keep theirs.
+
+    ``LINEWISE_CACHE_DIR`` in ``environ``, else the platform's user cache folder;
+    None when caching is off (``LINEWISE_CACHE_DIR`` set but empty).
+    """
+    from linewise._cachedir import cache_folder as folder
+
+    return folder(os.environ if environ is None else environ, home)
+
+
+def file_session(path: str | os.PathLike[str], *, registry: Registry | None = None) -> SessionInfo:
+    """The facts of one log or session file given by path, read now (never cached).
+
+    Its type is detected as :func:`resolve_session` detects it; a file no installed
+    parser recognises is read as raw lines (adapter type ``generic``), whose facts
+    carry no usage. Raises OSError when the file cannot be read.
+    """
+    from linewise.sessions._facts import read_facts
+    from linewise.sessions._stores import SessionFile
+
+    registry = registry or get_registry()
+    status = os.stat(path)
+    source = resolve_session(path, registry=registry)
+    found = SessionFile(
+        source.adapter_type,
+        source.adapter_type.split("_", 1)[0],
+        Path(path),
+        None,
+        status.st_size,
+        status.st_mtime_ns,
+    )
+    return read_facts(found, registry.load(source.adapter_type), registry)[0]
+
+
 def resolve_session(
-    reference: str | os.PathLike[str],
+    reference: str | os.PathLike[str] | SessionInfo,
     *,
     registry: Registry | None = None,
     environ: Mapping[str, str] | None = None,
     home: Path | None = None,
     progress: Progress | None = None,
 ) -> SessionSource:
-    """A session by path (its type detected) or by id or unambiguous id prefix.
+    """A session by path (its type detected), by id or unambiguous id prefix, or as listed.
 
-    A file's type is what the sniffers recognise in its first lines, else the
-    store whose layout holds it. Raises
+    A :class:`SessionInfo` (from :func:`find_sessions`) is read as listed: its
+    file, key and adapter type. A file's type is what the sniffers recognise in
+    its first lines, else the store whose layout holds it. Raises
     :class:`~linewise.errors.SessionNotFoundError` or
     :class:`~linewise.errors.AmbiguousSessionError`.
     """
+    if isinstance(reference, SessionInfo):
+        return SessionSource(
+            reference.adapter_type,
+            Path(reference.path),
+            reference.key,
+            f"session {reference.id} of {reference.cli}",
+            reference,
+        )
     registry = registry or get_registry()
     path = Path(reference)
     if path.is_file():
@@ -242,7 +290,7 @@ def resolve_session(
 
 
 def transcribe_session(
-    reference: str | os.PathLike[str],
+    reference: str | os.PathLike[str] | SessionInfo,
     *,
     registry: Registry | None = None,
     environ: Mapping[str, str] | None = None,
@@ -251,7 +299,7 @@ def transcribe_session(
     redact_secrets: bool = True,
     merge: bool = True,
 ) -> Transcript:
-    """The transcript of a session given by id, id prefix or path.
+    """The transcript of a session given by id, id prefix, path or :class:`SessionInfo`.
 
     The session is read through its plugin (``session_records`` where it has
     one) and the ordinary pipeline; entries carry the records' own times.

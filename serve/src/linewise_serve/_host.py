@@ -1,0 +1,41 @@
+"""Everything linewise_serve takes from the linewise host, named once.
+
+The public API (``import linewise``) first; where it has no name for what a web
+app needs, the host's sessions, usage and HTML renderer modules. The host's
+layout may move modules: only this file then changes.
+"""
+
+from __future__ import annotations
+
+from linewise import (
+    GENERIC_ADAPTER_TYPE,
+    Registry,
+    SessionInfo,
+    find_sessions,
+    get_registry,
+    transcribe_session,
+)
+from linewise.renderers.html import HtmlRenderer
+from linewise.renderers.html.markup import escaped
+from linewise.sessions import cache_folder, file_session
+from linewise.sessions.live import LIVE_SECONDS, is_live
+from linewise.usage import Totals, UsageRecord, record_of, usage_report
+
+__all__ = [
+    "GENERIC_ADAPTER_TYPE",
+    "LIVE_SECONDS",
+    "HtmlRenderer",
+    "Registry",
+    "SessionInfo",
+    "Totals",
+    "UsageRecord",
+    "cache_folder",
+    "escaped",
+    "file_session",
+    "find_sessions",
+    "get_registry",
+    "is_live",
+    "record_of",
+    "transcribe_session",
+    "usage_report",
+]
