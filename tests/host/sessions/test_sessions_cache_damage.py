@@ -77,3 +77,19 @@ def test_a_row_with_a_field_of_the_wrong_type_is_read_again_not_a_crash(
     code = main(["sessions"])
     out, err = capsys.readouterr()
     assert code == 0 and "session-039" in out
+
+
+def test_a_cache_that_is_not_a_database_is_rebuilt_with_a_warning(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wanted, _ = _listing(capsys)
+    cache = _cache(tmp_path)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{cache}{suffix}").unlink(missing_ok=True)
+    cache.write_bytes(b"written over by something else " * 200)
+    listed, err = _listing(capsys)
+    assert listed == wanted
+    assert "was damaged" in err and "rebuilding it" in err
+    assert _rows(cache) == 40
+    listed, err = _listing(capsys)
+    assert listed == wanted and "damaged" not in err

@@ -392,3 +392,25 @@ def test_a_new_version_of_a_plugin_is_asked_again(
     upgraded = Registry(entry_points=fake_site.entry_points())
     assert upgraded.info("tiny_session").version == "1.1.0"
     assert [info.id for info in find_sessions(registry=upgraded, environ=env, home=home)] == ["s-2"]
+
+
+def test_search_reads_the_cached_texts_and_reads_again_a_damaged_one(
+    registry: Registry,
+    home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for number in range(4):
+        write_tiny(home, "p", f"s-{number}", prompt=f"needle {number}" if number % 2 else "hay")
+    find_sessions(registry=registry, environ=env, home=home)
+    reads = Reads(monkeypatch)
+
+    def ids() -> list[str]:
+        found = find_sessions(registry=registry, environ=env, home=home, search="NEEDLE")
+        return [info.id for info in found]
+
+    assert sorted(ids()) == ["s-1", "s-3"] and reads.take() == []
+    with sqlite3.connect(tmp_path / "cache" / "sessions.sqlite3") as db:
+        db.execute("UPDATE texts SET text = x'00ff' WHERE file LIKE '%s-3.jsonl'")
+    assert sorted(ids()) == ["s-1", "s-3"] and reads.take() == ["s-3.jsonl"]

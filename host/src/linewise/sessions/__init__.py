@@ -130,9 +130,11 @@ def all_facts(
     file's size, mtime_ns and reader (linewise, plugin and price-table versions)
     are unchanged is not opened. Its facts come from ``memo`` when given (what
     this process listed before: pass one :class:`FactsMemo` to every call), else
-    from the facts cache, every row read in one query. Warm, 10,000 sessions
-    take about a tenth of a second of CPU with a memo, a quarter without
-    (``benchmarks/sessions_bench.py`` has the figures of the whole command).
+    from the facts cache, every row read in one query. Warm, in a process that
+    listed them before, 10,000 sessions took 0.11 to 0.15 s with a memo and
+    0.24 to 0.31 s without (the install users get, on the shared 2-core machine
+    of ``benchmarks/sessions_bench.py`` at load average 4; that benchmark times
+    the whole ``linewise sessions`` command).
 
     Sessions new or changed since are read through their plugins now (in a
     pool of processes when there are many, see :func:`find_sessions`) and
