@@ -160,8 +160,8 @@ def read_facts(
     result entries do, and without any, tokens and cost are unknown.
     """
     from linewise.stream.pipeline import Pipeline
-    from linewise.stream.stats import plugin_summary
     from linewise.transcript.run_report import RunReport
+    from linewise.transcript.summary import plugin_summary
 
     collector = _Collector()
     pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
