@@ -1,6 +1,6 @@
 """``linewise render a.log b.log ...``: several logs rendered by a pool of processes, in order.
 
-Each log is rendered by :func:`linewise.cli.rendering.run` in a worker process
+Each log is rendered by :func:`linewise.cli.commands.rendering.run` in a worker process
 into a temporary file (the rendered bytes: no entry crosses between processes),
 with its warnings and diagnostics captured; the parent copies each transcript
 to the output in the order the logs were given, as soon as it and those before
