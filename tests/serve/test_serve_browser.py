@@ -399,3 +399,99 @@ def test_agent_text_stays_inert_on_every_page(
     # The payloads are shown as text.
     tab = open_tab(f"{served.url}/s/{uids[-1]}")
     assert "<img src=x onerror" in tab.page.locator("main#transcript").inner_text()
+
+
+DEMO = [
+    # (project, day, model, prompt, tool output, answer)
+    (
+        "/home/ada/shop",
+        "2026-03-02",
+        "claude-sonnet-4-5",
+        "add a checkout test for the coupon path",
+        "collected 14 items\n14 passed in 2.31s",
+        "The coupon path is covered: 14 tests pass.",
+    ),
+    (
+        "/home/ada/shop",
+        "2026-03-03",
+        "claude-opus-4-1",
+        "why does the cart total round wrong?",
+        "cart.py:88: total = round(sum(prices), 1)",
+        "It rounds to one decimal; fixed to cents.",
+    ),
+    (
+        "/home/ada/docs-site",
+        "2026-03-03",
+        "claude-sonnet-4-5",
+        "fix the broken links in the guide",
+        "3 broken links: /setup, /faq#proxy, /api/v2",
+        "All three links point to live pages now.",
+    ),
+    (
+        "/home/ada/infra",
+        "2026-03-05",
+        "claude-haiku-4-5",
+        "rotate the staging certificates",
+        "certificate renewed, expires 2026-06-03",
+        "Staging certificates rotated.",
+    ),
+    (
+        "/home/ada/shop",
+        "2026-03-06",
+        "claude-sonnet-4-5",
+        "speed up the product search query",
+        "EXPLAIN: Seq Scan on products (cost=0.00..4212.10)",
+        "An index on products(name) helps.",
+    ),
+    (
+        "/home/ada/infra",
+        "2026-03-08",
+        "claude-opus-4-1",
+        "write a runbook for the queue outage",
+        "queue depth 48213, consumers 0",
+        "The runbook is in docs/runbooks/queue.md.",
+    ),
+]
+
+
+def test_screenshots_of_each_page(
+    scratch: _Scratch, open_tab: Callable[[str], Tab], browser: Browser, tmp_path: Path
+) -> None:
+    """Draws every page of sessions written here; LINEWISE_UPDATE_SCREENSHOT=1 also refreshes
+    docs/serve-*.png (the README's)."""
+    for number, (cwd, day, model, prompt, output, answer) in enumerate(DEMO):
+        path = write_claude(
+            scratch.home,
+            f"{number + 1:08d}-7777-4777-8777-777777777777",
+            cwd=cwd,
+            day=day,
+            model=model,
+            prompt=prompt,
+            tool_output=output,
+            answer=answer,
+        )
+        if number < len(DEMO) - 1:  # written days ago: only the last one is live
+            os.utime(path, (time.time() - 86_400, time.time() - 86_400))
+    served = scratch.start()
+    by_prompt = {one.info.first_prompt: one.uid for one in served.index.sessions()}
+    pages = {
+        "list": "/",
+        "search": "/search?q=coupon",
+        "transcript": f"/s/{by_prompt[DEMO[0][3]]}",
+        "usage": "/usage?period=daily&by=project",
+    }
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for name, url in pages.items():
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 640}, color_scheme="light", service_workers="block"
+        )
+        page = context.new_page()
+        page.goto(served.url + url)
+        if name == "transcript":
+            page.get_by_role("button", name="Expand all").click()
+        target = tmp_path / f"serve-{name}.png"
+        page.screenshot(path=str(target))
+        context.close()
+        assert target.stat().st_size > 20_000, name  # a drawn page, not a blank one
+        if os.environ.get("LINEWISE_UPDATE_SCREENSHOT") == "1":
+            shutil.copyfile(target, docs / f"serve-{name}.png")
