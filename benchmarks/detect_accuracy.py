@@ -48,6 +48,7 @@ FIELD = {
     "acp": "acp",
     "codex-app-server": "codex_app_server",
     "cursor": "cursor_session",  # the folder holds agent transcripts only
+    "rush": "rush_session",
 }
 # Field samples that are session files, not stdout.
 FIELD_BY_FILE = {

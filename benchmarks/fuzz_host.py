@@ -80,6 +80,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "vibe_session": (),
     "openhands_local": (),
     "openhands_session": (),
+    "rush_session": (),
 }
 
 #: Parsers that declare ``raw_lines`` (see ``StdoutParser.raw_lines``): they see every

@@ -419,6 +419,23 @@ class FakeSite:
             points.extend(ep for ep in dist.entry_points if ep.group == "linewise.parsers")
         return points
 
+    def command_script(self) -> str:
+        """A ``python -c`` script: the ``linewise`` command whose registry is this site's alone
+        (quick to start: no other distribution is looked at)."""
+        root = str(self.root)
+        return (
+            "import sys\n"
+            f"sys.path.insert(0, {root!r})\n"
+            "from importlib.metadata import Distribution\n"
+            "import linewise._registry\n"
+            "from linewise import Registry\n"
+            f"dists = Distribution.discover(path=[{root!r}])\n"
+            "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
+            "linewise._registry._default = Registry(entry_points=points)\n"
+            "from linewise.cli import main\n"
+            "sys.exit(main())\n"
+        )
+
 
 # -- regex audit ---------------------------------------------------------------------------
 

@@ -192,7 +192,8 @@ from linewise.export._engines import local_cluster
 cluster, security = local_cluster(2)
 with cluster:
     address = cluster.scheduler_address
-    assert address.startswith(("tls://127.0.0.1:", "inproc://")), address
+    # With the dask extra (cryptography): TLS between worker processes, never in-process.
+    assert address.startswith("tls://127.0.0.1:"), address
     import urllib.error, urllib.request
     for server in cluster.scheduler.http_server._sockets.values():
         port = server.getsockname()[1]
@@ -222,3 +223,18 @@ def test_the_local_dask_cluster_takes_no_stranger_and_has_no_dashboard() -> None
         [sys.executable, "-c", PRIVATE_CLUSTER], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_dask_extra_installs_cryptography_for_the_private_clusters_tls() -> None:
+    # Without cryptography the private local cluster has no certificates to make and falls
+    # back to workers in the export's own process: `pip install linewise[dask]` must bring it.
+    from importlib.metadata import requires
+
+    from packaging.requirements import Requirement
+
+    wanted = [Requirement(text) for text in requires("linewise") or []]
+    crypto = [r for r in wanted if r.name == "cryptography"]
+    assert crypto, "the dask extra does not name cryptography"
+    assert all(r.marker is not None for r in crypto)
+    assert any(r.marker.evaluate({"extra": "dask"}) for r in crypto if r.marker)
+    assert not any(r.marker.evaluate({"extra": "export"}) for r in crypto if r.marker)

@@ -7,13 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from linewise import Registry
 from linewise._guard import is_import_failure, is_plugin_failure
-from linewise._signals import Terminated, handling, time_budget
+from linewise._signals import Terminated, arrived, handling, held, time_budget
 from linewise.cli import main
 from support import FakeSite, wait_for_linewise
 
@@ -140,6 +141,35 @@ def test_a_time_budget_stops_a_loop_that_swallows_exceptions() -> None:
                 continue
 
 
+@pytest.mark.parametrize(
+    ("number", "stop"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
+)
+def test_a_signal_inside_held_code_is_noted_at_once_and_raised_when_it_is_done(
+    number: int, stop: type[BaseException]
+) -> None:
+    finished = []
+    with handling(), pytest.raises(stop), held():  # noqa: PT012 - the signal lands in the sleep
+        os.kill(os.getpid(), number)
+        time.sleep(0.05)
+        assert arrived()
+        finished.append(True)
+    assert finished == [True]
+
+
+def test_a_hold_on_another_thread_leaves_the_signal_to_the_main_thread() -> None:
+    def hold() -> None:
+        with held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)
+
+    worker = threading.Thread(target=hold)
+    with handling(), pytest.raises(KeyboardInterrupt):  # noqa: PT012 - lands in the wait
+        worker.start()
+        while worker.is_alive():
+            time.sleep(0.01)
+    worker.join()
+
+
 # -- the command's own process ----------------------------------------------------------
 
 SLOW_IMPORT = """
@@ -160,7 +190,7 @@ def test_ctrl_c_while_a_plugin_imports_stops_the_command_with_130(
     )
     log = tmp_path / "run.log"
     log.write_text("a line\n", encoding="utf-8")
-    script = _fake_command(fake_site)
+    script = fake_site.command_script()
     done = subprocess.run(
         [sys.executable, "-c", script, "render", str(log), "-a", "slow"],
         capture_output=True,
@@ -188,23 +218,6 @@ def parse_stdout_line(line, ts):
 """
 
 
-def _fake_command(fake_site: FakeSite) -> str:
-    """A ``linewise`` command line whose registry is the fake site's (quick to start)."""
-    root = str(fake_site.root)
-    return (
-        "import sys\n"
-        f"sys.path.insert(0, {root!r})\n"
-        "from importlib.metadata import Distribution\n"
-        "import linewise._registry\n"
-        "from linewise import Registry\n"
-        f"dists = Distribution.discover(path=[{root!r}])\n"
-        "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
-        "linewise._registry._default = Registry(entry_points=points)\n"
-        "from linewise.cli import main\n"
-        "sys.exit(main())\n"
-    )
-
-
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
     fake_site: FakeSite, tmp_path: Path, presses: int
@@ -217,7 +230,7 @@ def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
         [
             sys.executable,
             "-c",
-            _fake_command(fake_site),
+            fake_site.command_script(),
             "render",
             str(log),
             "-a",
@@ -241,3 +254,45 @@ def test_ctrl_c_during_a_hung_parse_shows_what_is_there_and_exits_130(
     assert "interrupted" in err and "Traceback" not in err
     if presses == 1:  # the hung line and the one after it are not parsed again, but said
         assert "it and the 1 line(s) after it that were read are not shown" in err
+
+
+#: The command, with a Ctrl-C or SIGTERM arriving while orjson's initialisation imports
+#: uuid: until the hold, orjson then read through the NULL it got and died of SIGSEGV.
+SIGNAL_INSIDE_ORJSON = """
+import os, signal, sys
+
+class SignalAtUuid:
+    def find_spec(self, name, path=None, target=None):
+        if name == "uuid" and "orjson.orjson" in sys.modules:  # inside orjson's own import
+            os.kill(os.getpid(), int(sys.argv.pop(1)))
+        return None
+
+assert "orjson" not in sys.modules and "uuid" not in sys.modules
+sys.meta_path.insert(0, SignalAtUuid())
+from linewise.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")],
+)
+def test_a_signal_while_orjson_initialises_stops_render_cleanly_not_with_sigsegv(
+    tmp_path: Path, number: int, code: int, said: str
+) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("a line\n", encoding="utf-8")
+    target = tmp_path / "run.jsonl"
+    target.write_text("the earlier transcript\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_INSIDE_ORJSON, str(number), "render", str(log),
+         "-f", "jsonl", "-o", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert f"linewise: {said}" in done.stderr and "Traceback" not in done.stderr
+    assert target.read_text(encoding="utf-8") == "the earlier transcript\n"

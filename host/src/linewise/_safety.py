@@ -172,7 +172,6 @@ class SafetyNet:
         if len(result) <= self._max_entries:
             budget = OUTPUT_FACTOR * len(line) + OUTPUT_FLOOR  # output_budget(), inline
             mark = len(out)
-            append = out.append
             problem = entry_problem
             for entry in result:
                 if type(entry) is not dict:
@@ -191,7 +190,9 @@ class SafetyNet:
                             budget -= cost
                 if problem(copy) is not None:
                     break
-                append(copy)  # type: ignore[arg-type]
+                # out.append itself, not a bound method kept in a local: compiled, that
+                # is a direct list append instead of an attribute lookup per line.
+                out.append(copy)  # type: ignore[arg-type]
             else:
                 if budget >= 0:
                     diagnostics.lines_with_entries += 1

@@ -50,6 +50,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "pi_session": "linewise-pi",
     "qwen_session": "linewise-qwen",
     "qwen_local": "linewise-qwen",
+    "rush_session": "linewise-rush",
     "tally_local": "linewise-tally",
     "vibe_local": "linewise-vibe",
     "vibe_session": "linewise-vibe",

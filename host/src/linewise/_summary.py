@@ -18,6 +18,7 @@ from linewise_contracts.summary import COST_SOURCES, RunSummary, Usage
 from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise._registry import LoadedParser
+from linewise._signals import Terminated
 
 __all__ = [
     "MAX_TOKENS",
@@ -241,8 +242,8 @@ def plugin_summary(
         return None, None
     try:
         summary = summarize(lines)
-    except KeyboardInterrupt:
-        raise
+    except (KeyboardInterrupt, Terminated):
+        raise  # the guard let it through: the user's Ctrl-C or a real SIGTERM, a stop
     except BaseException as error:
         if strict:
             raise

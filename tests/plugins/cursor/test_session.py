@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from linewise_cursor import session
-from linewise_cursor.transcript import prompt_time
+from linewise_cursor.prompt_stamp import prompt_time
 from session_checks import (
     HOST_TS,
     listed,
@@ -229,6 +229,16 @@ def test_render_by_id_shows_no_raw_records(tmp_path: Path) -> None:
     assert code == 0, stderr
     assert not [entry for entry in entries if entry["kind"] == "stdout"]
     assert "cursor_session" in stderr
+
+
+def test_without_chat_metadata_the_first_prompts_time_starts_the_session(
+    tmp_path: Path,
+) -> None:
+    path = _transcript(_home(tmp_path, meta=False), SESSION)
+    entries = session_entries(session.create_stdout_parser, session.session_records(path))
+    assert entries[0]["ts"] == "2026-08-02T10:51:00.000Z"
+    # every entry has a time of the transcript's own, none the host's (the file's)
+    assert {p for p in problems(entries) if not p.startswith("call without result")} == set()
 
 
 def test_a_transcript_file_renders_auto_detected(tmp_path: Path) -> None:

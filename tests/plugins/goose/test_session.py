@@ -181,6 +181,7 @@ def test_an_older_session_file_is_read_from_its_metadata_line(tmp_path: Path) ->
     entries = session_entries(session.create_stdout_parser, session.session_records(path))
     assert [e["kind"] for e in entries] == ["init", "system", "user", "assistant", "stdout"]
     assert entries[0]["cwd"] == "/home/ada/old"
+    assert entries[0]["ts"] == "2026-11-20T09:00:00.000Z"  # the first message's, not the file's
     assert entries[2] == {"kind": "user", "ts": "2026-11-20T09:00:00.000Z", "text": "rename utils"}
     summary = session.summarize_run(session.session_records(path))
     assert summary.token_usage == TokenUsage(uncached_input=500, output=60)

@@ -171,7 +171,11 @@ def test_the_summary_counts_each_turns_last_record_once_per_model(tmp_path: Path
 def test_an_older_session_without_turn_records_has_unknown_tokens(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     (folder / "updates.jsonl").write_text("\n".join(json.dumps(u) for u in UPDATES[:5]) + "\n")
-    summary = session.summarize_run(session.session_records(folder / "updates.jsonl"))
+    records = list(session.session_records(folder / "updates.jsonl"))
+    entries = session_entries(session.create_stdout_parser, records)
+    assert problems(entries) == []  # the init too takes the first update's time
+    assert entries[0]["ts"] == "2026-06-19T11:30:01.000Z"
+    summary = session.summarize_run(records)
     assert summary.token_usage.is_empty
     assert (summary.outcome, summary.complete) == (None, False)
     # No summary.json: the id is the folder's, the cwd what its name encodes

@@ -395,6 +395,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         kept: KeptChunks | None
         if stored is not None and follow:
             chunks, kept = _followed_session(stored, pipeline, output)
+        elif stored is None and not follow and (whole := _whole_document(source, args, registry)):
+            kept = KeptChunks([whole])  # what the run summary reads again, too
+            chunks = iter(kept)
         else:
             chunks, kept = _chunks(source, args.path, pipeline, output, follow=follow)
         # A bar for a file of known size only: stdin, pipes and followed files have none.
@@ -480,6 +483,30 @@ def _chunks(
 
         chunks = follow_chunks(source, on_idle=caught_up, path=path)
     return refusing_binary(chunks, "stdin" if path == "-" else path), kept
+
+
+def _whole_document(source: IO[bytes], args: argparse.Namespace, registry: Registry) -> bytes:
+    """A log file that is one pretty-printed JSON document, on one line, when a parser reads it
+    (b"" otherwise: the file is read line by line); see :mod:`linewise.cli.json_document`."""
+    from linewise._generic import GENERIC_ADAPTER_TYPE
+    from linewise.cli.json_document import one_line_document
+
+    if args.adapter == GENERIC_ADAPTER_TYPE:
+        return b""
+    document = one_line_document(source, most_chars=args.max_line_chars)
+    if document is None:
+        return b""
+    if args.adapter == "auto":
+        from linewise._detect import detect_adapter
+
+        if not detect_adapter([document.line.decode()], registry=registry).detected:
+            return b""  # no parser claims it whole: its lines, as they were written
+    if not args.quiet:
+        sys.stderr.write(
+            f"linewise: {neutralize(args.path)}: one JSON document over "
+            f"{document.lines} lines, read whole\n"
+        )
+    return document.line
 
 
 def _caught_up(pipeline: Pipeline, output: TextIO) -> Callable[[], None]:

@@ -42,6 +42,7 @@ from linewise_contracts.extract import (
 from linewise_copilot.environment import check_environment
 from linewise_copilot.parser import CopilotSessionParser
 from linewise_copilot.sniff import sniff_stdout as sniff
+from linewise_copilot.stdout_summary import summarize_run
 
 __all__ = [
     "CopilotStdoutParser",
@@ -50,6 +51,7 @@ __all__ = [
     "create_stdout_parser",
     "label",
     "sniff",
+    "summarize_run",
 ]
 
 label = "GitHub Copilot CLI (local)"

@@ -25,10 +25,10 @@ from linewise_contracts.usage import TokenUsage
 from linewise_copilot.parser import create_stdout_parser
 from linewise_copilot.usage import shutdown_tokens
 
-__all__ = ["summarize_run"]
+__all__ = ["model_named", "summarize_run"]
 
 
-def _model(record: dict[str, Any]) -> str:
+def model_named(record: dict[str, Any]) -> str:
     """The model an event names: selected at start, changed to, or used for a message."""
     data = as_object(record.get("data"))
     for key in ("selectedModel", "newModel", "model", "currentModel"):
@@ -54,7 +54,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
             per_model[model] = per_model.get(model, TokenUsage()) + tokens
         return sum(models.values(), TokenUsage())
 
-    tally = tally_entries(lines, create_stdout_parser(), _model, usage_of)
+    tally = tally_entries(lines, create_stdout_parser(), model_named, usage_of)
     return RunSummary(
         session_id=tally.session_id,
         model=tally.model,

@@ -8,7 +8,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from linewise_contracts.extract import as_list, as_object, as_string, parse_json_object
 from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
+
+from linewise_cursor.prompt_stamp import prompt_time
 
 __all__ = ["END_RECORD", "SESSION_RECORD", "session_records", "session_stores"]
 
@@ -73,14 +76,27 @@ def _chat_meta(transcripts: Path | None, session_id: str) -> dict[str, Any]:
     return {}
 
 
+def _first_prompt_time(line: str) -> str | None:
+    """The ``<timestamp>`` of the transcript's first record, when it is a prompt with one."""
+    record = parse_json_object(line)
+    if record is None or record.get("role") != "user":
+        return None
+    for block in as_list(as_object(record.get("message")).get("content")):
+        text = as_string(as_object(block).get("text"))
+        if text:
+            return prompt_time(text)
+    return None
+
+
 def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     """The transcript's lines, between two records made from where it lies.
 
-    First ``{"type": "cursor_session", "sessionId", "project", "subagentOf", "meta"}``:
-    the id the file is named by, the project folder it lies in (Cursor's encoded
-    path, not the working directory), the parent session of a subagent's
-    transcript, and the chat's ``meta.json`` fields (``createdAtMs``,
-    ``updatedAtMs``, ``cwd``, ``title``) where Cursor kept one. Last, when the
+    First ``{"type": "cursor_session", "sessionId", "project", "subagentOf", "meta",
+    "firstPromptAt"}``: the id the file is named by, the project folder it lies in
+    (Cursor's encoded path, not the working directory), the parent session of a
+    subagent's transcript, the chat's ``meta.json`` fields (``createdAtMs``,
+    ``updatedAtMs``, ``cwd``, ``title``) where Cursor kept one, and without
+    ``createdAtMs`` the first prompt's ``<timestamp>`` (one line read ahead). Last, when the
     metadata has ``updatedAtMs``, ``{"type": "cursor_session_updated",
     "updatedAtMs"}``: the transcript's records carry no times of their own
     but the prompts' ``<timestamp>``, so this is the session's end.
@@ -94,7 +110,15 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
         first["project"] = project
     if subagent_of:
         first["subagentOf"] = subagent_of
+    lines = record_lines(path)  # each line bounded, as stdout lines are
+    head = next(lines, None)
+    if "createdAtMs" not in meta and head is not None:
+        started = _first_prompt_time(head)
+        if started is not None:
+            first["firstPromptAt"] = started
     yield json.dumps(first, ensure_ascii=False)
-    yield from record_lines(path)  # each line bounded, as stdout lines are
+    if head is not None:
+        yield head
+    yield from lines
     if "updatedAtMs" in meta:
         yield json.dumps({"type": END_RECORD, "updatedAtMs": meta["updatedAtMs"]})

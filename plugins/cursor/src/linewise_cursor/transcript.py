@@ -10,9 +10,7 @@ person's words in ``<user_query>...</user_query>``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -29,73 +27,21 @@ from linewise_contracts.extract import (
     truncate,
 )
 
+from linewise_cursor.prompt_stamp import STAMP, prompt_time
 from linewise_cursor.store import END_RECORD, SESSION_RECORD
 
-__all__ = ["CursorTranscriptParser", "create_stdout_parser", "prompt_time", "sniff"]
+__all__ = ["CursorTranscriptParser", "create_stdout_parser", "sniff"]
 
 _REMEMBERED: Final = 4096
 _CONTEXT_LIMIT: Final = 300
-# Bounded, no nested quantifiers: "Sunday, Aug 2, 2026, 3:51 AM (UTC-7)"; the weekday is optional.
-_STAMP: Final = re.compile(
-    r"<timestamp>\s{0,8}(?:[A-Za-z]{3,9},\s{1,4})?([A-Za-z]{3,9})\.?\s{1,4}(\d{1,2}),\s{1,4}"
-    r"(\d{4}),?\s{1,4}(\d{1,2}):(\d{2})(?::(\d{2}))?\s{0,4}([AaPp][Mm])?\s{0,4}"
-    r"\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)\s{0,8}</timestamp>"
-)
 _QUERY_OPEN: Final = "<user_query>"
 _QUERY_CLOSE: Final = "</user_query>"
-_MONTHS: Final = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ),
-        1,
-    )
-    for name in names
-}
-
-
-def prompt_time(text: str) -> str | None:
-    """The ``<timestamp>`` of a prompt as ISO 8601 UTC, or None without one or its UTC offset.
-
-    Without the ``(UTC±H)`` part the wall time names no moment, so none is guessed.
-    """
-    match = _STAMP.search(text, 0, 4096)
-    if match is None:
-        return None
-    month_name, day, year, hour, minute, second, half, sign, off_hours, off_minutes = match.groups()
-    month = _MONTHS.get(month_name.lower())
-    if month is None:
-        return None
-    clock = int(hour)
-    if half is not None:
-        if not 1 <= clock <= 12:
-            return None
-        clock = clock % 12 + (12 if half.lower() == "pm" else 0)
-    offset = int(off_hours or 0) * 60 + int(off_minutes or 0)
-    try:
-        wall = datetime(int(year), month, int(day), clock, int(minute), int(second or 0))
-    except ValueError:
-        return None
-    moment = wall - timedelta(minutes=-offset if sign == "-" else offset)
-    return iso_timestamp(moment.replace(tzinfo=UTC).isoformat())
 
 
 def _query(text: str) -> tuple[str, str]:
     """The person's words (the ``<user_query>`` parts) and what else the prompt held."""
     if _QUERY_OPEN not in text:
-        return _STAMP.sub("", text, count=1).strip(), ""
+        return STAMP.sub("", text, count=1).strip(), ""
     queries: list[str] = []
     rest: list[str] = []
     position = 0
@@ -110,7 +56,7 @@ def _query(text: str) -> tuple[str, str]:
         queries.append(text[start:end].strip())
         position = end + len(_QUERY_CLOSE)
     rest.append(text[position:])
-    context = _STAMP.sub("", "".join(rest), count=1).strip()
+    context = STAMP.sub("", "".join(rest), count=1).strip()
     return "\n\n".join(query for query in queries if query), context
 
 
@@ -148,7 +94,11 @@ class CursorTranscriptParser:
 
     def _start(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         meta = as_object(record.get("meta"))
-        self._ts = iso_timestamp(meta.get("createdAtMs")) or self._ts
+        self._ts = (
+            iso_timestamp(meta.get("createdAtMs"))
+            or iso_timestamp(record.get("firstPromptAt"))
+            or self._ts
+        )
         at = self._ts or ts
         entry: InitEntry = {
             "kind": "init",

@@ -26,7 +26,11 @@ def _distinctive(event: dict[str, Any]) -> bool:
     if kind == "init":
         return isinstance(event.get("session_id"), str) and "model" in event
     if kind == "message":
-        return event.get("role") in ("user", "assistant") and "content" in event
+        # Gemini's content is text (or a list of parts); Rush's session records put an
+        # object ({"text": ...}) there, with the same type and role.
+        return event.get("role") in ("user", "assistant") and (
+            "content" in event and type(event["content"]) is not dict
+        )
     if kind == "tool_use":
         return isinstance(event.get("tool_id"), str) and isinstance(event.get("tool_name"), str)
     if kind == "tool_result":

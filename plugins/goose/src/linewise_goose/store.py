@@ -132,18 +132,25 @@ def _database_records(path: Path, key: str | None) -> Iterator[str]:
 
 
 def _file_records(path: Path) -> Iterator[str]:
-    first = True
-    for line in record_lines(path):
+    lines = record_lines(path)
+    head = [line for line in (next(lines, None), next(lines, None)) if line is not None]
+    if not head:
+        return
+    session: dict[str, Any] = {"id": path.stem}
+    first = parse_json_object(head[0])
+    if first is not None and "role" not in first and first.keys() & _METADATA_KEYS:
+        session.update(first)
+        head.pop(0)
+    # The metadata line has no time: the first message's (read ahead) starts the session.
+    message = parse_json_object(head[0]) if head else None
+    if message is not None and "created_at" not in session and "created" in message:
+        session["created_at"] = message["created"]
+    yield to_json_text({"type": SESSION_RECORD, "session": session})
+    for line in (*head, *lines):
         record = parse_json_object(line)
-        if first:
-            first = False
-            if record is not None and "role" not in record and record.keys() & _METADATA_KEYS:
-                yield to_json_text({"type": SESSION_RECORD, "session": {"id": path.stem, **record}})
-                continue
-            yield to_json_text({"type": SESSION_RECORD, "session": {"id": path.stem}})
         if record is not None and "role" in record:
-            message = {name: value for name, value in record.items() if name != "id"}
-            yield to_json_text({"type": "message", "message": message})
+            body = {name: value for name, value in record.items() if name != "id"}
+            yield to_json_text({"type": "message", "message": body})
         else:
             yield line  # not a goose message: shown as it is
 

@@ -106,7 +106,7 @@ class GrokSessionParser:
         record = parse_json_object(line)
         if record is None:
             return stdout_entries(line, self._ts or ts)
-        kind = record.get("type")
+        kind = as_string(record.get("type"))
         if kind == SESSION_RECORD:
             return self._start(as_object(record.get("session")), ts)
         if kind == END_RECORD:

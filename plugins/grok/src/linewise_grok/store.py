@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from linewise_contracts.extract import as_object, as_string
+from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 
 __all__ = ["END_RECORD", "SESSION_RECORD", "session_keys", "session_records", "session_stores"]
@@ -92,14 +92,24 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
 
     First ``{"type": "grok_session", "session": {"id", "cwd", "model", "title",
     "createdAt", "updatedAt"}}`` (what the summary and ``signals.json`` say;
-    the id is the folder's when the summary has none), then the file's lines
+    the id is the folder's when the summary has none; without a summary time, the
+    first line's ``timestamp``), then the file's lines
     (``record_lines``: each bounded), then, when the summary has a last-active
     time, ``{"type": "grok_session_updated", "at"}``. ``chat_history.jsonl``
     records carry no times of their own: these two bound them.
     """
     del key  # one session per folder
     facts = _facts(path.parent)
+    lines = record_lines(path)
+    head = next(lines, None)
+    if "createdAt" not in facts and head is not None:
+        # No summary.json time: the first ACP update's own (one line read ahead).
+        first = parse_json_object(head)
+        if first is not None and first.get("timestamp") is not None:
+            facts["createdAt"] = first["timestamp"]
     yield json.dumps({"type": SESSION_RECORD, "session": facts}, ensure_ascii=False)
-    yield from record_lines(path)
+    if head is not None:
+        yield head
+    yield from lines
     if "updatedAt" in facts:
         yield json.dumps({"type": END_RECORD, "at": facts["updatedAt"]}, ensure_ascii=False)

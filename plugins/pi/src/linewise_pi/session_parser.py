@@ -224,14 +224,14 @@ def session_sniff(lines: Sequence[str]) -> float:
             if line.strip():
                 return 0.0
             continue
-        kind = event.get("type")
+        kind = as_string(event.get("type"))
         if kind == "session" and "id" in event and ("cwd" in event or "version" in event):
             header += 1
             continue
         if kind not in _ENTRY_TYPES:
             return 0.0
         if kind == "message":
-            role = as_object(event.get("message")).get("role")
+            role = as_string(as_object(event.get("message")).get("role"))
             if role not in _ROLES or "timestamp" not in event:
                 return 0.0
             messages += 1
