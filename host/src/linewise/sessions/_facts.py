@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from linewise_contracts.usage import TokenUsage
 
-from linewise._defaults import MAX_LINE_CHARS
-from linewise._guard import PluginCallError
-from linewise._records import session_lines
+from linewise.plugins.guard import PluginCallError
+from linewise.sessions.records import session_lines
+from linewise.settings.defaults import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
 
-    from linewise._registry import LoadedParser, Registry
-    from linewise._run_report import RunReport, SummarySource
+    from linewise.plugins.registry import LoadedParser, Registry
     from linewise.sessions._stores import SessionFile
+    from linewise.transcript.run_report import RunReport, SummarySource
 
 __all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "unread_info"]
 
@@ -115,7 +115,7 @@ def utc_iso(ts: str) -> str | None:
 
 
 class _Collector:
-    """What the entries tell beyond :class:`~linewise._summary.TranscriptStats`."""
+    """What the entries tell beyond :class:`~linewise.stream.stats.TranscriptStats`."""
 
     def __init__(self) -> None:
         self.messages = 0
@@ -159,9 +159,9 @@ def read_facts(
     outcome (the same as ``linewise summarize``); otherwise the transcript's
     result entries do, and without any, tokens and cost are unknown.
     """
-    from linewise._pipeline import Pipeline
-    from linewise._run_report import RunReport
-    from linewise._summary import plugin_summary
+    from linewise.stream.pipeline import Pipeline
+    from linewise.stream.stats import plugin_summary
+    from linewise.transcript.run_report import RunReport
 
     collector = _Collector()
     pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
@@ -184,7 +184,7 @@ def read_facts(
             summary, summary_problem = plugin_summary(parser, lines)
         except Exception as error:
             summary_problem = str(error)
-    from linewise._prices import priced
+    from linewise.transcript.prices import priced
 
     stats = pipeline.stats
     summary_source: SummarySource = "plugin" if summary is not None else "transcript"
@@ -204,8 +204,8 @@ def read_facts(
 def _info(
     found: SessionFile, report: RunReport, collector: _Collector, problem: str | None
 ) -> SessionInfo:
-    from linewise._prices import cost_source
-    from linewise.renderers.outcome import summary_outcome, summary_tokens_known
+    from linewise.render.outcome import summary_outcome, summary_tokens_known
+    from linewise.transcript.prices import cost_source
 
     summary = report.summary
     known = summary_tokens_known(summary) and not (
