@@ -71,7 +71,9 @@
       say("live update failed: " + error.message, false);
     } finally {
       busy = false;
-      if (again) { again = false; redraw(); }
+      // Records written meanwhile: one more redraw, a second later (a busy session is not
+      // drawn again for every record).
+      if (again) { again = false; setTimeout(redraw, 1000); }
     }
   }
   const source = new EventSource(url);
