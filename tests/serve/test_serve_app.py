@@ -324,3 +324,29 @@ def test_a_big_session_comes_in_the_renderers_pages_and_search_reaches_its_last_
     anchor = hits[start : hits.index('"', start)]
     # The hit is on a later page, which the page's script opens when the link names it.
     assert page.index(f'id="{anchor}"') > first_page_end
+
+
+@pytest.mark.parametrize(
+    ("host", "given", "needed"),
+    [
+        ("127.0.0.1", None, False),
+        ("localhost", None, False),
+        ("::1", None, False),
+        ("127.0.0.1", "mine", True),
+        ("0.0.0.0", None, True),
+        ("192.168.1.20", None, True),
+        ("::", None, True),
+        ("myhost.lan", "mine", True),
+    ],
+)
+def test_beyond_loopback_a_token_is_always_required(
+    host: str, given: str | None, needed: bool
+) -> None:
+    from linewise_serve.command import required_token
+
+    token = required_token(host, given)
+    assert (token is not None) is needed
+    if given is not None:
+        assert token == given
+    elif needed:
+        assert token is not None and len(token) >= 32 and token != required_token(host, None)
