@@ -6,11 +6,11 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from linewise._defaults import MAX_LINE_CHARS
 from linewise.cli.common import positive_int
+from linewise.settings.defaults import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
-    from linewise._entry_redaction import EntryRedactor
+    from linewise.render.redaction.entries import EntryRedactor
 
 __all__ = [
     "add_color",
@@ -79,7 +79,7 @@ def redactor_for(args: argparse.Namespace, *, environment: bool) -> EntryRedacto
     if not (patterns or environment):
         return None
     # Imported only for a redactor: its patterns cost 1.5% of a plain render's start-up.
-    from linewise._entry_redaction import EntryRedactor
+    from linewise.render.redaction.entries import EntryRedactor
 
     redactor = EntryRedactor.for_environment(
         os.environ, patterns=patterns, allow=getattr(args, "redact_allow", ())
