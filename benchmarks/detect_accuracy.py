@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from linewise import detect_adapter
-from linewise._detect import first_lines
+from linewise.stream.detect import first_lines
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 LOGS = {

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import linewise.renderers.html.renderer as html_renderer
-from linewise.renderers.html import HtmlRenderer
+import linewise.render.html.renderer as html_renderer
+from linewise.render.html import HtmlRenderer
 
 TS = "2026-03-29T10:00:00.000Z"
 

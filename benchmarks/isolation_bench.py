@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from host_bench import claude_workload
 from linewise import Registry, TranscriptSession
-from linewise._isolation._parser import IsolatedParser
+from linewise.plugins.isolation._parser import IsolatedParser
 
 TS = "2026-01-01T00:00:00.000Z"
 

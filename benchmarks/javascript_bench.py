@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from linewise._registry import Registry
-from linewise.javascript._engine import EngineLimits, JavaScriptParser, start_context
-from linewise.javascript._module import read_module
-from linewise.javascript._package import open_package
+from linewise.plugins.javascript._engine import EngineLimits, JavaScriptParser, start_context
+from linewise.plugins.javascript._module import read_module
+from linewise.plugins.javascript._package import open_package
+from linewise.plugins.registry import Registry
 
 TS = "2026-01-01T00:00:00.000Z"
 TOY = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: line }]; }"

@@ -4,7 +4,7 @@ corpus and on hostile text.
 Run with `python3 -m uv run --locked python benchmarks/redaction_bench.py`; with
 detect-secrets importable (`pip install detect-secrets` in a scratch environment and
 `--detect-secrets-python PATH/bin/python`), the same lines go through its scan_line
-and its plugins one by one, so the choice made in linewise._detectors can be checked
+and its plugins one by one, so the choice made in linewise.render.redaction.detectors can be checked
 again. Prints MB/s on the corpus lines (../shared/corpus real-logs and real-sessions,
 read at run time), the slowest line, and seconds per hostile input (1e5 repeats of a
 unit: a linear detector stays in milliseconds, a backtracking one takes seconds).
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from linewise._detectors import find_secrets
+from linewise.render.redaction.detectors import find_secrets
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 HOSTILE = ["a", '"', "aws ", "password=", "a:", "http://", "Ab+/", "eyJ", "sk-", "token="]

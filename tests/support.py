@@ -427,11 +427,11 @@ class FakeSite:
             "import sys\n"
             f"sys.path.insert(0, {root!r})\n"
             "from importlib.metadata import Distribution\n"
-            "import linewise._registry\n"
+            "import linewise.plugins.registry\n"
             "from linewise import Registry\n"
             f"dists = Distribution.discover(path=[{root!r}])\n"
             "points = [p for d in dists for p in d.entry_points if p.group == 'linewise.parsers']\n"
-            "linewise._registry._default = Registry(entry_points=points)\n"
+            "linewise.plugins.registry._default = Registry(entry_points=points)\n"
             "from linewise.cli import main\n"
             "sys.exit(main())\n"
         )
@@ -444,7 +444,7 @@ class Drawn:
     """A renderer fed through the host's one pipeline, as ``render`` and ``run`` feed it."""
 
     def __init__(self, adapter_type: str, renderer: Any, **options: Any) -> None:
-        from linewise._pipeline import Pipeline
+        from linewise.stream.pipeline import Pipeline
 
         options.setdefault("clock", lambda: TS)
         on_line = renderer.write_line if getattr(renderer, "wants_lines", False) else None

@@ -80,7 +80,7 @@ def test_the_all_extra_installs_every_first_party_plugin() -> None:
 
 
 def test_every_plugin_is_type_checked_and_named_for_the_missing_adapter_hint() -> None:
-    from linewise._suggest import FIRST_PARTY
+    from linewise.plugins.suggest import FIRST_PARTY
 
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     for member in MEMBERS:

@@ -1,9 +1,9 @@
 """One stream pipeline in the host: sessions, detection and line cutting each made in one place.
 
 Every way into the host (render, run, summarize, build_transcript, ...) gets its
-session from ``_pipeline.new_session``, its detection from ``_detect.Sniffer``
-and its lines from ``_lines.LineReader``; a second copy of any of them is how
-the entry points came to disagree before.
+session from ``stream.pipeline.new_session``, its detection from
+``stream.detect.Sniffer`` and its lines from ``stream.lines.LineReader``; a second
+copy of any of them is how the entry points came to disagree before.
 """
 
 from __future__ import annotations
@@ -33,28 +33,28 @@ def _made(name: str) -> Counter[str]:
 
 
 def test_sessions_are_made_only_by_new_session() -> None:
-    assert _made("TranscriptSession") == {"_pipeline.py": 2}  # a fixed parser, or "auto"
-    assert "_pipeline.py" in _made("new_session")
+    assert _made("TranscriptSession") == {"stream/pipeline.py": 2}  # a fixed parser, or "auto"
+    assert "stream/pipeline.py" in _made("new_session")
 
 
 def test_detection_has_one_policy_fed_in_two_places() -> None:
     # Sessions (through the hold) and detect_adapter (a list of lines) feed the one Sniffer.
-    assert _made("Sniffer") == {"_pipeline.py": 1, "_detect.py": 1}
+    assert _made("Sniffer") == {"stream/pipeline.py": 1, "stream/detect.py": 1}
 
 
 def test_the_line_reader_is_the_one_that_cuts_stdout_and_stderr() -> None:
     made = _made("LineReader")
-    assert set(made) <= {"_lines.py", "_session.py", "_run.py"}, made
-    assert made["_session.py"] == 2  # stdout lines, stderr text
+    assert set(made) <= {"stream/lines.py", "stream/session.py", "run/agent.py"}, made
+    assert made["stream/session.py"] == 2  # stdout lines, stderr text
     # No host module cuts an agent's output into lines by hand; these split text of
     # the host's own making: a render worker's captured messages, an engine's error
     # message (its first line), npm's stderr (its last line); and an installed
     # distribution's entry_points.txt, split as importlib.metadata splits it.
     assert set(_made("splitlines")) <= {
-        "_dist_info.py",
+        "plugins/dist_info.py",
         "cli/render_pool.py",
-        "javascript/_engine.py",
-        "javascript/_package.py",
+        "plugins/javascript/_engine.py",
+        "plugins/javascript/_package.py",
     }
 
 
@@ -105,28 +105,35 @@ def test_no_host_module_reads_a_clis_wire_format() -> None:
     """
     assert _json_decoding() == {
         # The entry-point scan cache: a file the host writes and owns.
-        "_scan_cache.py": 1,
+        "plugins/scan_cache.py": 1,
         # The build records linewise's build hook writes into wheels (_compiled.json),
         # and pip's direct_url.json of an editable install.
-        "_hot_path.py": 2,
+        "plugins/hot_path.py": 2,
         # The price rates cache: a file the host writes and owns.
-        "_prices.py": 1,
-        # The sessions facts cache's usage column: JSON the host wrote itself.
-        "sessions/_cache.py": 1,
+        "transcript/prices.py": 1,
+        # The sessions facts cache's usage column and the keys of a store file
+        # holding several sessions: JSON the host wrote itself.
+        "sessions/_cache.py": 2,
+        # The stores each plugin declared, remembered in the facts cache: JSON the host
+        # wrote itself (the store list and the names of the variables read).
+        "sessions/_declared.py": 2,
+        # A log that is one pretty-printed JSON document: checked whole and written
+        # again on one line, for its plugin to read (the host reads none of its fields).
+        "cli/json_document.py": 2,
         # The export folder's stamp and journal: files the host writes itself.
-        "export/_folder.py": 2,
+        "render/export/_folder.py": 2,
         # The isolation wire: messages between the host and its own worker process
         # (orjson, then json for what orjson refuses, such as a lone surrogate).
-        "_isolation/_wire.py": 2,
+        "plugins/isolation/_wire.py": 2,
         # The worker's start-up settings, which the host passes on its command line.
-        "_isolation/_worker.py": 1,
+        "plugins/isolation/_worker.py": 1,
         # The JSON text the QuickJS bridge hands back: a JavaScript parser's
         # entries (already parsed by the plugin), in the host's bridge format.
-        "javascript/_engine.py": 3,
+        "plugins/javascript/_engine.py": 3,
         # A JavaScript package's package.json manifest.
-        "javascript/_package.py": 1,
+        "plugins/javascript/_package.py": 1,
         # A string literal in a JavaScript module's source, decoded for its value.
-        "javascript/_module.py": 1,
+        "plugins/javascript/_module.py": 1,
         # The registration file the host writes when a JavaScript parser is added.
-        "javascript/_store.py": 1,
+        "plugins/javascript/_store.py": 1,
     }

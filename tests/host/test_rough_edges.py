@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from host.test_export import claude_log
+from host.render.export.test_export import claude_log
 from linewise import Registry
 from linewise.cli import main
 from linewise.cli.rendering import follow_chunks
@@ -67,7 +67,7 @@ def test_the_new_plugin_template_does_not_claim_cursor_logs(tmp_path: Path, name
 
 
 def test_a_clear_winner_is_detected_though_another_parser_is_confident_too() -> None:
-    from linewise._detect import _judge
+    from linewise.stream.detect import _judge
 
     chosen, _ = _judge({"cursor_local": 0.95, "acme_local": 0.82}, "the first 40 lines")
     assert chosen is not None and chosen.adapter_type == "cursor_local"
@@ -122,14 +122,14 @@ def test_summarize_of_an_ambiguous_log_says_ambiguous_not_unrecognised(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import linewise._registry
+    import linewise.plugins.registry
 
     for name in ("one", "two"):
         fake_site.add(
             f"{name}-parser", entry_points={name: f"{name}_mod"}, modules={f"{name}_mod": TWIN}
         )
     monkeypatch.setattr(
-        linewise._registry, "_default", Registry(entry_points=fake_site.entry_points())
+        linewise.plugins.registry, "_default", Registry(entry_points=fake_site.entry_points())
     )
     log = tmp_path / "a.log"
     log.write_text("line\n", encoding="utf-8")
@@ -293,7 +293,7 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
     # tie_to_parent is given the pid the worker's parent had; here, one it never had.
     done = subprocess.run(
         [sys.executable, "-c",
-         "import time\nfrom linewise._workers import tie_to_parent\n"
+         "import time\nfrom linewise.run.workers import tie_to_parent\n"
          "tie_to_parent(1 if __import__('os').getppid() != 1 else 2)\ntime.sleep(30)"],
         capture_output=True,
         timeout=20,

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
-from linewise._run_report import summarize_log
 from linewise.cli.summarizing import _row
-from linewise.export._work import export_file
-from linewise.renderers.outcome import result_usage, summary_tokens, summary_usage
+from linewise.render.export._work import export_file
+from linewise.render.outcome import result_usage, summary_tokens, summary_usage
+from linewise.transcript.run_report import summarize_log
 from linewise_contracts.usage import TOKEN_FIELDS
 from support import corpus_path
 
@@ -101,7 +101,7 @@ def test_no_view_shows_zero_for_a_count_the_cli_did_not_report(
             assert f"{label} " not in footer.split("not reported:")[0], footer
 
     # runs.parquet's row: null where unknown, the same number where reported
-    from linewise.export._sources import UnreadableInput
+    from linewise.render.export._sources import UnreadableInput
 
     try:
         run = export_file(str(path), registry=registry).run

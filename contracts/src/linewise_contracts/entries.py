@@ -1,7 +1,5 @@
 """The TranscriptEntry kinds: typed for plugin authors, plain JSON dicts at run time."""
 
-from __future__ import annotations
-
 from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
 
 # Values that survive a JSON round trip unchanged (finite numbers, str keys).

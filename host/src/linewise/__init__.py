@@ -12,28 +12,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from linewise._detect import Detection, detect_adapter
-    from linewise._doctor import EnvironmentReport, check_environments
-    from linewise._generic import GENERIC_ADAPTER_TYPE
-    from linewise._registry import (
-        FailedLoad,
-        LoadedParser,
-        ParserInfo,
-        ParserStatus,
-        Registry,
-        get_registry,
-        reset_registry,
-    )
-    from linewise._run import RunResult, run_agent
-    from linewise._run_report import RunReport, summarize_log
-    from linewise._session import (
-        Diagnostics,
-        LineError,
-        TranscriptSession,
-        merge_deltas,
-        utc_now,
-    )
-    from linewise._transcript import Transcript, build_transcript, open_session
     from linewise.errors import (
         AgentStartError,
         AmbiguousSessionError,
@@ -43,36 +21,58 @@ if TYPE_CHECKING:
         SessionNotFoundError,
         UnknownAdapterError,
     )
+    from linewise.plugins.doctor import EnvironmentReport, check_environments
+    from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+    from linewise.plugins.registry import (
+        FailedLoad,
+        LoadedParser,
+        ParserInfo,
+        ParserStatus,
+        Registry,
+        get_registry,
+        reset_registry,
+    )
+    from linewise.run.agent import RunResult, run_agent
     from linewise.sessions import SessionInfo, find_sessions, transcribe_session
+    from linewise.stream.detect import Detection, detect_adapter
+    from linewise.stream.session import (
+        Diagnostics,
+        LineError,
+        TranscriptSession,
+        merge_deltas,
+        utc_now,
+    )
+    from linewise.transcript.build import Transcript, build_transcript, open_session
+    from linewise.transcript.run_report import RunReport, summarize_log
 
 # Public names and the private module each lives in, imported on first access
 # so that `import linewise` (and `linewise list`) stays cheap.
 _EXPORTS = {
-    "GENERIC_ADAPTER_TYPE": "linewise._generic",
-    "Detection": "linewise._detect",
-    "detect_adapter": "linewise._detect",
-    "EnvironmentReport": "linewise._doctor",
-    "check_environments": "linewise._doctor",
+    "GENERIC_ADAPTER_TYPE": "linewise.plugins.generic",
+    "Detection": "linewise.stream.detect",
+    "detect_adapter": "linewise.stream.detect",
+    "EnvironmentReport": "linewise.plugins.doctor",
+    "check_environments": "linewise.plugins.doctor",
     "AgentStartError": "linewise.errors",
-    "RunResult": "linewise._run",
-    "run_agent": "linewise._run",
-    "RunReport": "linewise._run_report",
-    "summarize_log": "linewise._run_report",
-    "FailedLoad": "linewise._failed_load",
-    "LoadedParser": "linewise._registry",
-    "ParserInfo": "linewise._parser_info",
-    "ParserStatus": "linewise._parser_info",
-    "Registry": "linewise._registry",
-    "get_registry": "linewise._registry",
-    "reset_registry": "linewise._registry",
-    "Diagnostics": "linewise._session",
-    "LineError": "linewise._session",
-    "TranscriptSession": "linewise._session",
-    "merge_deltas": "linewise._session",
-    "utc_now": "linewise._session",
-    "Transcript": "linewise._transcript",
-    "build_transcript": "linewise._transcript",
-    "open_session": "linewise._transcript",
+    "RunResult": "linewise.run.agent",
+    "run_agent": "linewise.run.agent",
+    "RunReport": "linewise.transcript.run_report",
+    "summarize_log": "linewise.transcript.run_report",
+    "FailedLoad": "linewise.plugins.failed_load",
+    "LoadedParser": "linewise.plugins.registry",
+    "ParserInfo": "linewise.plugins.parser_info",
+    "ParserStatus": "linewise.plugins.parser_info",
+    "Registry": "linewise.plugins.registry",
+    "get_registry": "linewise.plugins.registry",
+    "reset_registry": "linewise.plugins.registry",
+    "Diagnostics": "linewise.stream.session",
+    "LineError": "linewise.stream.session",
+    "TranscriptSession": "linewise.stream.session",
+    "merge_deltas": "linewise.stream.session",
+    "utc_now": "linewise.stream.session",
+    "Transcript": "linewise.transcript.build",
+    "build_transcript": "linewise.transcript.build",
+    "open_session": "linewise.transcript.build",
     "LinewiseError": "linewise.errors",
     "ParserLineError": "linewise.errors",
     "PluginLoadError": "linewise.errors",
@@ -139,6 +139,6 @@ def __dir__() -> list[str]:
 
 def list_parsers() -> list[ParserInfo]:
     """Every discovered parser of this environment with its status; imports no plugin."""
-    from linewise._registry import get_registry
+    from linewise.plugins.registry import get_registry
 
     return get_registry().parsers()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from linewise._registry import FailedLoad
+    from linewise.plugins.registry import FailedLoad
 
 __all__ = [
     "AgentStartError",
@@ -32,7 +32,7 @@ class UnknownAdapterError(LinewiseError, LookupError):
 
     def __init__(self, adapter_type: str, known: list[str]) -> None:
         # Lazily: the suggestions' table is only needed when someone mistyped.
-        from linewise._suggest import unknown_adapter_message
+        from linewise.plugins.suggest import unknown_adapter_message
 
         self.adapter_type = adapter_type
         self.known = known

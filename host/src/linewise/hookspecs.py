@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from linewise._guard import PluginCallFailure
-    from linewise._registry import FailedLoad, ParserInfo
+    from linewise.plugins.guard import PluginCallFailure
+    from linewise.plugins.registry import FailedLoad, ParserInfo
 
 __all__ = ["hookimpl", "hookspec"]
 

@@ -15,11 +15,11 @@ from linewise import (
     get_registry,
     transcribe_session,
 )
-from linewise.renderers.html import HtmlRenderer
-from linewise.renderers.html.markup import escaped
-from linewise.sessions import cache_folder, file_session
+from linewise.render.html import HtmlRenderer
+from linewise.render.html.markup import escaped
+from linewise.sessions import cache_folder, file_session, session_summary
 from linewise.sessions.live import LIVE_SECONDS, is_live
-from linewise.usage import Totals, UsageRecord, record_of, usage_report
+from linewise.sessions.usage import Totals, UsageRecord, record_of, usage_report
 
 __all__ = [
     "GENERIC_ADAPTER_TYPE",
@@ -36,6 +36,7 @@ __all__ = [
     "get_registry",
     "is_live",
     "record_of",
+    "session_summary",
     "transcribe_session",
     "usage_report",
 ]

@@ -1,6 +1,6 @@
 """The usage page: tokens and cost per day, week or month, and per model, project or CLI.
 
-Every figure comes from the host's usage aggregation (``linewise.usage``, the
+Every figure comes from the host's usage aggregation (``linewise.sessions.usage``, the
 code behind ``linewise usage``): one report over all the sessions for the
 totals, and for a breakdown by project or CLI one report per project or CLI
 (the same aggregation over that part of the sessions); by model, the report's

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linewise._doctor import not_installed
+from linewise.plugins.doctor import not_installed
 from linewise_acp import check_environment
 from support import check_levels, fake_executable
 

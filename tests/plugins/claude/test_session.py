@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from linewise import detect_adapter
-from linewise._detect import first_lines
+from linewise.stream.detect import first_lines
 from linewise_claude import sniff as stdout_sniff
 from linewise_claude.session import (
     create_stdout_parser,

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 from linewise import detect_adapter
-from linewise._detect import first_lines
+from linewise.stream.detect import first_lines
 from linewise_codex import sniff as stdout_sniff
 from linewise_codex.session import create_stdout_parser, session_stores, sniff, summarize_run
 from linewise_contracts.validation import entry_problem

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import linewise_copilot
-from linewise._run_report import summarize_log
+from linewise.transcript.run_report import summarize_log
 from linewise_contracts import TokenUsage
 from linewise_copilot.stdout import summarize_run
 from linewise_copilot.stdout_summary import result_tokens

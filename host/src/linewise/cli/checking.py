@@ -7,10 +7,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.renderers import STATUS_ROLES, paint
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render import STATUS_ROLES, paint
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.compliance import Report
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if args.json:
         sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, default=repr) + "\n")
     else:
-        from linewise.renderers import use_color
+        from linewise.render import use_color
 
         _print(report, use_color(sys.stdout, args.color))
     return EXIT_OK if report.ok else EXIT_FAILURE
@@ -75,13 +75,13 @@ def _javascript_report(
     args: argparse.Namespace, examples: int, registry: Registry
 ) -> Report | None:
     """The report for a JavaScript package path or registered adapter type, else None."""
-    from linewise.javascript._check import is_package_path
+    from linewise.plugins.javascript._check import is_package_path
 
     target, exports = args.target, None
     if not is_package_path(target):
         from linewise_contracts.protocols import adapter_type_problem
 
-        from linewise.javascript._store import StoreError, javascript_dir, read_registration
+        from linewise.plugins.javascript._store import StoreError, javascript_dir, read_registration
 
         # Only a bare adapter type can name a registration (a path joined to the
         # data folder would be the path itself).
@@ -93,7 +93,7 @@ def _javascript_report(
             fail(str(error), EXIT_USAGE)
         # The copies that run, checked for the one export registered.
         target, exports = str(registration.folder / "package"), [registration.export]
-    from linewise.javascript._check import check_package
+    from linewise.plugins.javascript._check import check_package
 
     return check_package(
         target,

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, NoReturn
 
-from linewise._defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
-from linewise.renderers.sanitising import neutralize
+from linewise.render.sanitising import neutralize
+from linewise.settings.defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
 
 if TYPE_CHECKING:
-    from linewise._registry import Registry
+    from linewise.plugins.registry import Registry
 
 __all__ = [
     "EXIT_FAILURE",

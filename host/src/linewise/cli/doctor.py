@@ -8,18 +8,18 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from linewise._registry import Registry, unknown_adapter
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.renderers import STATUS_ROLES, paint
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry, unknown_adapter
+from linewise.render import STATUS_ROLES, paint
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise._doctor import EnvironmentReport
-    from linewise._hot_path import HotPathStatus
+    from linewise.plugins.doctor import EnvironmentReport
+    from linewise.plugins.hot_path import HotPathStatus
 
 __all__ = ["register"]
 
-_DEFAULT_TIMEOUT = 30.0  # linewise._doctor.DEFAULT_CHECK_TIMEOUT
+_DEFAULT_TIMEOUT = 30.0  # linewise.plugins.doctor.DEFAULT_CHECK_TIMEOUT
 _ORDER = ("pass", "warn", "fail", "not_installed", "unchecked")
 
 
@@ -54,7 +54,7 @@ def register(commands: Any) -> None:
 
 def _masker() -> Any:
     # Checks describe this machine's environment: never print a secret value they quote.
-    from linewise._run import Redactor
+    from linewise.run.agent import Redactor
 
     return Redactor.for_environment(os.environ).text
 
@@ -103,7 +103,7 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
 
 
 def _hot_text(statuses: list[HotPathStatus]) -> str:
-    from linewise._hot_path import status_lines
+    from linewise.plugins.hot_path import status_lines
 
     lines = ["hot path (compiled with mypyc where the wheels were built with a C compiler):"]
     lines += [f"  {neutralize(line)}" for line in status_lines(statuses)]
@@ -139,9 +139,9 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
 
     An adapter type whose CLI is not installed does not fail, unless it was named.
     """
-    from linewise._doctor import check_environments
-    from linewise._hot_path import hot_path_statuses
-    from linewise.renderers import use_color
+    from linewise.plugins.doctor import check_environments
+    from linewise.plugins.hot_path import hot_path_statuses
+    from linewise.render import use_color
 
     known = registry.adapter_types
     for name in args.adapter_types:

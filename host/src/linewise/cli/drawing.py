@@ -8,16 +8,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from linewise._registry import get_registry
 from linewise.cli.common import logger
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import get_registry
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.summary import RunSummary
 
-    from linewise._detect import Detection
-    from linewise.renderers import Renderer
+    from linewise.render import Renderer
+    from linewise.stream.detect import Detection
 
 __all__ = ["Drawing", "build_renderer", "drawing_for", "note_detection"]
 
@@ -41,9 +41,9 @@ def build_renderer(
     (``format_stdout_line``) when the adapter's plugin exports one, so the
     pipeline hands it each raw stdout line; otherwise it applies the
     entry-based compact rules. One table for ``render`` and ``run``:
-    :func:`linewise.renderers.create_renderer`.
+    :func:`linewise.render.create_renderer`.
     """
-    from linewise.renderers import create_renderer
+    from linewise.render import create_renderer
 
     formatter = None
     if format == "text" and style == "compact":
@@ -123,7 +123,7 @@ def drawing_for(
     ``args.file_ts``: the time stamped on lines without their own (a file's), which the
     views tell apart from the events' own times; absent for ``run``.
     """
-    from linewise.renderers import use_color
+    from linewise.render import use_color
 
     color = args.format == "text" and use_color(output, args.color)
 
@@ -142,11 +142,11 @@ def drawing_for(
         )
         redactor = getattr(args, "redactor", None)
         if redactor is not None:
-            from linewise.renderers.redacting import RedactingRenderer
+            from linewise.render.redacting import RedactingRenderer
 
             renderer = RedactingRenderer(renderer, redactor)
         if getattr(args, "censor_usernames", False):
-            from linewise.renderers.privacy import CensoringRenderer
+            from linewise.render.privacy import CensoringRenderer
 
             return CensoringRenderer(renderer)
         return renderer

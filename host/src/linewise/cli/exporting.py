@@ -6,13 +6,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.options import add_redact
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise.renderers.progress import ProgressBar
+    from linewise.render.progress import ProgressBar
 
 __all__ = ["register"]
 
@@ -98,7 +98,7 @@ class _Progress:
         self.bar: ProgressBar | None = None
 
     def __call__(self, done: int, total: int) -> None:
-        from linewise.renderers.progress import ProgressBar
+        from linewise.render.progress import ProgressBar
 
         if self.bar is None:
             self.bar = ProgressBar(sys.stderr, total)
@@ -130,8 +130,8 @@ def _session_files(args: argparse.Namespace, registry: Registry) -> list[str]:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Export the logs named."""
-    from linewise.export import MissingExtraError, export_logs
-    from linewise.renderers.progress import ProgressBar
+    from linewise.render.export import MissingExtraError, export_logs
+    from linewise.render.progress import ProgressBar
 
     if args.scheduler and args.engine != "dask":
         fail("--scheduler needs --engine dask", EXIT_USAGE)

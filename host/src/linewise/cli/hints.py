@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import IO, Final
 
-from linewise._defaults import SNIFF_MAX_LINES
-from linewise._diagnostics import Diagnostics
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._lines import read_lines
-from linewise._registry import Registry
-from linewise._summary import TranscriptStats
 from linewise.cli.common import logger
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+from linewise.plugins.registry import Registry
+from linewise.settings.defaults import SNIFF_MAX_LINES
+from linewise.stream.diagnostics import Diagnostics
+from linewise.stream.lines import read_lines
+from linewise.stream.stats import TranscriptStats
 
 __all__ = ["MOSTLY_RAW", "warn_if_unrecognised"]
 
@@ -58,7 +58,7 @@ def warn_if_unrecognised(
         if almost_nothing:
             logger.warning("%s; is it the right adapter type? (try -a auto)", said)
         return
-    from linewise._detect import detect_adapter
+    from linewise.stream.detect import detect_adapter
 
     log.seek(0)
     first: list[str] = []

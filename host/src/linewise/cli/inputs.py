@@ -6,8 +6,8 @@ import codecs
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from linewise._defaults import EXIT_FAILURE
 from linewise.cli.common import fail
+from linewise.settings.defaults import EXIT_FAILURE
 
 __all__ = ["looks_binary", "refusing_binary"]
 

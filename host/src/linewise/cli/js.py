@@ -7,12 +7,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
-    from linewise.javascript._package import UiParserPackage
+    from linewise.plugins.javascript._package import UiParserPackage
 
 __all__ = ["register"]
 
@@ -53,7 +53,7 @@ def _warn(message: str) -> None:
 def _adapter_type(args: argparse.Namespace, package: UiParserPackage) -> str:
     from linewise_contracts.protocols import adapter_type_problem
 
-    from linewise._generic import GENERIC_ADAPTER_TYPE
+    from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 
     chosen = args.adapter_type or package.declared_type
     if not chosen:
@@ -72,13 +72,13 @@ def _adapter_type(args: argparse.Namespace, package: UiParserPackage) -> str:
 
 def _check_module(package: UiParserPackage) -> str:
     """The module style and the export that makes parsers; fails when it cannot run."""
-    from linewise.javascript._engine import (
+    from linewise.plugins.javascript._engine import (
         EngineLimits,
         JavaScriptError,
         engine_missing,
         start_context,
     )
-    from linewise.javascript._module import ModuleError, read_module
+    from linewise.plugins.javascript._module import ModuleError, read_module
 
     try:
         module = read_module(package.module_source, package.module_path)
@@ -96,8 +96,8 @@ def _check_module(package: UiParserPackage) -> str:
 
 
 def _contract_warning(package: UiParserPackage, registry: Registry) -> None:
-    from linewise._gate import check_contract
-    from linewise.javascript._package import contract_requirement
+    from linewise.plugins.gate import check_contract
+    from linewise.plugins.javascript._package import contract_requirement
 
     if package.contract is None:
         _warn(
@@ -115,8 +115,8 @@ def _contract_warning(package: UiParserPackage, registry: Registry) -> None:
 
 def run_add(args: argparse.Namespace, registry: Registry) -> int:
     """Read, check, copy and record one package's ui-parser."""
-    from linewise.javascript._package import PackageError, open_package
-    from linewise.javascript._store import save_registration
+    from linewise.plugins.javascript._package import PackageError, open_package
+    from linewise.plugins.javascript._store import save_registration
 
     try:
         package = open_package(args.source, args.export)
@@ -134,7 +134,7 @@ def run_add(args: argparse.Namespace, registry: Registry) -> int:
     ]
     if claimed:
         _warn(f"{adapter_type} is also claimed by {claimed[0]}: the JavaScript parser wins")
-    from linewise.javascript._store import javascript_dir
+    from linewise.plugins.javascript._store import javascript_dir
 
     if (javascript_dir() / adapter_type).exists():
         _warn(f"replacing the earlier registration of {adapter_type}")
@@ -151,7 +151,7 @@ def run_add(args: argparse.Namespace, registry: Registry) -> int:
 
 def run_list(args: argparse.Namespace, registry: Registry) -> int:
     """Print the registrations, each with whether its copies still match their hashes."""
-    from linewise.javascript._store import StoreError, registrations, verified_module
+    from linewise.plugins.javascript._store import StoreError, registrations, verified_module
 
     found, skipped = registrations()
     rows: list[dict[str, Any]] = []
@@ -184,7 +184,7 @@ def run_list(args: argparse.Namespace, registry: Registry) -> int:
 
 def run_remove(args: argparse.Namespace, registry: Registry) -> int:
     """Delete one registration and its copies."""
-    from linewise.javascript._store import StoreError, remove_registration
+    from linewise.plugins.javascript._store import StoreError, remove_registration
 
     try:
         registration = remove_registration(args.adapter_type)

@@ -9,10 +9,10 @@ from typing import Any
 
 from linewise_contracts._version import CONTRACT_VERSION
 
-from linewise._registry import ParserInfo, ParserStatus, Registry
 from linewise._version import __version__
 from linewise.cli.common import EXIT_OK
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import ParserInfo, ParserStatus, Registry
+from linewise.render.sanitising import neutralize
 
 __all__ = ["register"]
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return EXIT_OK
-    from linewise.renderers import STATUS_ROLES, paint, use_color
+    from linewise.render import STATUS_ROLES, paint, use_color
 
     color = use_color(out, args.color)
     rows = [("ADAPTER TYPE", "STATUS", "KIND", "DISTRIBUTION", "CONTRACT", "LABEL / REASON")]

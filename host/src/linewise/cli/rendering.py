@@ -11,9 +11,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
-from linewise import _signals
-from linewise._defaults import EXIT_INTERRUPTED, READ_SIZE
-from linewise._registry import Registry
 from linewise.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -43,15 +40,18 @@ from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import SessionInput, session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
+from linewise.run import signals as _signals
+from linewise.settings.defaults import EXIT_INTERRUPTED, READ_SIZE
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
 
-    from linewise._detect import Detection
-    from linewise._pipeline import Pipeline
-    from linewise._session import TranscriptSession
     from linewise.cli.output_file import OutputFile
+    from linewise.stream.detect import Detection
+    from linewise.stream.pipeline import Pipeline
+    from linewise.stream.session import TranscriptSession
 
 __all__ = [
     "FORMATS",
@@ -339,19 +339,19 @@ def _check_options(args: argparse.Namespace, registry: Registry) -> None:
     check_otlp(args)
     if args.format == "html":
         try:
-            import linewise.renderers.html  # noqa: F401 - only checking that it is there
+            import linewise.render.html  # noqa: F401 - only checking that it is there
         except ModuleNotFoundError as error:
-            if error.name != "linewise.renderers.html":
+            if error.name != "linewise.render.html":
                 raise
             fail(
-                "--format html is not available: linewise.renderers.html is not installed",
+                "--format html is not available: linewise.render.html is not installed",
                 EXIT_USAGE,
             )
 
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Render one log."""
-    from linewise._pipeline import Pipeline
+    from linewise.stream.pipeline import Pipeline
 
     _check_options(args, registry)
     with ExitStack() as stack:
@@ -488,8 +488,8 @@ def _chunks(
 def _whole_document(source: IO[bytes], args: argparse.Namespace, registry: Registry) -> bytes:
     """A log file that is one pretty-printed JSON document, on one line, when a parser reads it
     (b"" otherwise: the file is read line by line); see :mod:`linewise.cli.json_document`."""
-    from linewise._generic import GENERIC_ADAPTER_TYPE
     from linewise.cli.json_document import one_line_document
+    from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 
     if args.adapter == GENERIC_ADAPTER_TYPE:
         return b""
@@ -497,7 +497,7 @@ def _whole_document(source: IO[bytes], args: argparse.Namespace, registry: Regis
     if document is None:
         return b""
     if args.adapter == "auto":
-        from linewise._detect import detect_adapter
+        from linewise.stream.detect import detect_adapter
 
         if not detect_adapter([document.line.decode()], registry=registry).detected:
             return b""  # no parser claims it whole: its lines, as they were written
@@ -587,7 +587,7 @@ def _pump(
     path: str,
 ) -> bool:
     """Feed every chunk through the pipeline; True when Ctrl-C stopped it."""
-    from linewise.renderers.progress import ProgressBar
+    from linewise.render.progress import ProgressBar
 
     bar = ProgressBar(sys.stderr, size) if size and ProgressBar.wanted(sys.stderr) else None
     # On a terminal the transcript also goes to, the bar is erased before each

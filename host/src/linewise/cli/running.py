@@ -9,8 +9,6 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TextIO
 
-from linewise._defaults import EXIT_HOST_FAILURE, GRACE
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_USAGE, add_isolation_options, fail, logger
 from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
@@ -24,13 +22,15 @@ from linewise.cli.options import (
     check_otlp,
 )
 from linewise.errors import LinewiseError, UnknownAdapterError
-from linewise.renderers import FORMATS
+from linewise.plugins.registry import Registry
+from linewise.render import FORMATS
+from linewise.settings.defaults import EXIT_HOST_FAILURE, GRACE
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
 
-    from linewise._detect import Detection
-    from linewise._run import RunResult
+    from linewise.run.agent import RunResult
+    from linewise.stream.detect import Detection
 
 __all__ = ["register"]
 
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             # What plugins print goes to stderr: stdout carries the transcript alone.
             output = stack.enter_context(entry_stream())
         else:
-            from linewise._written import OutputError, open_named
+            from linewise.run.written import OutputError, open_named
 
             try:
                 binary = stack.enter_context(open_named(args.output))
@@ -194,9 +194,9 @@ def _run_drawn(
     args: argparse.Namespace, registry: Registry, command: list[str], output: TextIO
 ) -> RunResult:
     """Run the agent, drawing its transcript on ``output``, and end the drawing."""
-    from linewise._redact import Redactor, redact_command
-    from linewise._run import run_agent
     from linewise.errors import AgentStartError
+    from linewise.render.redaction.redactor import Redactor, redact_command
+    from linewise.run.agent import run_agent
 
     # The title is shown (the HTML page): secret options and secret values masked.
     shown = redact_command(command, Redactor.for_environment(os.environ))
@@ -250,7 +250,7 @@ def _masked(summary: RunSummary, allow: list[str]) -> RunSummary:
     """The summary's texts with secrets found by content masked (``--redact``)."""
     import dataclasses
 
-    from linewise._entry_redaction import EntryRedactor
+    from linewise.render.redaction.entries import EntryRedactor
 
     text = EntryRedactor(patterns=True, allow=allow).text
     final = None if summary.final_text is None else text(summary.final_text)

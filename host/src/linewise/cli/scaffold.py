@@ -19,10 +19,10 @@ from typing import Any
 from linewise_contracts._version import CONTRACT_VERSION
 from linewise_contracts.protocols import adapter_type_problem
 
-from linewise._guard import guarded
-from linewise._registry import Registry
-from linewise._suggest import FIRST_PARTY
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.plugins.guard import guarded
+from linewise.plugins.registry import Registry
+from linewise.plugins.suggest import FIRST_PARTY
 
 __all__ = ["register", "scaffold"]
 
@@ -134,7 +134,7 @@ def scaffold(
         "src/samples.jsonl.tmpl": source / "samples" / "sample.jsonl",
         "tests/test_parser.py.tmpl": Path("tests") / "test_parser.py",
     }
-    templates = files("linewise") / "templates" / "plugin"
+    templates = files("linewise.cli") / "templates" / "plugin"
     # Written in a hidden folder beside it and renamed when whole: a failure part way
     # (a full disk, an unwritable name) leaves no half-made project behind.
     parent.mkdir(parents=True, exist_ok=True)

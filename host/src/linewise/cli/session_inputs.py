@@ -19,17 +19,17 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
-from linewise._guard import PluginCallError
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, fail, logger
 from linewise.errors import SessionNotFoundError
+from linewise.plugins.guard import PluginCallError
+from linewise.plugins.registry import Registry
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from linewise._detect import Detection
-    from linewise._run_report import RunReport
-    from linewise.renderers.progress import ProgressBar
+    from linewise.render.progress import ProgressBar
+    from linewise.stream.detect import Detection
+    from linewise.transcript.run_report import RunReport
 
 __all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
 
@@ -73,7 +73,7 @@ def _looks_like_id(reference: str) -> bool:
 def terminal_progress() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress bar on stderr while sessions are read, when stderr is a terminal (shown only
     when reading is slow), and what erases it."""
-    from linewise.renderers.progress import ProgressBar
+    from linewise.render.progress import ProgressBar
 
     if not ProgressBar.wanted(sys.stderr):
         return None, lambda: None
@@ -93,7 +93,7 @@ def session_input(reference: str, adapter_type: str, registry: Registry) -> Sess
     Raises :class:`~linewise.errors.SessionNotFoundError` and
     :class:`~linewise.errors.AmbiguousSessionError` for an id that matches no
     session or several, :class:`OSError` and
-    :class:`~linewise._guard.PluginCallError` when the session cannot be read.
+    :class:`~linewise.plugins.guard.PluginCallError` when the session cannot be read.
     """
     if reference == "-":
         return None
@@ -152,7 +152,7 @@ def _file_input(reference: str, adapter_type: str, registry: Registry) -> Sessio
         return _read(registry, adapter_type, Path(reference), None)
     from pathlib import Path
 
-    from linewise._records import sniffed_type
+    from linewise.sessions.records import sniffed_type
 
     path = Path(reference)
     detection = sniffed_type(path, registry)
@@ -161,8 +161,8 @@ def _file_input(reference: str, adapter_type: str, registry: Registry) -> Sessio
             return None  # lines the ordinary way (detected again there)
         return _read(registry, detection.adapter_type, path, None, detection)
     # No sniffer is sure (a database, say): the store whose layout holds the file, if any.
-    from linewise._detect import Detection
     from linewise.sessions import store_type
+    from linewise.stream.detect import Detection
 
     found = store_type(path, registry=registry)
     if found is None:
@@ -178,8 +178,8 @@ def _read(
     key: str | None,
     detection: Detection | None = None,
 ) -> SessionInput:
-    from linewise._records import records_stream, session_lines
-    from linewise._redact import Redactor
+    from linewise.render.redaction.redactor import Redactor
+    from linewise.sessions.records import records_stream, session_lines
 
     parser = registry.load(adapter_type)
     mask = Redactor.for_environment(os.environ)
@@ -218,8 +218,8 @@ def session_source(args: argparse.Namespace, registry: Registry) -> SessionInput
 
         note_detection(found.detection, quiet=args.quiet)
     if found.about is not None and not args.quiet:
-        from linewise.renderers.privacy import censor_text
-        from linewise.renderers.sanitising import neutralize
+        from linewise.render.privacy import censor_text
+        from linewise.render.sanitising import neutralize
 
         about = censor_text(found.about) if args.censor_usernames else found.about
         sys.stderr.write(f"linewise: {neutralize(about)}\n")
@@ -234,7 +234,7 @@ def session_report(reference: str, adapter_type: str, registry: Registry) -> Run
     unreadable file, like any missing path); a session that cannot be read
     raises :class:`OSError`, so it is reported the same way.
     """
-    from linewise._run_report import summarize_stream
+    from linewise.transcript.run_report import summarize_stream
 
     try:
         found = session_input(reference, adapter_type, registry)

@@ -9,11 +9,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from linewise._defaults import EXIT_INTERRUPTED
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.session_inputs import terminal_progress
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
+from linewise.settings.defaults import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from linewise.sessions import SessionInfo
@@ -88,13 +88,13 @@ def register(commands: Any) -> None:
 def _shown(args: argparse.Namespace) -> Callable[[str], str]:
     """What every printed text goes through: secrets masked, user names censored on demand
     (:func:`_unchanged` itself when neither changes anything)."""
-    from linewise._redact import Redactor
+    from linewise.render.redaction.redactor import Redactor
 
     redactor = Redactor.for_environment(os.environ)
     if not args.censor_usernames:
         return redactor.text if redactor.active else _unchanged
     mask = redactor.text
-    from linewise.renderers.privacy import censor_text
+    from linewise.render.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
 
@@ -113,7 +113,7 @@ def _check_cli(name: str, registry: Registry) -> None:
     import difflib
     from pathlib import Path
 
-    from linewise._suggest import FIRST_PARTY
+    from linewise.plugins.suggest import FIRST_PARTY
     from linewise.sessions._stores import session_parsers, stores_of
 
     home = Path.home()
@@ -191,6 +191,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         # One line, as ever: est says where the estimates came from.
         legend = _LEGEND.rstrip("\n") + (
             f"; est: the CLI recorded no cost, estimated from list prices ({', '.join(tables)})\n"
+        )
+    if any(info.times_from == "file" for info in found):
+        legend = legend.rstrip("\n") + (
+            "; ~ before a time: the file's modification time (its records carry no time)\n"
         )
     sys.stdout.write(_table(table) + legend)
     return EXIT_OK
@@ -280,6 +284,8 @@ def _common(one: str, other: str) -> int:
 
 def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[str]:
     when = info.newest[:16].replace("T", " ") if info.newest else "-"
+    if info.times_from == "file" and info.newest:
+        when = "~" + when
     return [
         when,
         info.cli,

@@ -8,11 +8,11 @@ from typing import IO
 
 from linewise_contracts.summary import RunSummary
 
-from linewise._defaults import SUMMARY_KEEP_BYTES
-from linewise._lines import read_lines
-from linewise._registry import Registry
-from linewise._summary import TranscriptStats, plugin_summary
 from linewise.cli.common import logger
+from linewise.plugins.registry import Registry
+from linewise.settings.defaults import SUMMARY_KEEP_BYTES
+from linewise.stream.lines import read_lines
+from linewise.stream.stats import TranscriptStats, plugin_summary
 
 __all__ = ["KeptChunks", "run_summary"]
 
@@ -62,7 +62,7 @@ def run_summary(
     reported and the transcript's own summary stands in, as in ``summarize``. A cost
     the CLI did not report is estimated, as ``summarize`` estimates it.
     """
-    from linewise._prices import priced
+    from linewise.transcript.prices import priced
 
     if log is None:
         logger.warning(

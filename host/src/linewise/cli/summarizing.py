@@ -12,20 +12,20 @@ import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, add_isolation_options, fail
 from linewise.errors import UnknownAdapterError
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
 
-    from linewise._run_report import RunReport, RunTotals
+    from linewise.transcript.run_report import RunReport, RunTotals
 
 from linewise_contracts.usage import TokenUsage
 
-from linewise.renderers.outcome import summary_tokens, tokens_text
+from linewise.render.outcome import summary_tokens, tokens_text
 
 __all__ = ["describe", "register"]
 
@@ -110,7 +110,7 @@ def _legend(estimated: bool, totals: RunTotals) -> str:
     """The line under the table (one line: what each figure is)."""
     legend = _LEGEND.rstrip("\n")
     if estimated:
-        from linewise._prices import price_data
+        from linewise.transcript.prices import price_data
 
         legend += f"; est: the CLI reported no cost, estimated from list prices ({price_data()})"
     if totals.runs > 1 and totals.unknown_cost and totals.cost_usd is not None:
@@ -211,7 +211,7 @@ def _subagent_rows(report: RunReport) -> list[list[str]]:
 
 def _outcome(report: RunReport) -> str:
     """How the run ended, in the words every view of it uses (text, compact, HTML)."""
-    from linewise.renderers.outcome import summary_outcome
+    from linewise.render.outcome import summary_outcome
 
     if report.status == "unknown":
         return "unknown"  # the transcript cannot tell (no plugin summary, no result)
@@ -288,8 +288,8 @@ def _regular(path: str) -> bool:
 
 def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
     """One log's report; stdin is copied to a temporary file first (it is read twice)."""
-    from linewise._run_report import summarize_log, summarize_stream
     from linewise.cli.session_inputs import session_report
+    from linewise.transcript.run_report import summarize_log, summarize_stream
 
     if (report := session_report(path, adapter_type, registry)) is not None:
         return report
@@ -303,7 +303,7 @@ def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunRepor
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Summarise every log named; unreadable ones are reported and the rest still summarised."""
-    from linewise._run_report import total
+    from linewise.transcript.run_report import total
 
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
         fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from linewise._defaults import EXIT_INTERRUPTED
-from linewise._registry import Registry
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
-from linewise.renderers.sanitising import neutralize
+from linewise.plugins.registry import Registry
+from linewise.render.sanitising import neutralize
+from linewise.settings.defaults import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
-    from linewise.usage import Block, Report, Totals, UsageRecord
-    from linewise.usage._sources import LogProblem
+    from linewise.sessions.usage import Block, Report, Totals, UsageRecord
+    from linewise.sessions.usage._sources import LogProblem
 
 __all__ = ["REPORTS", "register"]
 
@@ -90,9 +90,9 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Make the report asked for."""
-    from linewise._prices import warn_unpriced
     from linewise.cli.session_inputs import terminal_progress
-    from linewise.usage._sources import UsageFilter, bounds, log_records, session_records
+    from linewise.sessions.usage._sources import UsageFilter, bounds, log_records, session_records
+    from linewise.transcript.prices import warn_unpriced
 
     words = list(args.words)
     report = words.pop(0) if words and words[0] in REPORTS else "daily"
@@ -140,13 +140,13 @@ def _shown(censor_usernames: bool) -> Callable[[str], str]:
     secret-named environment variables masked, user names censored on demand."""
     import os
 
-    from linewise._redact import Redactor
+    from linewise.render.redaction.redactor import Redactor
 
     redactor = Redactor.for_environment(os.environ)
     mask = redactor.text if redactor.active else _unchanged
     if not censor_usernames:
         return mask
-    from linewise.renderers.privacy import censor_text
+    from linewise.render.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
 
@@ -175,7 +175,7 @@ def _price_data(records: list[UsageRecord]) -> list[str]:
 def _json(
     report: str, records: list[UsageRecord], problems: list[LogProblem], now: datetime
 ) -> dict[str, Any]:
-    from linewise.usage import billing_blocks, usage_report
+    from linewise.sessions.usage import billing_blocks, usage_report
 
     data: dict[str, Any] = {"report": report, "timeZone": "UTC"}
     if report == "blocks":
@@ -186,7 +186,7 @@ def _json(
         made = usage_report(records, report)  # type: ignore[arg-type]
         data["rows"] = [{"key": key, **totals.to_json()} for key, totals in made.rows]
         if report == "session":
-            from linewise.usage._report import session_keys
+            from linewise.sessions.usage._report import session_keys
 
             # Which session a row is: its CLI, id, file and project.
             about = dict(zip(session_keys(records), records, strict=True))
@@ -252,7 +252,7 @@ def _text(
     breakdown: bool,
     shown: Callable[[str], str],
 ) -> str:
-    from linewise.usage import billing_blocks, usage_report
+    from linewise.sessions.usage import billing_blocks, usage_report
 
     by_model = report == "model"
     header = [_KEY_COLUMN[report], *(["STATUS"] if report == "blocks" else []), *_FIGURES]
@@ -364,8 +364,13 @@ def _legend(report: str, records: list[UsageRecord], total: Totals) -> str:
     )
     if total.unknown_cost:
         lines.append(f"{total.unknown_cost:,} of {total.sessions:,} sessions: cost unknown")
+    if total.file_dated:
+        lines.append(
+            f"{total.file_dated:,} of {total.sessions:,} sessions dated by their file's "
+            "modification time (their records carry no time)"
+        )
     if report == "blocks":
-        from linewise.usage._blocks import billed
+        from linewise.sessions.usage._blocks import billed
 
         unbilled = sum(not billed(record) for record in records)
         if unbilled:

@@ -18,9 +18,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._records import session_lines, sniffed_type
-from linewise._registry import Registry, get_registry
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._facts import SessionInfo, utc_iso
 from linewise.sessions._find import (
     NOT_READ_YET,
@@ -32,11 +31,13 @@ from linewise.sessions._find import (
 )
 from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import excluded, session_parsers, stores_of
+from linewise.sessions.records import session_lines, sniffed_type
 
 if TYPE_CHECKING:
     from linewise_contracts.sessions import SessionStore
+    from linewise_contracts.summary import RunSummary
 
-    from linewise._transcript import Transcript
+    from linewise.transcript.build import Transcript
 
 __all__ = [
     "NOT_READ_YET",
@@ -50,6 +51,7 @@ __all__ = [
     "find_sessions",
     "known_stores",
     "resolve_session",
+    "session_summary",
     "store_type",
     "transcribe_session",
 ]
@@ -130,9 +132,11 @@ def all_facts(
     file's size, mtime_ns and reader (linewise, plugin and price-table versions)
     are unchanged is not opened. Its facts come from ``memo`` when given (what
     this process listed before: pass one :class:`FactsMemo` to every call), else
-    from the facts cache, every row read in one query. Warm, 10,000 sessions
-    take about a tenth of a second of CPU with a memo, a quarter without
-    (``benchmarks/sessions_bench.py`` has the figures of the whole command).
+    from the facts cache, every row read in one query. Warm, in a process that
+    listed them before, 10,000 sessions took 0.11 to 0.15 s with a memo and
+    0.24 to 0.31 s without (the install users get, on the shared 2-core machine
+    of ``benchmarks/sessions_bench.py`` at load average 4; that benchmark times
+    the whole ``linewise sessions`` command).
 
     Sessions new or changed since are read through their plugins now (in a
     pool of processes when there are many, see :func:`find_sessions`) and
@@ -216,7 +220,7 @@ def cache_folder(
     ``LINEWISE_CACHE_DIR`` in ``environ``, else the platform's user cache folder;
     None when caching is off (``LINEWISE_CACHE_DIR`` set but empty).
     """
-    from linewise._cachedir import cache_folder as folder
+    from linewise.settings.cache_folder import cache_folder as folder
 
     return folder(os.environ if environ is None else environ, home)
 
@@ -243,6 +247,30 @@ def file_session(path: str | os.PathLike[str], *, registry: Registry | None = No
         status.st_mtime_ns,
     )
     return read_facts(found, registry.load(source.adapter_type), registry)[0]
+
+
+def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> RunSummary | None:
+    """The run summary of a listed session, as ``linewise render`` draws it in a header.
+
+    The plugin's ``summarize_run`` over the session's records, its cost estimated
+    from list prices where the CLI recorded none (as ``summarize`` estimates it);
+    None when the plugin has no ``summarize_run`` or it fails (the transcript's
+    own result entries then tell what is known).
+    """
+    from linewise.settings.defaults import MAX_LINE_CHARS
+    from linewise.stream.stats import plugin_summary
+    from linewise.transcript.prices import priced
+
+    registry = registry or get_registry()
+    parser = registry.load(info.adapter_type)
+    if parser.summarize_run is None or parser.is_fallback:
+        return None
+    try:
+        lines = session_lines(parser, Path(info.path), info.key, max_chars=MAX_LINE_CHARS)
+        summary, _ = plugin_summary(parser, lines)
+    except OSError:
+        return None
+    return None if summary is None else priced(summary, info.ended)[0]
 
 
 def resolve_session(
@@ -304,9 +332,9 @@ def transcribe_session(
     ``redact_secrets`` masks the values of ``environ``'s secret-named variables
     (as ``linewise run`` does); ``censor_usernames`` masks user names in home paths.
     """
-    from linewise._redact import Redactor
-    from linewise._session import merge_deltas
-    from linewise._transcript import Transcript, open_session
+    from linewise.render.redaction.redactor import Redactor
+    from linewise.stream.session import merge_deltas
+    from linewise.transcript.build import Transcript, open_session
 
     registry = registry or get_registry()
     environ = os.environ if environ is None else environ
@@ -320,7 +348,7 @@ def transcribe_session(
         entries.extend(session.feed((mask(line) if mask else line) + "\n", ts))
     entries.extend(session.close(ts))
     if censor_usernames:
-        from linewise.renderers.privacy import censor_usernames as censor
+        from linewise.render.privacy import censor_usernames as censor
 
         entries = [censor(entry) for entry in entries]
     return Transcript(

@@ -27,21 +27,21 @@ import logging
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
-from linewise._cachedir import cache_folder
 from linewise.sessions._facts import SessionInfo
+from linewise.settings.cache_folder import cache_folder
 
 __all__ = ["CachedRow", "FactsCache", "cache_dir", "decode", "pack_text"]
 
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
-SCHEMA: Final = 5
+SCHEMA: Final = 6
 _FILE: Final = "sessions.sqlite3"
 #: The usage fields of :class:`SessionInfo` (its last ones), kept in one JSON column (``usage``).
 _USAGE: Final = ("token_usage", "model_usage", "model_costs")
@@ -95,9 +95,11 @@ _TABLES: Final = ("facts", "texts", "files", "stores")
 _COLUMNS: Final = len(_FIELDS) + 5
 
 Key = tuple[str, str]
-#: A cached row as read: (size, mtime_ns, reader, the info's column values, or None when a
-#: value has the wrong type); :func:`decode` makes the info, once it is wanted.
-CachedRow = tuple[int, int, str, "tuple[Any, ...] | None"]
+#: A cached row as read: (path, key, size, mtime_ns, reader, sound, *the info's columns);
+#: ``sound`` is 0 when a value has the wrong type. :func:`decode` makes the info, once
+#: it is wanted (kept as SQLite gives it: 10,000 rows are read on every listing).
+CachedRow = tuple[Any, ...]
+_INFO_AT: Final = 6
 
 
 def _counts(usage: TokenUsage) -> list[int | None]:
@@ -167,10 +169,10 @@ def _encode(info: SessionInfo) -> tuple[Any, ...]:
     return (*(getattr(info, name) for name in _PLAIN), json.dumps(usage))
 
 
-def decode(values: tuple[Any, ...]) -> SessionInfo:
-    """The inverse of :func:`_encode` for a row whose plain fields SQLite found sound;
-    ValueError or TypeError when its usage is damaged."""
-    text = values[-1]
+def decode(row: CachedRow) -> SessionInfo:
+    """The info of a row whose plain fields SQLite found sound (the inverse of
+    :func:`_encode`); ValueError or TypeError when its usage is damaged."""
+    text = row[-1]
     if text == _NO_USAGE:
         total, per_model, costs = _EMPTY_USAGE, {}, {}
     else:
@@ -180,7 +182,7 @@ def decode(values: tuple[Any, ...]) -> SessionInfo:
         total = _usage(counts)
         per_model = {model: _usage(tokens) for model, tokens in models.items()}
     # Positional, in field order (the usage fields are the last three): the fastest way.
-    return SessionInfo(*values[:-1], total, per_model, costs)  # type: ignore[call-arg]
+    return SessionInfo(*row[_INFO_AT:-1], total, per_model, costs)  # type: ignore[call-arg]
 
 
 def pack_text(text: str) -> bytes:
@@ -189,7 +191,7 @@ def pack_text(text: str) -> bytes:
 
 
 def cache_dir(environ: Mapping[str, str], home: Path) -> Path | None:
-    """Where the facts cache lives (see :func:`linewise._cachedir.cache_folder`); None: off."""
+    """Where the facts cache lives (see ``linewise.settings.cache_folder``); None: off."""
     return cache_folder(environ, home)
 
 
@@ -264,10 +266,10 @@ class FactsCache:
             self._db = None
 
     def rows(self) -> dict[Key, CachedRow]:
-        """Every cached row, in one query: (path, key) -> (size, mtime_ns, reader, values).
+        """Every cached row (see :data:`CachedRow`), in one query, by (path, key).
 
-        ``values`` is None for a row SQLite finds a value of the wrong type in
-        (damaged: that session is read again); else :func:`decode` makes its info.
+        A row SQLite finds a value of the wrong type in is damaged (``sound`` 0):
+        that session is read again. Else :func:`decode` makes its info.
         """
         if self._db is None:
             return {}
@@ -277,10 +279,7 @@ class FactsCache:
             "FROM facts"
         )
         try:
-            return {
-                (row[0], row[1]): (row[2], row[3], row[4], row[6:] if row[5] else None)
-                for row in self._db.execute(query)
-            }
+            return {(row[0], row[1]): row for row in self._db.execute(query)}
         except sqlite3.Error as error:
             self._damaged(error, "unreadable")
             return {}
@@ -345,6 +344,20 @@ class FactsCache:
         except (zlib.error, TypeError) as error:
             logger.info("sessions cache unreadable (%s)", error)
             return None
+
+    def texts(self) -> Iterator[tuple[Key, str]]:
+        """Every cached message text, one at a time, in one query (a damaged one is left out:
+        its session is read again)."""
+        if self._db is None:
+            return
+        try:
+            for path, key, packed in self._db.execute("SELECT file, file_key, text FROM texts"):
+                try:
+                    yield (path, key), zlib.decompress(packed).decode("utf-8", "replace")
+                except (zlib.error, TypeError) as error:
+                    logger.info("sessions cache unreadable (%s)", error)
+        except sqlite3.Error as error:
+            self._damaged(error, "unreadable")
 
     def put(
         self,

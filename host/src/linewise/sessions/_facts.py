@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from linewise_contracts.usage import TokenUsage
 
-from linewise._defaults import MAX_LINE_CHARS
-from linewise._guard import PluginCallError
-from linewise._records import session_lines
+from linewise.plugins.guard import PluginCallError
+from linewise.sessions.records import session_lines
+from linewise.settings.defaults import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
 
-    from linewise._registry import LoadedParser, Registry
-    from linewise._run_report import RunReport, SummarySource
+    from linewise.plugins.registry import LoadedParser, Registry
     from linewise.sessions._stores import SessionFile
+    from linewise.transcript.run_report import RunReport, SummarySource
 
 __all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "unread_info"]
 
@@ -32,8 +32,9 @@ class SessionInfo:
     ``id`` is what ``linewise render ID`` takes: the session id the CLI gave,
     else the key of it in its store file, else the file's name without suffix.
     ``started`` and ``ended`` are UTC ISO 8601 times of the first and last
-    entries (the records' own times where the plugin stamps them, else the
-    file's modification time). Tokens and cost are the CLI's own figures for
+    records' own times; ``times_from`` is ``records`` then, or ``file`` when the
+    records carry no time at all and both are the file's modification time.
+    Tokens and cost are the CLI's own figures for
     the whole session; ``None`` when it reported none. ``problem`` says why the
     facts are incomplete (the plugin failed part way, say).
 
@@ -66,6 +67,7 @@ class SessionInfo:
     problem: str | None = None
     cost_source: str | None = None
     price_data: str | None = None
+    times_from: str = "records"
     # Last, in this order: the facts cache keeps them together (one JSON column).
     token_usage: TokenUsage = field(default_factory=TokenUsage)
     model_usage: dict[str, TokenUsage] = field(default_factory=dict)
@@ -115,9 +117,15 @@ def utc_iso(ts: str) -> str | None:
 
 
 class _Collector:
-    """What the entries tell beyond :class:`~linewise._summary.TranscriptStats`."""
+    """What the entries tell beyond :class:`~linewise.stream.stats.TranscriptStats`.
 
-    def __init__(self) -> None:
+    ``file_time`` is the time the host stamps on entries whose record has no time
+    of its own (the file's modification time): it never counts as an event's time.
+    """
+
+    def __init__(self, file_time: str | None = None) -> None:
+        self.file_time = file_time
+        self.times_from = "records"
         self.messages = 0
         self.cwd: str | None = None
         self.first_prompt: str | None = None
@@ -138,7 +146,7 @@ class _Collector:
             cwd = entry.get("cwd")
             self.cwd = cwd if isinstance(cwd, str) and cwd else None
         ts = utc_iso(entry["ts"])
-        if ts is not None:
+        if ts is not None and ts != self.file_time:
             if self.started is None or ts < self.started:
                 self.started = ts
             if self.ended is None or ts > self.ended:
@@ -159,14 +167,14 @@ def read_facts(
     outcome (the same as ``linewise summarize``); otherwise the transcript's
     result entries do, and without any, tokens and cost are unknown.
     """
-    from linewise._pipeline import Pipeline
-    from linewise._run_report import RunReport
-    from linewise._summary import plugin_summary
+    from linewise.stream.pipeline import Pipeline
+    from linewise.stream.stats import plugin_summary
+    from linewise.transcript.run_report import RunReport
 
-    collector = _Collector()
-    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
     mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
     ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    collector = _Collector(ts)
+    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
     problem = None
     try:
         for line in session_lines(parser, found.path, found.key):
@@ -177,6 +185,9 @@ def read_facts(
     except OSError as error:
         problem = f"read in part: {error.strerror or error}"
     pipeline.close(ts)
+    if collector.started is None:  # no record had a time: the file's is all there is
+        collector.started = collector.ended = ts
+        collector.times_from = "file"
     summary, summary_problem = None, None
     if problem is None and parser.summarize_run is not None:
         try:
@@ -184,7 +195,7 @@ def read_facts(
             summary, summary_problem = plugin_summary(parser, lines)
         except Exception as error:
             summary_problem = str(error)
-    from linewise._prices import priced
+    from linewise.transcript.prices import priced
 
     stats = pipeline.stats
     summary_source: SummarySource = "plugin" if summary is not None else "transcript"
@@ -204,8 +215,8 @@ def read_facts(
 def _info(
     found: SessionFile, report: RunReport, collector: _Collector, problem: str | None
 ) -> SessionInfo:
-    from linewise._prices import cost_source
-    from linewise.renderers.outcome import summary_outcome, summary_tokens_known
+    from linewise.render.outcome import summary_outcome, summary_tokens_known
+    from linewise.transcript.prices import cost_source
 
     summary = report.summary
     known = summary_tokens_known(summary) and not (
@@ -238,6 +249,7 @@ def _info(
         cost_source=cost_source(summary),
         model_costs=dict(report.estimate.by_model) if report.estimate else {},
         price_data=report.estimate.price_data if report.estimate else None,
+        times_from=collector.times_from,
     )
 
 

@@ -6,11 +6,11 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
-from linewise._registry import Registry, get_registry
 from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
+from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
 from linewise.sessions._declared import declared_stores
 from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
@@ -60,15 +60,15 @@ def parse_since(text: str) -> str:
 def _reader(adapter_type: str, registry: Registry) -> str:
     """What must not change for a cached row to stay valid: host, adapter type, plugin, and
     the price table that estimated its cost."""
-    from linewise._prices import price_data
+    from linewise.transcript.prices import price_data
 
     info = registry.info(adapter_type)
     return f"{__version__}|{adapter_type}|{info.distribution}|{info.version}|{price_data()}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Found:
-    """One session found on disk, before its facts are known (no ``Path`` made yet)."""
+class _Found(NamedTuple):
+    """One session found on disk, before its facts are known (no ``Path`` made yet; a
+    tuple: 10,000 are made on every listing)."""
 
     path: str
     key: str | None
@@ -176,18 +176,20 @@ def _facts(
     cache = FactsCache(folder) if folder is not None else None
     scan = _all_files(registry, environ, home, cli, cache)
     infos: list[SessionInfo] = []
-    pending: list[tuple[Key, _Found]] = []
+    pending: dict[Key, _Found] = scan.files
     remembered = memo.sessions if memo is not None else {}
-    for key, found in scan.files.items():
-        held = remembered.get(key)
-        if held is not None and held[:3] == (found.size, found.mtime_ns, found.reader):
-            infos.append(held[3])
-        else:
-            pending.append((key, found))
+    if remembered:
+        pending = {}
+        for key, found in scan.files.items():
+            held = remembered.get(key)
+            if held is not None and held[:3] == (found.size, found.mtime_ns, found.reader):
+                infos.append(held[3])
+            else:
+                pending[key] = found
     # The facts cache is read (in one query) only for what the memo did not hold.
     cached = cache.rows() if cache is not None and (pending or memo is None) else {}
     todo: list[_Found] = []
-    for key, found in pending:
+    for key, found in pending.items():
         info = _still_valid(cached.get(key), found)
         if info is None:
             todo.append(found)
@@ -227,12 +229,12 @@ def _remember(memo: FactsMemo, scan: _Scan, infos: list[SessionInfo]) -> None:
 
 def _still_valid(row: CachedRow | None, found: _Found) -> SessionInfo | None:
     """The cached facts of ``found`` while its file and reader are unchanged, else None."""
-    if row is None or row[3] is None:
+    if row is None or not row[5]:
         return None
-    if row[0] != found.size or row[1] != found.mtime_ns or row[2] != found.reader:
+    if row[2] != found.size or row[3] != found.mtime_ns or row[4] != found.reader:
         return None
     try:
-        return decode(row[3])
+        return decode(row)
     except (ValueError, TypeError):
         return None  # a damaged row: that session is read again
 
@@ -357,16 +359,25 @@ def list_sessions(
 def _searched(
     infos: list[SessionInfo], text: str, cache: FactsCache | None, registry: Registry
 ) -> list[SessionInfo]:
-    """The sessions whose message text (user and assistant, subagents too) holds ``text``."""
+    """The sessions whose message text (user and assistant, subagents too) holds ``text``.
+
+    The cached texts are read in one pass, one at a time (memory stays flat however
+    long they are); a session whose text is not cached is read again.
+    """
     needle = text.casefold()
-    kept = []
-    for info in infos:
-        body = cache.text((info.path, info.key or "")) if cache is not None else None
-        if body is None:
-            body = _text_again(info, registry)
-        if needle in body.casefold():
-            kept.append(info)
-    return kept
+    wanted = {(info.path, info.key or ""): info for info in infos}
+    holding: set[Key] = set()
+    seen: set[Key] = set()
+    if cache is not None:
+        for key, body in cache.texts():
+            if key in wanted and key not in seen:
+                seen.add(key)
+                if needle in body.casefold():
+                    holding.add(key)
+    for key, info in wanted.items():
+        if key not in seen and needle in _text_again(info, registry).casefold():
+            holding.add(key)
+    return [info for info in infos if (info.path, info.key or "") in holding]
 
 
 def _text_again(info: SessionInfo, registry: Registry) -> str:

@@ -14,9 +14,9 @@ from pathlib import Path, PurePosixPath
 
 from linewise_contracts.sessions import SessionStore
 
-from linewise._generic import GENERIC_ADAPTER_TYPE
-from linewise._guard import PluginCallFailure, describe
-from linewise._registry import LoadedParser, Registry
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
+from linewise.plugins.guard import PluginCallFailure, describe
+from linewise.plugins.registry import LoadedParser, Registry
 
 __all__ = [
     "SessionFile",

@@ -262,6 +262,8 @@ def _user_entries(
 def _origin(event: dict[str, Any]) -> str:
     """Who wrote a user turn when it was not the person ("" for a human's or an older CLI's)."""
     origin = event.get("origin")
+    if origin is None:  # most turns (and every older CLI's): no call for nothing
+        return ""
     kind = as_string(as_object(origin).get("kind")) if type(origin) is dict else as_string(origin)
     return "" if kind in ("", "human") else kind
 

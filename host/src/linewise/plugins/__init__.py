@@ -1,0 +1,1 @@
+"""Plugins: discovery, the contract gate, loading, the registry and the one guard."""

@@ -1,0 +1,490 @@
+"""Loading one plugin: import its entry point, check and guard its exports, or record why not."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from linewise_contracts.exports import exports_problem, parser_problem
+from linewise_contracts.protocols import (
+    CHECK_ENVIRONMENT,
+    CREATE_STDOUT_PARSER,
+    FORMAT_STDOUT_LINE,
+    PARSE_STDOUT_LINE,
+    SESSION_KEYS,
+    SESSION_RECORDS,
+    SESSION_STORES,
+    SNIFF,
+    SUMMARIZE_RUN,
+)
+
+from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
+from linewise.plugins.discovery import (
+    Candidate,
+    Loadable,
+    adapter_type_problem,
+    entry_point_value_problem,
+)
+from linewise.plugins.gate import GateDecision, check_contract, contract_hint
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE, GenericParser
+from linewise.plugins.guard import (
+    GuardedCall,
+    GuardedFactory,
+    GuardedFormatter,
+    GuardedSniff,
+    PluginCallFailure,
+    PluginCallRecord,
+    describe,
+    guarded,
+    is_import_failure,
+    lookup,
+    safe_repr,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from linewise_contracts.entries import TranscriptEntry
+    from linewise_contracts.environment import EnvironmentCheck
+    from linewise_contracts.protocols import CompactLine, StdoutParser
+    from linewise_contracts.sessions import SessionStore
+    from linewise_contracts.summary import RunSummary
+
+    from linewise.plugins.failed_load import FailureStage
+    from linewise.plugins.registry import Registry
+
+logger = logging.getLogger("linewise")
+
+
+class _StaticParser:
+    """A static ``parse_stdout_line`` in the stateful parser shape."""
+
+    __slots__ = ("parse_line",)
+
+    def __init__(self, parse: Callable[[str, str], list[TranscriptEntry]]) -> None:
+        self.parse_line = parse
+
+    def reset(self) -> None:
+        return None
+
+
+class PluginExports:
+    """A loaded plugin's optional exports, each behind the guard; None when it has none.
+
+    The attributes carry the contract's export names, so ``getattr(exports,
+    SNIFF)`` works. ``sniff`` and ``format_stdout_line`` never raise (a failure
+    is recorded and gives 0, or the line shown plain); ``summarize_run`` and
+    ``check_environment`` raise :class:`~linewise.plugins.guard.PluginCallError`
+    (an ``Exception``) for whatever the plugin raised. A plain class with
+    slots: building a dataclass at import is a noticeable part of a short run.
+    """
+
+    __slots__ = (
+        "check_environment",
+        "format_stdout_line",
+        "session_keys",
+        "session_records",
+        "session_stores",
+        "sniff",
+        "summarize_run",
+    )
+
+    def __init__(
+        self,
+        *,
+        sniff: Callable[[Sequence[str]], float | None] | None = None,
+        summarize_run: Callable[[Iterable[str]], RunSummary] | None = None,
+        check_environment: Callable[..., list[EnvironmentCheck]] | None = None,
+        format_stdout_line: Callable[[str], list[CompactLine]] | None = None,
+        session_stores: Callable[..., list[SessionStore]] | None = None,
+        session_records: Callable[..., Iterable[str]] | None = None,
+        session_keys: Callable[[Path], list[str]] | None = None,
+    ) -> None:
+        self.sniff = sniff
+        self.summarize_run = summarize_run
+        self.check_environment = check_environment
+        self.format_stdout_line = format_stdout_line
+        self.session_stores = session_stores
+        self.session_records = session_records
+        self.session_keys = session_keys
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _EXPORT_ORDER)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not PluginExports:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _EXPORT_ORDER)
+        return f"PluginExports({shown})"
+
+
+_EXPORT_ORDER: Final = (
+    "sniff",
+    "summarize_run",
+    "check_environment",
+    "format_stdout_line",
+    "session_stores",
+    "session_records",
+    "session_keys",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedParser:
+    """A parser ready to serve an adapter type: the plugin's, or the generic one standing in.
+
+    ``new_parser()`` returns a fresh parser for one transcript (the plugin's
+    stateful factory when it exports one, which wins over its static function);
+    it raises :class:`~linewise.plugins.guard.PluginCallError` (an ``Exception``)
+    whatever the plugin's factory raised. ``fallback_reason`` is set when the
+    generic parser stands in for a plugin. Every plugin callable handed out
+    here goes through the guard (see :mod:`linewise.plugins.guard`); ``target`` holds
+    the same guarded optional exports as :class:`PluginExports`, never the
+    plugin's own module.
+    """
+
+    adapter_type: str
+    new_parser: Callable[[], StdoutParser]
+    stateful: bool
+    label: str | None = None
+    models: tuple[Mapping[str, Any], ...] = ()
+    agent_configuration_doc: str | None = None
+    summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
+    fallback_reason: str | None = None
+    target: PluginExports | None = None
+    sniff: Callable[[Sequence[str]], float | None] | None = None
+    check_environment: Callable[..., list[EnvironmentCheck]] | None = None
+    format_stdout_line: Callable[[str], list[CompactLine]] | None = None
+    #: Session stores (contract 1.2), guarded like ``summarize_run``: they raise only
+    #: exceptions; what they return is checked by :mod:`linewise.sessions`.
+    session_stores: Callable[..., list[SessionStore]] | None = None
+    session_records: Callable[..., Iterable[str]] | None = None
+    session_keys: Callable[[Path], list[str]] | None = None
+    #: The plugin runs in worker processes (isolation mode), never imported by the host.
+    isolated: bool = False
+    #: Exports an isolated plugin has that its workers do not serve (session stores: a
+    #: worker may not read files), so that a command can say what it leaves out.
+    unserved: tuple[str, ...] = ()
+
+    @property
+    def is_fallback(self) -> bool:
+        """True when the generic parser serves this adapter type."""
+        return self.fallback_reason is not None
+
+
+def generic_loaded(adapter_type: str, reason: str | None) -> LoadedParser:
+    """The built-in generic parser serving ``adapter_type`` (standing in when ``reason``)."""
+    return LoadedParser(
+        adapter_type=adapter_type,
+        new_parser=GenericParser,
+        stateful=False,
+        label="Generic (raw stdout)" if reason is None else None,
+        fallback_reason=reason,
+    )
+
+
+def static_problem(
+    candidate: Candidate, decision: GateDecision, host_contract: str
+) -> tuple[FailureStage, str, str] | None:
+    """What is wrong with a claim that metadata alone reveals: (stage, reason, hint), or None."""
+    problem = adapter_type_problem(candidate.adapter_type)
+    if problem is None and candidate.adapter_type == GENERIC_ADAPTER_TYPE:
+        problem = f"adapter type {GENERIC_ADAPTER_TYPE!r} is reserved for the built-in parser"
+    if problem is not None:
+        return ("entry point", problem, "rename the entry point in the plugin's pyproject.toml")
+    problem = entry_point_value_problem(candidate.value)
+    if problem is not None:
+        return ("entry point", problem, "fix the entry point in the plugin's pyproject.toml")
+    if not decision.loads:
+        hint = contract_hint(decision, candidate.distribution, host_contract)
+        return ("contract", decision.reason, hint)
+    return None
+
+
+class PluginLoader:
+    """Imports the winning claim of an adapter type for a :class:`.registry.Registry`.
+
+    It records loads and failures in the registry's maps and reports them on
+    its hooks; the registry holds the lock while :meth:`load_locked` runs.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+
+    def load_locked(self, adapter_type: str) -> LoadedParser:
+        loaded = self._registry._loaded.get(adapter_type)
+        if loaded is not None:
+            return loaded
+        failure = self._registry._failed.get(adapter_type)
+        if failure is not None:
+            return generic_loaded(adapter_type, failure.describe())
+        if adapter_type not in self._registry._by_type():
+            raise unknown_adapter(adapter_type, self._registry.adapter_types)
+        winner, shadowed, disabled = self._registry._contenders(adapter_type)
+        if winner is None:
+            return generic_loaded(adapter_type, disabled or "disabled")
+        if shadowed:
+            logger.warning(
+                "%s is claimed by %s and by %s; using %s (first on sys.path)",
+                adapter_type,
+                winner.distribution,
+                ", ".join(str(c.distribution) for c in shadowed),
+                winner.distribution,
+            )
+        decision = check_contract(winner.requires, self._registry.host_contract)
+        problem = static_problem(winner, decision, self._registry.host_contract)
+        if problem is not None:
+            return self._fail(winner, *problem)
+        if decision.verdict == "undeclared":
+            logger.info(
+                "%s (%s) declares no linewise-contracts range; loading it (grace period)",
+                adapter_type,
+                winner.distribution,
+            )
+        # JavaScript parsers run in their engine's sandbox already.
+        isolated = self._registry.isolation.covers(adapter_type, winner.distribution)
+        if isolated and winner.kind != "javascript":
+            return self._load_isolated(winner)
+        target, error = _import(winner.entry_point)
+        if error is not None:
+            return self._import_failed(winner, error)
+        adopted, error = guarded(self._adopt, winner, target)
+        if isinstance(error, PluginLoadError):
+            raise error  # strict mode: _adopt already recorded the failure
+        if error is not None:
+            # Anything the checks of the exports let through (a hostile __signature__, say).
+            return self._fail(
+                winner, "exports", f"checking the exports raised {describe(error)}", _HINT, error
+            )
+        assert adopted is not None
+        return adopted
+
+    def _load_isolated(self, winner: Candidate) -> LoadedParser:
+        from linewise.plugins.isolation._load import load_isolated
+
+        registry = self._registry
+        result = load_isolated(
+            winner.adapter_type,
+            winner.value,
+            registry.isolation,
+            registry.call_failures,
+            fallback_label=winner.summary,
+        )
+        if isinstance(result, tuple):
+            stage, reason, hint = result
+            return self._fail(winner, cast("FailureStage", stage), reason, hint)
+        registry._loaded[winner.adapter_type] = result
+        if registry.hooks.listens("linewise_parser_loaded"):
+            registry.hooks.parser_loaded(registry.info(winner.adapter_type))
+        return result
+
+    def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
+        if isinstance(error, JavaScriptLoadError):
+            return self._fail(winner, error.stage, error.reason, error.hint, error)
+        if isinstance(error, SystemExit):
+            reason = f"called sys.exit({safe_repr(error.code)}) at import"
+            return self._fail(winner, "import", reason, _IMPORT_HINT, error)
+        if isinstance(error, ImportError):
+            return self._fail(
+                winner,
+                "import",
+                f"import failed: {describe(error)}",
+                "check that the distribution is completely installed and its dependencies too "
+                f"(pip install --force-reinstall {winner.distribution})",
+                error,
+            )
+        if isinstance(error, AttributeError):
+            return self._fail(
+                winner,
+                "exports",
+                f"entry point target not found: {describe(error).removeprefix('AttributeError: ')}",
+                "fix the attribute named after ':' in the entry point",
+                error,
+            )
+        return self._fail(
+            winner, "import", f"raised at import: {describe(error)}", _IMPORT_HINT, error
+        )
+
+    def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
+        who = candidate.adapter_type
+        record = self._registry.call_failures
+        lookups: list[tuple[str, str]] = []
+
+        def export(name: str) -> object:
+            value, problem = lookup(target, name)
+            if problem is not None:
+                lookups.append((name, problem))
+            return value
+
+        try:
+            return self._adopt_exports(candidate, export)
+        finally:
+            if lookups:
+                # One record (and one warning) for every lookup that raised.
+                reason = lookups[0][1]
+                if len(lookups) > 1:
+                    others = ", ".join(repr(name) for name, _ in lookups[1:])
+                    reason += f"; so did looking up {others}"
+                reason += "; getattr must raise AttributeError for a name the plugin lacks"
+                record.add(PluginCallFailure(who, "exports", reason))
+
+    def _adopt_exports(self, candidate: Candidate, export: Callable[[str], object]) -> LoadedParser:
+        who = candidate.adapter_type
+        record = self._registry.call_failures
+
+        factory = export(CREATE_STDOUT_PARSER)
+        static = export(PARSE_STDOUT_LINE)
+        problem = exports_problem(factory, static)
+        if problem is not None:
+            return self._fail(candidate, "exports", *problem)
+        new_parser: GuardedFactory
+        if factory is not None:
+            new_parser = GuardedFactory(
+                who, f"{CREATE_STDOUT_PARSER}()", cast("Callable[[], object]", factory), record
+            )
+            probe, error = guarded(factory)  # type: ignore[arg-type]
+            if error is not None:
+                return self._fail(
+                    candidate,
+                    "exports",
+                    f"{CREATE_STDOUT_PARSER}() raised {describe(error)}",
+                    f"{CREATE_STDOUT_PARSER}() must return a parser without side effects or errors",
+                    error,
+                )
+            broken = parser_problem(lambda: probe)
+            if broken is not None:
+                return self._fail(candidate, "exports", *broken)
+        else:
+            assert static is not None
+            parse = cast("Callable[[str, str], list[TranscriptEntry]]", static)
+            new_parser = GuardedFactory(who, PARSE_STDOUT_LINE, _static_factory(parse), record)
+        exports = PluginExports(
+            sniff=_optional(export, SNIFF, who, record, GuardedSniff),
+            summarize_run=_optional(export, SUMMARIZE_RUN, who, record, GuardedCall),
+            check_environment=_optional(export, CHECK_ENVIRONMENT, who, record, GuardedCall),
+            format_stdout_line=_optional(export, FORMAT_STDOUT_LINE, who, record, GuardedFormatter),
+            session_stores=_optional(export, SESSION_STORES, who, record, GuardedCall),
+            session_records=_optional(export, SESSION_RECORDS, who, record, GuardedCall),
+            session_keys=_optional(export, SESSION_KEYS, who, record, GuardedCall),
+        )
+        loaded = LoadedParser(
+            adapter_type=candidate.adapter_type,
+            new_parser=new_parser,
+            stateful=factory is not None,
+            label=_metadata_str(export("label")) or candidate.summary,
+            models=_metadata_models(export("models")),
+            agent_configuration_doc=_metadata_str(export("agent_configuration_doc")),
+            summarize_run=exports.summarize_run,
+            target=exports,
+            sniff=exports.sniff,
+            check_environment=exports.check_environment,
+            format_stdout_line=exports.format_stdout_line,
+            session_stores=exports.session_stores,
+            session_records=exports.session_records,
+            session_keys=exports.session_keys,
+        )
+        self._registry._loaded[candidate.adapter_type] = loaded
+        if self._registry.hooks.listens("linewise_parser_loaded"):  # built for a listener only
+            self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
+        return loaded
+
+    def _fail(
+        self,
+        candidate: Candidate,
+        stage: FailureStage,
+        reason: str,
+        hint: str,
+        error: BaseException | None = None,
+    ) -> LoadedParser:
+        from linewise.plugins.failed_load import FailedLoad
+
+        failure = FailedLoad(
+            adapter_type=candidate.adapter_type,
+            distribution=candidate.distribution,
+            version=candidate.version,
+            stage=stage,
+            reason=reason,
+            hint=hint,
+            error=error,
+        )
+        self._registry._failed[candidate.adapter_type] = failure
+        logger.warning("%s; using the generic parser", failure.describe())
+        self._registry.hooks.parser_failed(failure)
+        if self._registry.strict:
+            raise PluginLoadError(failure) from error
+        return generic_loaded(candidate.adapter_type, failure.describe())
+
+
+_IMPORT_HINT = (
+    "a parser module must only define functions at import; import it in Python to see the traceback"
+)
+
+
+def _static_factory(
+    static: Callable[[str, str], list[TranscriptEntry]],
+) -> Callable[[], StdoutParser]:
+    def new_parser() -> StdoutParser:
+        return _StaticParser(static)
+
+    return new_parser
+
+
+_HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
+
+
+def _import(point: Loadable) -> tuple[object, BaseException | None]:
+    """The entry point's target, or what its import raised.
+
+    At import even a KeyboardInterrupt is the plugin's failure: see
+    :func:`linewise.plugins.guard.is_import_failure`.
+    """
+    try:
+        return point.load(), None
+    except BaseException as error:  # whatever a plugin raises at import
+        if not is_import_failure(error):  # pragma: no cover - true for every exception
+            raise
+        return None, error
+
+
+def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
+    """An :class:`UnknownAdapterError` whose message suggests a close name or what to install."""
+    return UnknownAdapterError(adapter_type, known)
+
+
+def _optional(
+    export: Callable[[str], object],
+    name: str,
+    who: str,
+    record: PluginCallRecord,
+    kind: type[GuardedCall] | type[GuardedSniff] | type[GuardedFormatter],
+) -> Any:
+    """An optional export behind the guard, or None when absent or not callable (recorded)."""
+    value = export(name)
+    if value is None:
+        return None
+    if not callable(value):
+        record.add(PluginCallFailure(who, name, f"is a {type(value).__name__}, not callable"))
+        return None
+    return kind(who, name, value, record)
+
+
+def _metadata_str(value: object) -> str | None:
+    return value if type(value) is str and value.strip() else None
+
+
+def _metadata_models(value: object) -> tuple[Mapping[str, Any], ...]:
+    if type(value) not in (list, tuple):
+        return ()
+    return tuple(
+        dict(item)
+        for item in value  # type: ignore[attr-defined]
+        if type(item) is dict and type(item.get("id")) is str
+    )

@@ -1,0 +1,296 @@
+"""The compact style: one line per event, from a plugin's own formatter or from the entries.
+
+With a plugin formatter (the optional export ``format_stdout_line``, the
+reference's per-CLI ``formatStdoutEvent``), :class:`FormatterRenderer` prints
+the plugin's lines for each raw stdout line: the host never reads a CLI's wire
+format. Without one, :class:`CompactRenderer` applies the same spirit to
+entries: ``[session <id8> · <model>]``, ``[<Tool>] <argument>``, ``→ <first
+line of the result>``, 120-character lines, ``--- Result ---``.
+
+Everything shown is neutralised and coloured by role through the one colour
+table. Entries from a subagent get a prefix naming it (``⤷ Explore · ``). A
+failed result is followed by ``[failed: <subtype>]`` in red, and a summary
+given to :meth:`close` by one ``[run ...]`` line with its outcome, tokens and cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, Final, assert_never
+
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.protocols import COMPACT_ROLES, CompactLine, CompactRole, FormatStdoutLine
+from linewise_contracts.summary import RunSummary
+
+from linewise.render import described
+from linewise.render.colours import paint
+from linewise.render.nesting import Subagents
+from linewise.render.outcome import (
+    result_failed,
+    result_label,
+    summary_failed,
+    summary_outcome,
+    summary_usage,
+)
+from linewise.render.preview import one_line, subagent_kind, tool_preview
+from linewise.render.sanitising import neutralize
+
+__all__ = ["LIMIT", "CompactRenderer", "FormatterRenderer"]
+
+#: Longest command, description, query or summary line shown; longer ones end in ``…``.
+LIMIT: Final = 120
+# A plugin's lines for one input line may be at most this many characters per input
+# character (plus a constant); more is a runaway formatter and its entries are shown instead.
+_OUTPUT_FACTOR: Final = 16
+_OUTPUT_SLACK: Final = 1 << 20
+
+
+def _summary_line(text: str) -> str:
+    return one_line(neutralize(text[:65536]), LIMIT)
+
+
+_HEADER_KEY: Final = frozenset("abcdefghijklmnopqrstuvwxyz_")
+_MAX_HEADER_LINES: Final = 12
+
+
+def _header_key(line: str) -> bool:
+    """True for a ``snake_case_key: value`` line, how plugins label a result's facts."""
+    key, colon, _ = line.partition(":")
+    return bool(colon) and bool(key) and len(key) <= 40 and set(key) <= _HEADER_KEY
+
+
+def _output(content: str) -> str:
+    """The tool's output: what follows a leading block of ``key: value`` facts, if any.
+
+    Codex, OpenCode and other plugins put a command's facts (``command:``,
+    ``status:``, ``exit_code:``) above its output, separated by a blank line;
+    the compact line shows the output, as it does for Claude.
+    """
+    start = 0
+    for _ in range(_MAX_HEADER_LINES):
+        end = content.find("\n", start)
+        if end == -1:
+            return content
+        line = content[start:end].rstrip("\r")
+        if not line.strip():
+            return content[end + 1 :] if start else content
+        if not _header_key(line):
+            return content
+        start = end + 1
+    return content
+
+
+def _result_summary(content: str, is_error: bool) -> CompactLine:
+    if is_error:
+        line = _summary_line(_output(content)) or _summary_line(content)
+        return ("error", f"→ error: {line}" if line else "→ error")
+    if not content.strip():
+        return ("result", "→ ok")
+    line = _summary_line(_output(content))
+    return ("result", f"→ {line}" if line else "→ ok")
+
+
+def _described_line(entry: Mapping[str, Any]) -> CompactLine:
+    """A contract 1.3 entry in one bracketed line: ``[run result: done · Finished]``."""
+    kind = entry["kind"]
+    label = entry["title"] if kind == "provider_activity" else described.kind_label(kind)
+    role: CompactRole = "error" if described.is_failure(entry) else "lifecycle"
+    if kind in ("run_result", "runtime_request"):
+        role = "error" if role == "error" else "result"
+    heading = described.heading(entry)
+    if kind == "provider_activity":
+        heading = heading.removeprefix(entry["title"] + " · ")
+    return (role, f"[{_summary_line(label)}: {_summary_line(heading)}]")
+
+
+def _session_line(session_id: object, model: object) -> CompactLine:
+    ident = neutralize(session_id)[:8] if type(session_id) is str and session_id else "?"
+    name = neutralize(model) if type(model) is str and model else "?"
+    return ("lifecycle", f"[session {ident} · {name}]")
+
+
+def tool_line(name: str, tool_input: object) -> str:
+    """``[<Tool>] <argument>``: the one tool-preview rule, in its short form."""
+    shown = neutralize(name) or "tool"
+    kind = subagent_kind(name, tool_input)
+    label = f"[{shown}: {neutralize(kind)}]" if kind and kind != "subagent" else f"[{shown}]"
+    preview = tool_preview(tool_input, LIMIT)
+    return f"{label} {neutralize(preview.short())}" if preview else label
+
+
+class CompactRenderer:
+    """The compact style drawn from entries: one line per entry.
+
+    Consecutive delta fragments of one kind continue one line; thinking and
+    user text are not shown; system entries are one bracketed line
+    (``[Retrying API call...]`` for API retries); stderr is ``[stderr] <first
+    line>``; raw stdout and diff lines are printed as they are.
+    """
+
+    def __init__(self, stream: IO[str], *, color: bool = False) -> None:
+        self._stream = stream
+        self._color = color
+        self._open: str | None = None  # kind of the delta line still being written
+        self._subagents = Subagents()
+        self._calls = 0
+
+    def _prefix(self, entry: Mapping[str, Any]) -> str:
+        agent = self._subagents.parent(entry)
+        return f"⤷ {neutralize(agent.kind)} · " if agent is not None else ""
+
+    def _lines(self, lines: Sequence[CompactLine], prefix: str = "") -> None:
+        self._end_fragment()
+        self._stream.write(
+            "".join(
+                paint(prefix, "muted", self._color) + paint(text, role, self._color) + "\n"
+                for role, text in lines
+            )
+        )
+
+    def _end_fragment(self) -> None:
+        if self._open is not None:
+            self._stream.write("\n")
+            self._open = None
+
+    def write(self, entry: TranscriptEntry) -> None:
+        """Draw one entry."""
+        item: Mapping[str, Any] = entry
+        prefix = self._prefix(item)
+        kind = entry["kind"]
+        match kind:
+            case "thinking" | "user":
+                return
+            case "assistant" if item.get("delta") is True:
+                if self._open != kind:
+                    self._end_fragment()
+                    self._open = kind
+                    self._stream.write(paint(prefix, "muted", self._color))
+                self._stream.write(paint(neutralize(item["text"]), "assistant", self._color))
+            case "assistant":
+                if item["text"]:
+                    self._lines([("assistant", neutralize(item["text"]))], prefix)
+            case "init":
+                self._lines([_session_line(item["sessionId"], item["model"])], prefix)
+            case "tool_call":
+                self._calls += 1
+                self._subagents.called(item, self._calls)
+                self._lines([("tool", tool_line(item["name"], item["input"]))], prefix)
+            case "tool_result":
+                self._lines([_result_summary(item["content"], item["isError"])], prefix)
+            case "result":
+                self._lines(self._result_lines(item), prefix)
+            case "system":
+                if item["text"].startswith("API retry"):
+                    self._lines([("lifecycle", "[Retrying API call...]")], prefix)
+                else:
+                    self._lines([("lifecycle", f"[{_summary_line(item['text'])}]")], prefix)
+            case "stderr":
+                self._lines([("error", f"[stderr] {_summary_line(item['text'])}")], prefix)
+            case "diff" | "stdout":
+                self._lines([("plain", neutralize(item["text"]))], prefix)
+            case (
+                "provider_activity"
+                | "workspace_change"
+                | "workspace_file_reference"
+                | "runtime_request"
+                | "run_result"
+                | "run_terminal"
+            ):
+                self._lines([_described_line(item)], prefix)
+            case _:
+                assert_never(kind)
+
+    @staticmethod
+    def _result_lines(entry: Mapping[str, Any]) -> list[CompactLine]:
+        text: str = entry["text"]
+        if not text and entry["isError"] and entry["errors"]:
+            text = "error: " + entry["errors"][0]
+        # `\n--- Result ---\n<text>\n`: an empty line, the heading, the text.
+        failed = result_failed(entry)
+        lines: list[CompactLine] = [
+            ("plain", ""),
+            ("error" if failed else "heading", "--- Result ---"),
+            ("plain", neutralize(text)),
+        ]
+        if failed:
+            lines.append(("error", f"[failed: {neutralize(result_label(entry))}]"))
+        return lines
+
+    def close(self, *, summary: RunSummary | None = None) -> None:
+        """End the last line, the run's summary line when given, and flush."""
+        self._end_fragment()
+        if summary is not None:
+            role: CompactRole = "error" if summary_failed(summary) else "lifecycle"
+            model = f" · {neutralize(summary.model)}" if summary.model else ""
+            text = f"[run {neutralize(summary_outcome(summary))}{model} · {summary_usage(summary)}]"
+            self._lines([(role, text)])
+        self._stream.flush()
+
+
+class FormatterRenderer(CompactRenderer):
+    """The compact style from a plugin's ``format_stdout_line``: the CLI's own compact lines.
+
+    The pipeline hands it every stdout line with the entries the session made
+    of it (:meth:`write_line`); entries that come from no whole line (stderr,
+    system messages, lines cut for length) go through :meth:`write` and the
+    entry rules. The plugin's lines are neutralised and coloured by role; a
+    formatter that raises, returns something that is not a list of
+    ``(role, text)`` pairs, or returns far more text than it was given is not
+    believed for that line: the line's entries are drawn instead.
+    """
+
+    #: Tells the pipeline to hand over raw stdout lines.
+    wants_lines = True
+
+    def __init__(
+        self, stream: IO[str], formatter: FormatStdoutLine, *, color: bool = False
+    ) -> None:
+        super().__init__(stream, color=color)
+        self._formatter = formatter
+        #: Lines the formatter could not format (their entries were drawn instead).
+        self.formatter_failures = 0
+
+    def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
+        """Draw one raw stdout line through the plugin's formatter."""
+        lines = self._format(line)
+        if lines is None:
+            self.formatter_failures += 1
+            for entry in entries:
+                self.write(entry)
+            return
+        prefix = ""
+        failed: Mapping[str, Any] | None = None
+        for entry in entries:
+            item: Mapping[str, Any] = entry
+            prefix = prefix or self._prefix(item)
+            if item["kind"] == "tool_call":
+                self._calls += 1
+                self._subagents.called(item, self._calls)
+            elif item["kind"] == "result" and result_failed(item):
+                failed = item
+        shown = [(role, neutralize(text)) for role, text in lines]
+        if failed is not None:
+            shown.append(("error", f"[failed: {neutralize(result_label(failed))}]"))
+        if shown:
+            self._lines(shown, prefix)
+
+    def _format(self, line: str) -> list[CompactLine] | None:
+        try:
+            lines = self._formatter(line)
+        except Exception:  # plugin code: a failure falls back to the entries
+            return None
+        if type(lines) is not list:
+            return None
+        budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_SLACK
+        checked: list[CompactLine] = []
+        for item in lines:
+            if type(item) is not tuple or len(item) != 2:
+                return None
+            role, text = item
+            if type(text) is not str or role not in COMPACT_ROLES:
+                return None
+            budget -= len(text)
+            if budget < 0:
+                return None
+            checked.append((role, text))
+        return checked

@@ -1,0 +1,40 @@
+"""Analytics export: logs to Parquet tables (runs, entries), queried with DuckDB.
+
+Needs the ``export`` extra (pyarrow, DuckDB); ``engine="dask"`` needs the
+``dask`` extra. Both are imported only when used.
+"""
+
+from __future__ import annotations
+
+from linewise.render.export._engines import ENGINES, default_workers
+from linewise.render.export._export import (
+    ENTRIES_FILE,
+    RUNS_FILE,
+    ExportError,
+    ExportResult,
+    export_logs,
+)
+from linewise.render.export._extras import MissingExtraError
+from linewise.render.export._query import EXAMPLE_QUERIES, QueryResult, run_query
+from linewise.render.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, Column
+from linewise.render.export._work import ExportFailure, FileExport, export_file
+
+__all__ = [
+    "ENGINES",
+    "ENTRIES_COLUMNS",
+    "ENTRIES_FILE",
+    "EXAMPLE_QUERIES",
+    "RUNS_COLUMNS",
+    "RUNS_FILE",
+    "Column",
+    "ExportError",
+    "ExportFailure",
+    "ExportResult",
+    "FileExport",
+    "MissingExtraError",
+    "QueryResult",
+    "default_workers",
+    "export_file",
+    "export_logs",
+    "run_query",
+]

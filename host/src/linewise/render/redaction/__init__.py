@@ -1,0 +1,1 @@
+"""Redaction: secrets masked in agent text, in entries and in everything linewise writes."""

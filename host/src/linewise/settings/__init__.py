@@ -1,0 +1,1 @@
+"""Settings: every default and exit code, where linewise keeps files, the environment."""

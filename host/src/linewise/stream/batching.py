@@ -1,0 +1,116 @@
+"""Lines to an isolated parser in batches: one call for a chunk's lines, each result in turn.
+
+An isolated parser (:class:`linewise.plugins.isolation._parser.IsolatedParser`, host
+code) takes a chunk's lines at once and hands back one result per line as its
+worker delivers them, so the host validates a line's entries while the worker
+parses the next ones. The safety net's accounting is the same as line by line
+(:meth:`linewise.stream.safety.SafetyNet.line`); the worker has already reset the
+parser after a line that raised, so the net does not reset it again.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Final
+
+from linewise.stream.lines import stripped
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import TranscriptEntry
+
+    from linewise.stream.safety import SafetyNet
+
+__all__ = ["Batch", "batch_of", "batched_into", "batched_to", "parse_batched"]
+
+#: ``parse_batch(lines, ts)``: one result per line (a list, or the exception raised).
+Batch = Callable[[list[str], str], Iterator[Any]]
+
+_BOM: Final = "\ufeff"
+_ISOLATED: Final = "linewise.plugins.isolation._parser"
+
+
+def batch_of(parser: object) -> Batch | None:
+    """The batch door of an isolated parser; None for any other parser.
+
+    Only the host's own IsolatedParser is trusted with it: a plugin's parser
+    with a ``parse_batch`` attribute gets the ordinary per-line path.
+    """
+    module = sys.modules.get(_ISOLATED)
+    if module is None or type(parser) is not module.IsolatedParser:
+        return None
+    batch: Batch = parser.parse_batch  # type: ignore[attr-defined]
+    return batch
+
+
+def parse_batched(
+    net: SafetyNet, pieces: list[str], ts: str, out: list[TranscriptEntry]
+) -> list[tuple[str, list[TranscriptEntry]]]:
+    """Each piece (as the parser saw it, ``\\n`` added for a raw-line parser) with its entries.
+
+    ``out`` holds what the caller handed out before a Ctrl-C, for its leftover.
+    """
+    assert net.batch is not None
+    raws = [piece + "\n" for piece in pieces] if net.raw else pieces
+    prepared = [_prepare(net, raw) for raw in raws]
+    limit = net.max_line
+    sent = [line for line in prepared if line is not None and len(line) <= limit]
+    results = net.batch(sent, ts) if sent else iter(())
+    done: list[tuple[str, list[TranscriptEntry]]] = []
+    diagnostics = net.diagnostics
+    counted = False
+    try:
+        for raw, line in zip(raws, prepared, strict=True):
+            entries: list[TranscriptEntry] = []
+            # Counted as each result is taken, so an error names its own line, not the batch's last.
+            if line is None:
+                diagnostics.blank_lines += 1
+            else:
+                diagnostics.lines += 1
+                counted = True
+                if len(line) > limit:
+                    entries.append(net.cut(line, ts))
+                else:
+                    net.accept(line, ts, next(results), entries, recover=False)
+                counted = False
+            done.append((raw, entries))
+    except KeyboardInterrupt:
+        from linewise.stream.safety import Leftover
+
+        if counted:  # the line being taken when Ctrl-C came is in the leftover
+            diagnostics.lines -= 1
+        handed = [entry for _, entries in done for entry in entries]
+        net.leftover = Leftover([*out, *handed], list(pieces[len(done) :]))
+        raise
+    take = getattr(net.parser, "take_restarts", None)
+    if callable(take):
+        net.diagnostics.parser_restarts += int(take())
+    return done
+
+
+def batched_into(net: SafetyNet, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
+    """:meth:`SafetyNet.lines` for a batch: every piece's entries into ``out``."""
+    for _, entries in parse_batched(net, pieces, ts, out):
+        out.extend(entries)
+
+
+def batched_to(
+    net: SafetyNet, pieces: list[str], ts: str, sink: Callable[[str, list[TranscriptEntry]], None]
+) -> None:
+    """:meth:`SafetyNet.lines_to` for a batch: each non-blank line to ``sink`` with its entries."""
+    for raw, entries in parse_batched(net, pieces, ts, []):
+        if net.raw:
+            sink(raw, entries)
+        elif entries or raw.strip():
+            sink(stripped(raw), entries)
+
+
+def _prepare(net: SafetyNet, raw: str) -> str | None:
+    """The line the parser gets, or None for a blank line (counted when its turn comes)."""
+    if net.raw:
+        line = raw
+    else:
+        line = raw.strip()
+        if line and line[0] == _BOM:
+            line = stripped(line)
+    return line or None
