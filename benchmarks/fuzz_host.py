@@ -55,6 +55,7 @@ ADAPTERS: Final[dict[str, tuple[str, ...]]] = {
     "tally_local": (),
     "acp": ("acp",),
     "claude_session": ("sessions/claude",),
+    "claude_subagent": ("sessions/claude",),
     "codex_session": ("sessions/codex",),
     "gemini_session": ("sessions/gemini",),
     "opencode_session": ("sessions/opencode",),

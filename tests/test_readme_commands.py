@@ -13,8 +13,21 @@ from collections.abc import Iterable
 from support import REPO
 
 #: What only the optional features (export, query, the Dask and JavaScript engines,
-#: estimated costs) and the compliance kit's fuzzing need: never installed to render.
-OPTIONAL = {"pyarrow", "duckdb", "dask", "distributed", "quickjs-ng", "hypothesis", "genai-prices"}
+#: estimated costs, linewise serve) and the compliance kit's fuzzing need: never
+#: installed to render.
+OPTIONAL = {
+    "pyarrow",
+    "duckdb",
+    "dask",
+    "distributed",
+    "quickjs-ng",
+    "hypothesis",
+    "genai-prices",
+    "linewise-serve",
+    "starlette",
+    "uvicorn",
+    "pygal",
+}
 
 
 def _readme_commands() -> dict[str, str]:

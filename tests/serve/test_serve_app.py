@@ -299,3 +299,54 @@ def test_drawing_a_chart_leaves_plugin_discovery_to_the_standard_library(
     # pygal imports importlib_metadata, which would take over every later look-up.
     assert "find_distributions" in PathFinder.__dict__
     assert sys.meta_path == finders
+
+
+def test_a_big_session_comes_in_the_renderers_pages_and_search_reaches_its_last_ones(
+    tmp_path: Path,
+) -> None:
+    from serve_homes import claude_lines
+
+    sid = "88888888-8888-4888-8888-888888888888"
+    folder = tmp_path / "home" / ".claude" / "projects" / "-home-ada-big"
+    folder.mkdir(parents=True)
+    lines: list[str] = []
+    for turn in range(400):  # 1,600 records: more top-level entries than one page holds
+        output = "farewellmarker" if turn == 399 else f"output {turn}"
+        lines += claude_lines(sid, cwd="/home/ada/big", start=turn * 4, tool_output=output)
+    (folder / f"{sid}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    client = _client(_index(tmp_path / "home", tmp_path))
+    client.app.app.state.indexer.catch_up()  # type: ignore[attr-defined]
+    uid = session_uid_of(client, sid)
+    page = client.get(f"/s/{uid}").text
+    first_page_end = page.index('<template class="page">')
+    hits = client.get("/search?q=farewellmarker").text
+    start = hits.index(f'href="/s/{uid}#') + len(f'href="/s/{uid}#')
+    anchor = hits[start : hits.index('"', start)]
+    # The hit is on a later page, which the page's script opens when the link names it.
+    assert page.index(f'id="{anchor}"') > first_page_end
+
+
+@pytest.mark.parametrize(
+    ("host", "given", "needed"),
+    [
+        ("127.0.0.1", None, False),
+        ("localhost", None, False),
+        ("::1", None, False),
+        ("127.0.0.1", "mine", True),
+        ("0.0.0.0", None, True),
+        ("192.168.1.20", None, True),
+        ("::", None, True),
+        ("myhost.lan", "mine", True),
+    ],
+)
+def test_beyond_loopback_a_token_is_always_required(
+    host: str, given: str | None, needed: bool
+) -> None:
+    from linewise_serve.command import required_token
+
+    token = required_token(host, given)
+    assert (token is not None) is needed
+    if given is not None:
+        assert token == given
+    elif needed:
+        assert token is not None and len(token) >= 32 and token != required_token(host, None)

@@ -17,7 +17,7 @@ from linewise import (
 )
 from linewise.render.html import HtmlRenderer
 from linewise.render.html.markup import escaped
-from linewise.sessions import cache_folder, file_session
+from linewise.sessions import cache_folder, file_session, session_summary
 from linewise.sessions.live import LIVE_SECONDS, is_live
 from linewise.sessions.usage import Totals, UsageRecord, record_of, usage_report
 
@@ -36,6 +36,7 @@ __all__ = [
     "get_registry",
     "is_live",
     "record_of",
+    "session_summary",
     "transcribe_session",
     "usage_report",
 ]

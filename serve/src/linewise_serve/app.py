@@ -184,6 +184,8 @@ def make_app(
             Route("/s/{uid}", transcript),
             Route("/s/{uid}/events", events),
             Route("/static/{name}", asset),
+            # No icon (the browser asks for one on every first visit): nothing, not a 404.
+            Route("/favicon.ico", lambda _: Response(status_code=204)),
         ],
         lifespan=lifespan,
     )

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register", "run"]
+__all__ = ["register", "required_token", "run"]
 
 
 def register(commands: Any) -> None:
@@ -45,6 +45,16 @@ def register(commands: Any) -> None:
     serve.set_defaults(handler=run)
 
 
+def required_token(host: str, given: str | None) -> str | None:
+    """The token requests must carry: the one given, else on loopback none, else a new one
+    (printed once by the command)."""
+    from linewise_serve.security import is_loopback
+
+    if given is not None or is_loopback(host):
+        return given
+    return secrets.token_urlsafe(24)
+
+
 def run(args: argparse.Namespace, registry: Any) -> int:
     """Serve until interrupted."""
     import uvicorn
@@ -52,15 +62,12 @@ def run(args: argparse.Namespace, registry: Any) -> int:
     from linewise_serve.app import ServeConfig, make_app
     from linewise_serve.index import SessionIndex
     from linewise_serve.search import SearchIndex
-    from linewise_serve.security import is_loopback
 
     for folder in args.folders:
         if not folder.exists():
             sys.stderr.write(f"linewise: error: no such folder: {folder}\n")
             return 2
-    token = args.token
-    if token is None and not is_loopback(args.host):
-        token = secrets.token_urlsafe(24)
+    token = required_token(args.host, args.token)
     index = SessionIndex(folders=args.folders, registry=registry, stores=not args.no_stores)
     search = SearchIndex.open_default()
     app = make_app(index, ServeConfig(host=args.host, token=token), search=search)

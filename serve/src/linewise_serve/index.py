@@ -31,7 +31,7 @@ __all__ = ["Listed", "SessionIndex", "session_uid"]
 logger = logging.getLogger("linewise")
 
 #: How often the index looks at the stores again (a warm look reads the facts cache only).
-REFRESH_SECONDS: Final = 10.0
+REFRESH_SECONDS: Final = 30.0
 
 
 def session_uid(info: SessionInfo) -> str:
@@ -61,7 +61,7 @@ class _Snapshot:
 
 
 class SessionIndex:
-    """The sessions, newest first, looked at again every :data:`REFRESH_SECONDS` at most.
+    """The sessions, newest first, looked at again when older than :data:`REFRESH_SECONDS`.
 
     ``folders`` are walked (sorted) for log and session files, each read through
     its detected parser (kept in memory while its size and time stay the same);
@@ -86,22 +86,37 @@ class SessionIndex:
         self.refresh_seconds = refresh_seconds
         self._lock = threading.Lock()
         self._snapshot: _Snapshot | None = None
+        self._refreshing = False
         self._files: dict[str, tuple[int, int, SessionInfo | None]] = {}
 
     def snapshot(self) -> _Snapshot:
-        """The current sessions; read the first time, then again when older than the refresh."""
+        """The current sessions: read the first time (the caller waits), then looked at again
+        in a thread of its own once older than the refresh, while requests go on being
+        answered from the one they have."""
         current = self._snapshot
-        if current is None or time.monotonic() - current.made > self.refresh_seconds:
+        if current is None:
             with self._lock:
                 current = self._snapshot
-                if current is None or time.monotonic() - current.made > self.refresh_seconds:
+                if current is None:
                     current = self._snapshot = self._read()
+            return current
+        if time.monotonic() - current.made > self.refresh_seconds and not self._refreshing:
+            self._refreshing = True
+            threading.Thread(target=self._refresh_quietly, daemon=True).start()
         return current
 
     def refresh(self) -> None:
-        """Look at the stores and folders again now."""
+        """Look at the stores and folders again now (the caller waits)."""
         with self._lock:
             self._snapshot = self._read()
+
+    def _refresh_quietly(self) -> None:
+        try:
+            self.refresh()
+        except Exception:  # the next look tries again; the list stays as it was
+            logger.exception("looking at the session stores again failed")
+        finally:
+            self._refreshing = False
 
     def sessions(self) -> tuple[Listed, ...]:
         return self.snapshot().ordered

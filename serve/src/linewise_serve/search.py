@@ -33,7 +33,7 @@ __all__ = ["Hit", "SearchIndex", "fts_query"]
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: the index is then made again.
-SCHEMA: Final = 1
+SCHEMA: Final = 2
 _FILE: Final = "search.sqlite3"
 #: Characters of one element's text that are indexed (the renderer shows at most about this).
 _TEXT_CHARS: Final = 100_000
@@ -77,11 +77,21 @@ class _Elements(HTMLParser):
         self.texts: dict[str, list[str]] = {}
         self.kinds: dict[str, str] = {}
         self.order: list[str] = []
+        # Per open element, whether it is a label (its text is not indexed); how many are open.
+        self.labels: list[bool] = []
+        self.skipping = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("br", "hr", "img", "input", "meta", "link", "wbr"):
             return
         values = dict(attrs)
+        if tag == "time" or "kind" in (values.get("class") or "").split():
+            # An entry's label and time are the page's words, not the session's.
+            self.skipping += 1
+            self.stack.append(None)
+            self.labels.append(True)
+            return
+        self.labels.append(False)
         ident = values.get("id")
         if ident is not None and _ID.fullmatch(ident):
             classes = (values.get("class") or "").split()
@@ -97,8 +107,12 @@ class _Elements(HTMLParser):
             return
         if self.stack:
             self.stack.pop()
+        if self.labels and self.labels.pop():
+            self.skipping -= 1
 
     def handle_data(self, data: str) -> None:
+        if self.skipping:
+            return
         for ident in reversed(self.stack):
             if ident is not None:
                 self.texts[ident].append(data)

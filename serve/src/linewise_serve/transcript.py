@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from linewise_serve._host import HtmlRenderer, SessionInfo, transcribe_session
+from linewise_serve._host import HtmlRenderer, SessionInfo, session_summary, transcribe_session
 from linewise_serve.index import Listed
 from linewise_serve.markup import escaped
 
@@ -73,7 +73,8 @@ def transcript_page(listed: Listed, before: Listed | None, after: Listed | None)
     renderer = HtmlRenderer(out, title=_title(listed.info))
     for entry in transcript.entries:
         renderer.write(entry)
-    renderer.close()
+    # The header's tokens, cost and outcome as `linewise render` draws them: the plugin's.
+    renderer.close(summary=session_summary(listed.info))
     page = out.getvalue()
     head, _, rest = page.partition(_BODY)
     found = _META.search(head)

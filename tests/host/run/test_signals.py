@@ -15,7 +15,7 @@ import pytest
 from linewise import Registry
 from linewise.cli import main
 from linewise.plugins.guard import is_import_failure, is_plugin_failure
-from linewise.run.signals import Terminated, arrived, handling, held, time_budget
+from linewise.run.signals import Terminated, arrived, handling, held, stop_behind, time_budget
 from support import FakeSite, wait_for_linewise
 
 GOOD = """
@@ -172,6 +172,20 @@ def test_a_hold_on_another_thread_leaves_the_signal_to_the_main_thread() -> None
     worker.join()
 
 
+def test_a_real_signal_re_raised_as_another_exception_is_still_a_stop() -> None:
+    plain = RuntimeError("a bug")
+    with handling():
+        inner = KeyboardInterrupt()
+        outer = RuntimeError("Error calling __set_name__")
+        outer.__cause__ = inner
+        assert stop_behind(outer) is None  # no real signal came: nothing to stop for
+        with pytest.raises(KeyboardInterrupt):  # noqa: PT012 - the signal lands in the sleep
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        assert stop_behind(outer) is inner and not is_plugin_failure(outer)
+        assert stop_behind(plain) is None and is_plugin_failure(plain)
+
+
 # -- the command's own process ----------------------------------------------------------
 
 SLOW_IMPORT = """
@@ -298,3 +312,82 @@ def test_a_signal_while_orjson_initialises_stops_render_cleanly_not_with_sigsegv
     assert done.returncode == code, (done.returncode, done.stderr)
     assert f"linewise: {said}" in done.stderr and "Traceback" not in done.stderr
     assert target.read_text(encoding="utf-8") == "the earlier transcript\n"
+
+
+#: The command, with the signal landing while a dataclass of linewise_contracts is defined
+#: (in a __set_name__, which Python 3.11 re-raises as RuntimeError): a traceback before.
+SIGNAL_INSIDE_SET_NAME = """
+import dataclasses, os, signal, sys, time
+
+number = int(sys.argv.pop(1))
+original = dataclasses.Field.__set_name__
+
+def set_name(self, owner, name):
+    if owner.__name__ == "RunSummary" and name == "usage":
+        os.kill(os.getpid(), number)
+        time.sleep(0.5)  # the handler raises in here
+    original(self, owner, name)
+
+dataclasses.Field.__set_name__ = set_name
+from linewise.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")],
+)
+def test_a_signal_python_re_raises_as_runtimeerror_still_stops_render_cleanly(
+    tmp_path: Path, number: int, code: int, said: str
+) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("a line\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_INSIDE_SET_NAME, str(number), "render", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert f"linewise: {said}" in done.stderr and "Traceback" not in done.stderr
+
+
+#: A plugin that defines a dataclass as it is imported; the Ctrl-C lands in its __set_name__.
+IMPORT_DEFINES_A_DATACLASS = """
+import os, signal, time
+
+class Field:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right then
+        time.sleep(2)
+
+class Settings:
+    value = Field()
+
+def parse_stdout_line(line, ts):
+    return []
+"""
+
+
+def test_ctrl_c_while_a_plugin_defines_a_class_stops_the_command_not_the_plugin(
+    fake_site: FakeSite, tmp_path: Path
+) -> None:
+    fake_site.add(
+        "class-parser",
+        entry_points={"cls": "cls_mod"},
+        modules={"cls_mod": IMPORT_DEFINES_A_DATACLASS},
+    )
+    log = tmp_path / "run.log"
+    log.write_text("a line\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", fake_site.command_script(), "render", str(log), "-a", "cls"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    assert "generic parser" not in done.stderr

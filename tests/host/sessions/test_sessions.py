@@ -320,3 +320,34 @@ def test_sessions_read_before_a_ctrl_c_are_cached(
         registry=registry, environ=env, home=home, progress=lambda done, total: read.append(done)
     )
     assert len(found) == 3 and len(read) == 2  # the first one came from the cache
+
+
+def _untimed(path: Path, *, keep: int = 0) -> None:
+    """Drop the time of every record of ``path`` except the first ``keep``."""
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for item in items[keep:]:
+        item.pop("ts", None)
+    path.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+
+
+def test_a_session_whose_records_carry_no_time_is_dated_by_its_file_and_says_so(
+    registry: Registry, home: Path, tmp_path: Path
+) -> None:
+    path = write_tiny(home, "p1", "s-untimed")
+    _untimed(path)
+    os.utime(path, ns=(1_767_225_600_000_000_000,) * 2)  # 2026-01-01T00:00:00Z
+    (info,) = find_sessions(registry=registry, environ=_env(tmp_path), home=home)
+    assert (info.started, info.ended) == ("2026-01-01T00:00:00.000Z",) * 2
+    assert info.times_from == "file" and info.to_json()["timesFrom"] == "file"
+
+
+def test_records_with_times_are_never_dated_later_by_the_files_modification_time(
+    registry: Registry, home: Path, tmp_path: Path
+) -> None:
+    """Timed records then untimed ones: the span is the records' own, not the file's time."""
+    path = write_tiny(home, "p1", "s-mixed", start="2026-02-01T10:00:00Z")
+    _untimed(path, keep=2)
+    os.utime(path, ns=(1_798_761_600_000_000_000,) * 2)  # 2027-01-01, long after
+    (info,) = find_sessions(registry=registry, environ=_env(tmp_path), home=home)
+    assert (info.started, info.ended) == ("2026-02-01T10:00:00.000Z",) * 2
+    assert info.times_from == "records"

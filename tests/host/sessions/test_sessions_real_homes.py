@@ -26,8 +26,11 @@ def _claude(source: Path, home: Path) -> int:
         target = project / file.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(file, target)
-        # Subagents' files (<session>/subagents/agent-*.jsonl) are not sessions of their own.
+        # Subagents' files (<session>/subagents/agent-*.jsonl) are not sessions of their own,
+        # unless their session's file is missing (the corpus's phoenix capture has none).
         count += file.parent == source and file.suffix == ".jsonl"
+        if file.parent.name == "subagents" and file.suffix == ".jsonl":
+            count += not (source / f"{file.parent.parent.name}.jsonl").is_file()
     return count
 
 

@@ -233,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C stops any command with "interrupted" and exit 130; SIGTERM (and
     SIGHUP) with its cleanup done and exit 128 + the signal (143); never a traceback.
     """
-    from linewise.run.signals import EXIT_TERMINATED_BASE, Terminated, handling
+    from linewise.run.signals import Terminated, handling, stop_behind
 
     if argv is None:
         # The command's own process: start-up keeps nearly every object it makes (modules,
@@ -248,12 +248,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     with handling(exiting=argv is None):
         try:
             code = _main(argv)
-        except KeyboardInterrupt:
-            _say("interrupted")
-            code = EXIT_INTERRUPTED
-        except Terminated as stop:
-            _say(f"stopped by {signal_name(stop.signum)}")
-            code = EXIT_TERMINATED_BASE + stop.signum
+        except (KeyboardInterrupt, Terminated) as stop:
+            code = _stopped(stop)
+        except Exception as error:
+            # A real signal's exception that Python or a library raised again as another
+            # (3.11 makes one landing in a dataclass's __set_name__ a RuntimeError).
+            behind = stop_behind(error)
+            if behind is None:
+                raise
+            code = _stopped(behind)
         else:
             return code
     if argv is None:
@@ -263,6 +266,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
         os._exit(code)
     return code
+
+
+def _stopped(stop: BaseException) -> int:
+    """Say why the command stopped; its exit code (130 for Ctrl-C, 128 + N for signal N)."""
+    from linewise.run.signals import EXIT_TERMINATED_BASE, Terminated
+
+    if isinstance(stop, Terminated):
+        _say(f"stopped by {signal_name(stop.signum)}")
+        return EXIT_TERMINATED_BASE + stop.signum
+    _say("interrupted")
+    return EXIT_INTERRUPTED
 
 
 def signal_name(signum: int) -> str:

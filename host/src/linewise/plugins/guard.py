@@ -28,7 +28,7 @@ from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
 
-from linewise.run.signals import OverBudget, Terminated, time_budget
+from linewise.run.signals import OverBudget, Terminated, stop_behind, time_budget
 from linewise.run.signals import arrived as signals_arrived
 from linewise.run.signals import installed as signals_installed
 
@@ -64,9 +64,13 @@ KEPT_FAILURES: Final = 100
 
 
 def _real_signal(error: BaseException) -> bool:
-    """True when ``error`` is what a real SIGINT or SIGTERM raised (:mod:`linewise.run.signals`)."""
+    """True when ``error`` is what a real SIGINT or SIGTERM raised (:mod:`linewise.run.signals`),
+    or was raised from it (Python or the plugin re-raising it as another exception)."""
     kind = type(error)
-    return (kind is KeyboardInterrupt or kind is Terminated) and signals_arrived()
+    if (kind is KeyboardInterrupt or kind is Terminated) and signals_arrived():
+        return True
+    behind = stop_behind(error)
+    return behind is not None and behind is not error
 
 
 def is_plugin_failure(error: BaseException) -> bool:

@@ -16,6 +16,7 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
     "amp_session": "linewise-amp",
     "claude_local": "linewise-claude",
     "claude_session": "linewise-claude",
+    "claude_subagent": "linewise-claude",
     "cline_local": "linewise-cline",
     "codex_local": "linewise-codex",
     "codex_app_server": "linewise-codex",

@@ -41,6 +41,7 @@ __all__ = [
     "handling",
     "held",
     "installed",
+    "stop_behind",
     "time_budget",
 ]
 
@@ -101,6 +102,26 @@ def _raise_for(signum: int) -> None:
     if signum in _TERMINATING:
         raise Terminated(signum)
     raise KeyboardInterrupt
+
+
+def stop_behind(error: BaseException) -> KeyboardInterrupt | Terminated | None:
+    """The ``KeyboardInterrupt`` or :class:`Terminated` of a real signal behind ``error``.
+
+    ``error`` itself, or the exception it was raised from or while handling:
+    Python 3.11 re-raises one that lands in a ``__set_name__`` (a dataclass
+    being defined) as a ``RuntimeError``, and a library may wrap it in its own.
+    None when no real signal arrived, or ``error`` does not come from one.
+    """
+    if not _state.received:
+        return None
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, (KeyboardInterrupt, Terminated)):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def raise_swallowed() -> None:

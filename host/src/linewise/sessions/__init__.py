@@ -35,6 +35,7 @@ from linewise.sessions.records import session_lines, sniffed_type
 
 if TYPE_CHECKING:
     from linewise_contracts.sessions import SessionStore
+    from linewise_contracts.summary import RunSummary
 
     from linewise.transcript.build import Transcript
 
@@ -50,6 +51,7 @@ __all__ = [
     "find_sessions",
     "known_stores",
     "resolve_session",
+    "session_summary",
     "store_type",
     "transcribe_session",
 ]
@@ -245,6 +247,30 @@ def file_session(path: str | os.PathLike[str], *, registry: Registry | None = No
         status.st_mtime_ns,
     )
     return read_facts(found, registry.load(source.adapter_type), registry)[0]
+
+
+def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> RunSummary | None:
+    """The run summary of a listed session, as ``linewise render`` draws it in a header.
+
+    The plugin's ``summarize_run`` over the session's records, its cost estimated
+    from list prices where the CLI recorded none (as ``summarize`` estimates it);
+    None when the plugin has no ``summarize_run`` or it fails (the transcript's
+    own result entries then tell what is known).
+    """
+    from linewise.settings.defaults import MAX_LINE_CHARS
+    from linewise.transcript.prices import priced
+    from linewise.transcript.summary import plugin_summary
+
+    registry = registry or get_registry()
+    parser = registry.load(info.adapter_type)
+    if parser.summarize_run is None or parser.is_fallback:
+        return None
+    try:
+        lines = session_lines(parser, Path(info.path), info.key, max_chars=MAX_LINE_CHARS)
+        summary, _ = plugin_summary(parser, lines)
+    except OSError:
+        return None
+    return None if summary is None else priced(summary, info.ended)[0]
 
 
 def resolve_session(

@@ -41,7 +41,7 @@ __all__ = ["CachedRow", "FactsCache", "cache_dir", "decode", "pack_text"]
 logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
-SCHEMA: Final = 5
+SCHEMA: Final = 6
 _FILE: Final = "sessions.sqlite3"
 #: The usage fields of :class:`SessionInfo` (its last ones), kept in one JSON column (``usage``).
 _USAGE: Final = ("token_usage", "model_usage", "model_costs")

@@ -32,8 +32,9 @@ class SessionInfo:
     ``id`` is what ``linewise render ID`` takes: the session id the CLI gave,
     else the key of it in its store file, else the file's name without suffix.
     ``started`` and ``ended`` are UTC ISO 8601 times of the first and last
-    entries (the records' own times where the plugin stamps them, else the
-    file's modification time). Tokens and cost are the CLI's own figures for
+    records' own times; ``times_from`` is ``records`` then, or ``file`` when the
+    records carry no time at all and both are the file's modification time.
+    Tokens and cost are the CLI's own figures for
     the whole session; ``None`` when it reported none. ``problem`` says why the
     facts are incomplete (the plugin failed part way, say).
 
@@ -66,6 +67,7 @@ class SessionInfo:
     problem: str | None = None
     cost_source: str | None = None
     price_data: str | None = None
+    times_from: str = "records"
     # Last, in this order: the facts cache keeps them together (one JSON column).
     token_usage: TokenUsage = field(default_factory=TokenUsage)
     model_usage: dict[str, TokenUsage] = field(default_factory=dict)
@@ -115,9 +117,15 @@ def utc_iso(ts: str) -> str | None:
 
 
 class _Collector:
-    """What the entries tell beyond :class:`~linewise.stream.stats.TranscriptStats`."""
+    """What the entries tell beyond :class:`~linewise.stream.stats.TranscriptStats`.
 
-    def __init__(self) -> None:
+    ``file_time`` is the time the host stamps on entries whose record has no time
+    of its own (the file's modification time): it never counts as an event's time.
+    """
+
+    def __init__(self, file_time: str | None = None) -> None:
+        self.file_time = file_time
+        self.times_from = "records"
         self.messages = 0
         self.cwd: str | None = None
         self.first_prompt: str | None = None
@@ -138,7 +146,7 @@ class _Collector:
             cwd = entry.get("cwd")
             self.cwd = cwd if isinstance(cwd, str) and cwd else None
         ts = utc_iso(entry["ts"])
-        if ts is not None:
+        if ts is not None and ts != self.file_time:
             if self.started is None or ts < self.started:
                 self.started = ts
             if self.ended is None or ts > self.ended:
@@ -163,10 +171,10 @@ def read_facts(
     from linewise.transcript.run_report import RunReport
     from linewise.transcript.summary import plugin_summary
 
-    collector = _Collector()
-    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
     mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
     ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    collector = _Collector(ts)
+    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
     problem = None
     try:
         for line in session_lines(parser, found.path, found.key):
@@ -177,6 +185,9 @@ def read_facts(
     except OSError as error:
         problem = f"read in part: {error.strerror or error}"
     pipeline.close(ts)
+    if collector.started is None:  # no record had a time: the file's is all there is
+        collector.started = collector.ended = ts
+        collector.times_from = "file"
     summary, summary_problem = None, None
     if problem is None and parser.summarize_run is not None:
         try:
@@ -238,6 +249,7 @@ def _info(
         cost_source=cost_source(summary),
         model_costs=dict(report.estimate.by_model) if report.estimate else {},
         price_data=report.estimate.price_data if report.estimate else None,
+        times_from=collector.times_from,
     )
 
 

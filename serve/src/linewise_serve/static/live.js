@@ -54,7 +54,9 @@
       place(next);
       const atEnd = window.innerHeight + window.scrollY >= doc.body.scrollHeight - 40;
       const open = new Set(Array.from(main.querySelectorAll("details[open][id]"), (d) => d.id));
-      main.replaceChildren(...Array.from(next.childNodes, (node) => doc.adoptNode(node)));
+      // A copy first: adopting a node takes it out of the live list being walked.
+      const nodes = Array.from(next.childNodes);
+      main.replaceChildren(...nodes.map((node) => doc.adoptNode(node)));
       for (const id of open) {
         const element = doc.getElementById(id);
         if (element) element.open = true;
@@ -69,7 +71,9 @@
       say("live update failed: " + error.message, false);
     } finally {
       busy = false;
-      if (again) { again = false; redraw(); }
+      // Records written meanwhile: one more redraw, a second later (a busy session is not
+      // drawn again for every record).
+      if (again) { again = false; setTimeout(redraw, 1000); }
     }
   }
   const source = new EventSource(url);

@@ -120,6 +120,18 @@ def test_unknown_token_counts_and_costs_stay_unknown_never_zero() -> None:
     assert row.to_json()["costUsd"] is None
 
 
+def test_sessions_dated_by_their_file_time_are_counted_in_each_row_and_model() -> None:
+    """A session whose records carry no time is filed under its file's date, and says so."""
+    timed = record("a", "2026-01-01T09:00:00.000Z")
+    undated = replace(record("b", "2026-01-01T10:00:00.000Z"), file_dated=True)
+    report = usage_report([timed, undated], "daily")
+    ((key, row),) = report.rows
+    assert (key, row.sessions, row.file_dated) == ("2026-01-01", 2, 1)
+    assert row.to_json()["sessionsDatedByFileTime"] == 1
+    assert row.models["claude-sonnet-4-5"].file_dated == 1
+    assert report.total.to_json()["sessionsDatedByFileTime"] == 1
+
+
 def test_the_model_report_gives_each_model_its_own_tokens_and_cost() -> None:
     mixed = record(
         "m",

@@ -192,6 +192,10 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         legend = _LEGEND.rstrip("\n") + (
             f"; est: the CLI recorded no cost, estimated from list prices ({', '.join(tables)})\n"
         )
+    if any(info.times_from == "file" for info in found):
+        legend = legend.rstrip("\n") + (
+            "; ~ before a time: the file's modification time (its records carry no time)\n"
+        )
     sys.stdout.write(_table(table) + legend)
     return EXIT_OK
 
@@ -280,6 +284,8 @@ def _common(one: str, other: str) -> int:
 
 def _row(info: SessionInfo, shown: Callable[[str], str], prefix: str) -> list[str]:
     when = info.newest[:16].replace("T", " ") if info.newest else "-"
+    if info.times_from == "file" and info.newest:
+        when = "~" + when
     return [
         when,
         info.cli,

@@ -364,6 +364,11 @@ def _legend(report: str, records: list[UsageRecord], total: Totals) -> str:
     )
     if total.unknown_cost:
         lines.append(f"{total.unknown_cost:,} of {total.sessions:,} sessions: cost unknown")
+    if total.file_dated:
+        lines.append(
+            f"{total.file_dated:,} of {total.sessions:,} sessions dated by their file's "
+            "modification time (their records carry no time)"
+        )
     if report == "blocks":
         from linewise.sessions.usage._blocks import billed
 

@@ -21,8 +21,9 @@ __all__ = ["NO_MODEL", "UsageRecord", "record_of"]
 class UsageRecord:
     """One session's usage: when, where, which CLI, tokens per model, cost and its source.
 
-    ``started``/``ended`` are UTC ISO 8601 times of its first and last events
-    (the file's modification time where the CLI wrote no time of its own).
+    ``started``/``ended`` are UTC ISO 8601 times of its first and last events;
+    ``file_dated`` is True when the CLI wrote no time of its own and both are
+    the file's modification time.
     ``model_costs`` holds the estimated cost of each model, where estimated.
     """
 
@@ -38,6 +39,7 @@ class UsageRecord:
     cost_source: str | None
     model_costs: Mapping[str, float] = field(default_factory=dict)
     price_data: str | None = None
+    file_dated: bool = False
 
     @property
     def when(self) -> str | None:
@@ -68,7 +70,7 @@ class UsageRecord:
             if cost is None and single:
                 cost = self.cost_usd
             models[model] = (tokens, cost)
-        return Contribution(self.tokens, self.cost_usd, self.cost_source, models)
+        return Contribution(self.tokens, self.cost_usd, self.cost_source, models, self.file_dated)
 
 
 def record_of(info: SessionInfo) -> UsageRecord:
@@ -89,4 +91,5 @@ def record_of(info: SessionInfo) -> UsageRecord:
         cost_source=info.cost_source,
         model_costs=info.model_costs,
         price_data=info.price_data,
+        file_dated=info.times_from == "file",
     )

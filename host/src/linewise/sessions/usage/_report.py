@@ -105,4 +105,9 @@ def session_keys(records: list[UsageRecord]) -> list[str]:
 
 def _single_models(record: UsageRecord) -> Iterable[tuple[str, Contribution]]:
     for model, (tokens, cost) in record.contribution().models.items():
-        yield model, Contribution(tokens, cost, record.cost_source, {model: (tokens, cost)})
+        yield (
+            model,
+            Contribution(
+                tokens, cost, record.cost_source, {model: (tokens, cost)}, record.file_dated
+            ),
+        )

@@ -23,6 +23,8 @@ class Contribution:
     cost_usd: float | None
     cost_source: str | None
     models: Mapping[str, tuple[TokenUsage, float | None]]
+    #: True when the session's records carry no time: it is dated by its file's.
+    file_dated: bool = False
 
 
 @dataclass(slots=True)
@@ -44,6 +46,7 @@ class Totals:
     reported: int = 0
     estimated: int = 0
     unknown_cost: int = 0
+    file_dated: int = 0
     first: str | None = None
     last: str | None = None
     models: dict[str, Totals] = field(default_factory=dict)
@@ -53,6 +56,7 @@ class Totals:
     ) -> None:
         """Add one session's figures (and, with ``by_model``, each of its models' figures)."""
         self.sessions += 1
+        self.file_dated += part.file_dated
         counts = self.counts
         tokens = part.tokens
         for index, value in enumerate(
@@ -85,7 +89,12 @@ class Totals:
             row = self.models.get(model)
             if row is None:
                 row = self.models[model] = Totals()
-            row.add(Contribution(tokens, cost, part.cost_source, {}), first, last, by_model=False)
+            row.add(
+                Contribution(tokens, cost, part.cost_source, {}, part.file_dated),
+                first,
+                last,
+                by_model=False,
+            )
 
     @property
     def tokens(self) -> TokenUsage:
@@ -130,6 +139,7 @@ class Totals:
             "reportedCostUsd": self.reported_usd if self.reported else None,
             "estimatedCostUsd": self.estimated_usd if self.estimated else None,
             "sessionsWithUnknownCost": self.unknown_cost,
+            "sessionsDatedByFileTime": self.file_dated,
             "first": self.first,
             "last": self.last,
         }

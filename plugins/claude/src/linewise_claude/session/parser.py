@@ -216,7 +216,12 @@ class ClaudeSessionParser:
     def _header(self, record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         if self._init:
             return []
-        return [self._init_entry(record, ts)]
+        entries: list[TranscriptEntry] = [self._init_entry(record, ts)]
+        if record.get("parentMissing") is True:
+            parent = as_string(record.get("parentSessionId")) or "unknown"
+            text = f"subagent of session {parent}, whose session file is missing"
+            entries.append({"kind": "system", "ts": ts, "text": text})
+        return entries
 
     def _init_entry(self, record: dict[str, Any], ts: str) -> InitEntry:
         self._init = True

@@ -14,6 +14,8 @@ __all__ = [
     "SUBAGENT",
     "assistant_model",
     "header_line",
+    "orphan_records",
+    "parent_file",
     "session_records",
     "session_stores",
     "subagent_line",
@@ -147,3 +149,36 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     for agent in _subagent_files(path):
         yield subagent_line(agent)
         yield from _lines(agent)
+
+
+def parent_file(path: Path) -> Path:
+    """The session file a subagent's ``<project>/<id>/subagents/agent-*.jsonl`` belongs to."""
+    folder = path.parent.parent
+    return folder.parent / f"{folder.name}.jsonl"
+
+
+def orphan_records(path: Path) -> Iterator[str]:
+    """A subagent file whose session file is gone, as a session of its own.
+
+    The header names it by its file (``agent-<id>``: its records carry the
+    missing parent's ``sessionId``, which several such files share) and says
+    whose it was (``parentSessionId``, ``parentMissing``); its subagent line
+    names no tool call and its records lose ``isSidechain``, so they are this
+    listing's main thread (its prompt, answer and outcome are the subagent's).
+    """
+    header = parse_json_object(header_line(path)) or {}
+    parent = as_string(header.get("sessionId"))
+    header["sessionId"] = path.stem
+    header["parentMissing"] = True
+    if parent and parent != path.stem:
+        header["parentSessionId"] = parent
+    yield to_json_text(header)
+    line = parse_json_object(subagent_line(path)) or {}
+    line.pop("toolUseId", None)
+    yield to_json_text(line)
+    for raw in _lines(path):
+        record = parse_json_object(raw)
+        if record is None or record.pop("isSidechain", None) is not True:
+            yield raw
+        else:  # its own listing's main thread: counted as its prompts and answers
+            yield to_json_text(record)
