@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
 from linewise.plugins.loading import PluginLoader, static_problem, unknown_adapter
+from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -68,10 +68,6 @@ def _normal(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(".", "_")
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
 class Registry:
     """Every parser plugin of an environment, discovered once and imported on first use.
 
@@ -79,7 +75,10 @@ class Registry:
     to the comma-separated ``LINEWISE_DISABLE`` and ``LINEWISE_ONLY``
     variables. ``strict`` (default ``LINEWISE_STRICT=1``) turns load failures
     and parser exceptions into exceptions. ``entry_points`` replaces the
-    environment's ``linewise.parsers`` group.
+    environment's ``linewise.parsers`` group. The variables come from
+    ``settings`` (:class:`linewise.settings.environment.Settings`), read from
+    the process's environment when none is given; the registry itself reads no
+    environment, and isolation gets the same settings.
     """
 
     def __init__(
@@ -93,23 +92,26 @@ class Registry:
         isolate: Iterable[str] | str | bool | None = None,
         line_timeout: float | None = None,
         worker_memory: int | None = None,
+        settings: Settings | None = None,
     ) -> None:
+        settings = Settings.from_environment() if settings is None else settings
+        self._settings = settings
         self._disabled = (
-            _split_names(os.environ.get("LINEWISE_DISABLE"))
+            _split_names(settings.disable)
             if disable is None
             else frozenset(_normal(n) for n in disable)
         )
-        only_env = os.environ.get("LINEWISE_ONLY") if only is None else None
+        only_env = settings.only if only is None else None
         self._only: frozenset[str] | None = (
             (_split_names(only_env) if only_env and only_env.strip() else None)
             if only is None
             else frozenset(_normal(n) for n in only)
         )
-        self.strict = _env_flag("LINEWISE_STRICT") if strict is None else strict
+        self.strict = settings.strict_on if strict is None else strict
         self.host_contract = host_contract
         #: Which parsers run in worker processes, and their limits (see linewise.plugins.isolation).
         self.isolation = IsolationPolicy.build(
-            isolate, line_timeout=line_timeout, worker_memory=worker_memory
+            isolate, line_timeout=line_timeout, worker_memory=worker_memory, settings=settings
         )
         self.hooks = HookRelay()
         self.call_failures = PluginCallRecord(self.hooks.plugin_call_failed)
@@ -307,10 +309,11 @@ class Registry:
         """Run these adapter types or distributions (``True``: all) in worker processes.
 
         Like ``LINEWISE_ISOLATE``; the limits default to ``LINEWISE_LINE_TIMEOUT``
-        and ``LINEWISE_WORKER_MEMORY``. Parsers loaded before are loaded again.
+        and ``LINEWISE_WORKER_MEMORY`` (as the registry's settings had them).
+        Parsers loaded before are loaded again.
         """
         policy = IsolationPolicy.build(
-            names, line_timeout=line_timeout, worker_memory=worker_memory
+            names, line_timeout=line_timeout, worker_memory=worker_memory, settings=self._settings
         )
         with self._lock:
             self.isolation = policy
@@ -338,7 +341,8 @@ def get_registry() -> Registry:
     if _default is None:
         with _default_lock:
             if _default is None:
-                _default = Registry()
+                # The edge: the process's environment, read once for the process's registry.
+                _default = Registry(settings=Settings.from_environment())
     return _default
 
 

@@ -242,21 +242,24 @@ def test_a_plugin_that_fails_to_import_in_its_worker_is_a_failed_load(fake_site:
     assert "boom at import" in failure.reason
 
 
-def test_the_policy_reads_the_environment(
+def test_the_policy_follows_the_settings_read_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     from linewise.plugins.isolation import IsolationPolicy
+    from linewise.settings.environment import Settings
 
     monkeypatch.setenv("LINEWISE_ISOLATE", "Zoo, linewise-other")
     monkeypatch.setenv("LINEWISE_LINE_TIMEOUT", "2.5")
     monkeypatch.setenv("LINEWISE_WORKER_MEMORY", "256")
-    policy = IsolationPolicy.build()
+    assert not IsolationPolicy.build().active  # no settings: the policy reads no environment
+    policy = IsolationPolicy.build(settings=Settings.from_environment())
     assert policy.covers("zoo", None)
     assert policy.covers("x", "linewise_other")
     assert not policy.covers("claude_local", "linewise-claude")
     assert (policy.line_timeout, policy.worker_memory) == (2.5, 256)
     monkeypatch.setenv("LINEWISE_LINE_TIMEOUT", "soon")
-    assert IsolationPolicy.build().line_timeout == 5.0  # warned about, the default used
+    settings = Settings.from_environment()
+    assert IsolationPolicy.build(settings=settings).line_timeout == 5.0  # warned, default used
     assert "LINEWISE_LINE_TIMEOUT must be a positive number, not 'soon'" in caplog.text
     with pytest.raises(ValueError, match="line_timeout must be a positive number"):
         IsolationPolicy.build(line_timeout=-1)

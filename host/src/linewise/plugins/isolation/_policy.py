@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 import math
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
+
+from linewise.settings.environment import Settings
 
 __all__ = [
     "DEFAULT_LINE_TIMEOUT",
@@ -52,19 +53,21 @@ class IsolationPolicy:
         *,
         line_timeout: float | None = None,
         worker_memory: int | None = None,
-        environ: Mapping[str, str] | None = None,
+        settings: Settings | None = None,
     ) -> IsolationPolicy:
-        """The policy from the arguments, each defaulting to its environment variable.
+        """The policy from the arguments, each defaulting to its variable in ``settings``.
 
         ``LINEWISE_ISOLATE`` (``TYPE[,TYPE...]`` or ``all``),
-        ``LINEWISE_LINE_TIMEOUT`` (seconds) and ``LINEWISE_WORKER_MEMORY`` (MiB).
+        ``LINEWISE_LINE_TIMEOUT`` (seconds) and ``LINEWISE_WORKER_MEMORY`` (MiB), as
+        :class:`~linewise.settings.environment.Settings` read them (none without
+        settings: the policy reads no environment).
         ``isolate=True`` means all; ``False`` or an empty list means none.
         Raises ValueError for a limit argument that is not a positive number; a
         variable that is not one is warned about and the default used.
         """
-        env = os.environ if environ is None else environ
+        settings = Settings() if settings is None else settings
         if isolate is None:
-            names = _names(env.get("LINEWISE_ISOLATE"))
+            names = _names(settings.isolate)
         elif isinstance(isolate, bool):
             names = frozenset([_ALL]) if isolate else frozenset()
         elif isinstance(isolate, str):
@@ -72,12 +75,12 @@ class IsolationPolicy:
         else:
             names = frozenset(name.strip().lower() for name in isolate if name.strip())
         timeout = (
-            _from_environment(env, "LINEWISE_LINE_TIMEOUT")
+            _from_environment(settings.line_timeout, "LINEWISE_LINE_TIMEOUT")
             if line_timeout is None
             else _positive("line_timeout", str(line_timeout))
         )
         memory = (
-            _from_environment(env, "LINEWISE_WORKER_MEMORY")
+            _from_environment(settings.worker_memory, "LINEWISE_WORKER_MEMORY")
             if worker_memory is None
             else _positive("worker_memory", str(worker_memory))
         )
@@ -113,9 +116,9 @@ def _positive(name: str, text: str | None) -> float | None:
     return value
 
 
-def _from_environment(env: Mapping[str, str], name: str) -> float | None:
+def _from_environment(text: str | None, name: str) -> float | None:
     try:
-        return _positive(name, env.get(name))
+        return _positive(name, text)
     except ValueError as error:
         logger.warning("%s; using the default", error)
         return None
