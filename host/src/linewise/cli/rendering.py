@@ -307,13 +307,12 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> tuple[TextIO, Ou
         return stack.enter_context(entry_stream()), None
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
-    from linewise.cli.output_file import OutputError, OutputFile
+    from linewise.cli.output_file import OutputError, opened
 
     try:
-        file = OutputFile(args.output)
+        file = opened(args.output, stack)
     except OutputError as error:
         fail(str(error), EXIT_FAILURE)
-    stack.callback(file.discard)  # anything but a commit leaves the earlier file as it was
     return file.stream, file
 
 
