@@ -159,7 +159,7 @@ def add_arguments(
     )
     add_jobs(render)
     add_isolation_options(render)
-    render.set_defaults(handler=render_paths)
+    render.set_defaults(handler=render_paths, render_one=run)
 
 
 # -- reading -------------------------------------------------------------------
