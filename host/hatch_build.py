@@ -160,7 +160,7 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
 
 def _module_name(path: str) -> str:
-    """``src/linewise/renderers/jsonl.py`` -> ``linewise.renderers.jsonl``."""
+    """``src/linewise/stream/lines.py`` -> ``linewise.stream.lines``."""
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 

@@ -41,6 +41,19 @@ def test_every_compiled_distribution_builds_with_the_same_hook() -> None:
             assert (REPO / folder / module).is_file(), f"{folder} compiles a missing {module}"
 
 
+def test_the_host_compiles_exactly_the_stream_package() -> None:
+    """The hot path is a package of its own (ARCHITECTURE.md): every stream module, nothing else.
+
+    Its ``__init__.py`` holds only the package's docstring, so there is nothing in it to compile.
+    """
+    stream = REPO / "host" / "src" / "linewise" / "stream"
+    modules = sorted(path.name for path in stream.glob("*.py") if path.name != "__init__.py")
+    assert _compile_list("host") == [f"src/linewise/stream/{name}" for name in modules]
+    init = (stream / "__init__.py").read_text(encoding="utf-8")
+    assert init.count("\n") == 1
+    assert init.startswith('"""')
+
+
 def test_the_hook_compiles_with_the_mypy_the_workspace_locks() -> None:
     lock = (REPO / "uv.lock").read_text(encoding="utf-8")
     locked = re.search(r'\[\[package\]\]\nname = "mypy"\nversion = "([^"]+)"', lock)
@@ -48,6 +61,7 @@ def test_the_hook_compiles_with_the_mypy_the_workspace_locks() -> None:
     assert f'"mypy=={locked.group(1)}"' in (REPO / "host" / _HOOK).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("setting", "warned"),
     [({"CC": "/bin/false"}, True), ({"LINEWISE_PURE_PYTHON": "1"}, False)],
@@ -117,6 +131,7 @@ def _run(command: list[str], pythonpath: Path | None) -> subprocess.CompletedPro
     return subprocess.run(command, capture_output=True, env=environ, check=False, timeout=600)
 
 
+@pytest.mark.slow
 def test_the_compiled_modules_are_the_ones_imported(compiled: Path) -> None:
     modules = [
         module.removeprefix("src/").removesuffix(".py").replace("/", ".")
@@ -146,6 +161,7 @@ def _inputs() -> list[Path]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "style",
     [
@@ -169,6 +185,7 @@ def test_the_compiled_and_pure_paths_render_every_log_alike(
     assert fast.stdout == pure.stdout
 
 
+@pytest.mark.slow
 def test_the_compiled_and_pure_paths_draw_the_samples_alike_in_html(compiled: Path) -> None:
     # One page (and process) per log, so the bundled samples only: the HTML view is drawn
     # by modules that are not compiled, from the entries and totals the tests above compare.

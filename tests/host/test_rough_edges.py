@@ -12,8 +12,8 @@ import pytest
 from host.render.export.test_export import claude_log
 from linewise import Registry
 from linewise.cli import main
-from linewise.cli.rendering import follow_chunks
-from linewise.cli.scaffold import scaffold
+from linewise.cli.commands.rendering import follow_chunks
+from linewise.cli.commands.scaffold import scaffold
 from support import FakeSite, corpus_path
 
 LINEWISE = [sys.executable, "-c", "import sys; from linewise.cli import main; sys.exit(main())"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
-from linewise.cli.summarizing import _row
+from linewise.cli.commands.summarizing import _row
 from linewise.render.export._work import export_file
 from linewise.render.outcome import result_usage, summary_tokens, summary_usage
 from linewise.transcript.run_report import summarize_log

@@ -59,7 +59,7 @@ _EXPORTS = {
     "RunReport": "linewise.transcript.run_report",
     "summarize_log": "linewise.transcript.run_report",
     "FailedLoad": "linewise.plugins.failed_load",
-    "LoadedParser": "linewise.plugins.registry",
+    "LoadedParser": "linewise.plugins.loaded",
     "ParserInfo": "linewise.plugins.parser_info",
     "ParserStatus": "linewise.plugins.parser_info",
     "Registry": "linewise.plugins.registry",

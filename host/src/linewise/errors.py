@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from linewise.plugins.registry import FailedLoad
+    from linewise.plugins.failed_load import FailedLoad
 
 __all__ = [
     "AgentStartError",

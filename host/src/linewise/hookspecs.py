@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from linewise.plugins.failed_load import FailedLoad
     from linewise.plugins.guard import PluginCallFailure
-    from linewise.plugins.registry import FailedLoad, ParserInfo
+    from linewise.plugins.parser_info import ParserInfo
 
 __all__ = ["hookimpl", "hookspec"]
 

@@ -24,8 +24,10 @@ def test_list_imports_no_other_subcommand() -> None:
     loaded = _modules_after(
         "from linewise.cli import main\ntry:\n    main(['list'])\nexcept SystemExit:\n    pass"
     )
-    others = {f"linewise.cli.{module}" for name, module in COMMANDS.items() if name != "list"}
-    assert "linewise.cli.listing" in loaded
+    others = {
+        f"linewise.cli.commands.{module}" for name, module in COMMANDS.items() if name != "list"
+    }
+    assert "linewise.cli.commands.listing" in loaded
     assert not loaded & others
 
 
@@ -38,7 +40,11 @@ def test_render_jsonl_imports_neither_the_text_renderers_nor_other_subcommands()
     )
     assert "linewise.render.jsonl" in loaded
     assert not loaded & {"linewise.render.text", "linewise.render.compact"}
-    assert not loaded & {"linewise.cli.listing", "linewise.cli.exporting", "linewise.cli.running"}
+    assert not loaded & {
+        "linewise.cli.commands.listing",
+        "linewise.cli.commands.exporting",
+        "linewise.cli.commands.running",
+    }
     # A named adapter type needs no detection, nor pluggy, which serves the sniffers.
     assert not loaded & {"linewise.stream.detect", "pluggy", "packaging"}
 
@@ -70,7 +76,7 @@ def test_each_table_line_names_the_command_its_module_registers() -> None:
             handlers = [sub.get_default("handler") for sub in nested.choices.values()]
         for handler in handlers:
             assert handler.__module__.startswith("linewise.cli."), name
-        assert f"linewise.cli.{module}" in sys.modules
+        assert f"linewise.cli.commands.{module}" in sys.modules
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 from linewise.cli import main
+from linewise.cli.commands.rendering import FOLLOW_INTERVAL, follow_chunks
 from linewise.cli.common import file_ts
-from linewise.cli.rendering import FOLLOW_INTERVAL, follow_chunks
 from linewise.render.progress import ProgressBar
 from support import REPO, corpus_path
 
@@ -322,7 +322,7 @@ def test_ctrl_c_during_a_render_reports_and_exits_130(
         yield source.read(2000)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("linewise.cli.rendering.read_chunks", interrupted)
+    monkeypatch.setattr("linewise.cli.commands.rendering.read_chunks", interrupted)
     assert main(["render", str(SAMPLE), "-a", "claude_local"]) == 130
     captured = capsys.readouterr()
     assert captured.out.startswith("system      hook SessionStart")
@@ -448,7 +448,7 @@ def test_no_bar_for_stdin_pipes_quiet_non_terminals_or_follow(
                 yield chunk
             raise KeyboardInterrupt
 
-        monkeypatch.setattr("linewise.cli.rendering.follow_chunks", stop_at_the_end)
+        monkeypatch.setattr("linewise.cli.commands.rendering.follow_chunks", stop_at_the_end)
         args.append("--follow")
     monkeypatch.setattr(sys, "stderr", err)
     assert main(args) == 0

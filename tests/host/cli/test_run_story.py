@@ -139,7 +139,7 @@ def test_a_pipe_is_kept_only_up_to_its_limit() -> None:
 def test_jsonl_does_not_read_the_log_again_for_a_summary_it_never_draws(
     max_turns_log: Path, monkeypatch: pytest.MonkeyPatch, censor: bool
 ) -> None:
-    from linewise.cli import rendering
+    from linewise.cli.commands import rendering
 
     summarised: list[str] = []
 

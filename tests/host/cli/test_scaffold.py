@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from linewise.cli.scaffold import scaffold
+from linewise.cli.commands.scaffold import scaffold
 
 LINEWISE = str(Path(sys.executable).with_name("linewise"))
 

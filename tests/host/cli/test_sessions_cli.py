@@ -181,7 +181,7 @@ def test_summarize_an_unknown_id_is_reported_like_a_missing_file(
 
 
 def test_the_table_shows_each_id_by_its_shortest_unique_prefix() -> None:
-    from linewise.cli.sessions import unique_prefixes
+    from linewise.cli.commands.sessions import unique_prefixes
 
     ids = ["rollout-2025-09-25-aaa", "rollout-2025-09-25-abb", "4cda4f2a-53e7", "4cda", "x" * 40]
     assert unique_prefixes(ids) == {

@@ -16,7 +16,7 @@ from linewise.plugins.guard import (
     sniff_score,
 )
 from linewise.stream.detect import detect_adapter
-from linewise.stream.stats import plugin_summary
+from linewise.transcript.summary import plugin_summary
 from support import FakeSite
 
 TS = "2026-01-01T00:00:00.000Z"

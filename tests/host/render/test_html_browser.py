@@ -20,6 +20,9 @@ pytest.importorskip(
 )
 from playwright.sync_api import sync_playwright
 
+# A real browser per test module, seconds per page: CI runs them, -m 'not slow' skips them.
+pytestmark = pytest.mark.slow
+
 if TYPE_CHECKING:
     from playwright.sync_api import (
         Browser,

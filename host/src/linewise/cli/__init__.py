@@ -16,7 +16,7 @@ from linewise.settings.defaults import EXIT_INTERRUPTED
 
 __all__ = ["COMMANDS", "COMMAND_GROUP", "build_parser", "main"]
 
-#: Subcommand name -> its module in ``linewise.cli``. A module defines
+#: Subcommand name -> its module in ``linewise.cli.commands``. A module defines
 #: ``register(commands)``, adding its subparser with a ``handler(args, registry) -> int``
 #: default. Adding a subcommand is one line here (and its module): ``linewise X``
 #: imports only X's module, so start-up does not grow with the number of commands;
@@ -166,7 +166,7 @@ def build_parser(
         return parser
     modules = COMMANDS.values() if command is None else (COMMANDS[command],)
     for module in modules:
-        import_module(f"linewise.cli.{module}").register(commands)
+        import_module(f"linewise.cli.commands.{module}").register(commands)
     parser.subcommands = dict(commands.choices)
     return parser
 

@@ -1,6 +1,6 @@
 """``linewise render a.log b.log ...``: several logs rendered by a pool of processes, in order.
 
-Each log is rendered by :func:`linewise.cli.rendering.run` in a worker process
+Each log is rendered by :func:`linewise.cli.commands.rendering.run` in a worker process
 into a temporary file (the rendered bytes: no entry crosses between processes),
 with its warnings and diagnostics captured; the parent copies each transcript
 to the output in the order the logs were given, as soon as it and those before
@@ -63,9 +63,11 @@ def planned_jobs(paths: list[str], requested: int | None, cores: int) -> int:
 
 
 def render_paths(args: argparse.Namespace, registry: Registry) -> int:
-    """``linewise render``: one log as before, or several through the pool."""
-    from linewise.cli import rendering
+    """``linewise render``: one log as before, or several through the pool.
 
+    Each log is rendered by ``args.render_one(args, registry)`` (the render
+    command's own function, set by its parser), here or in a worker process.
+    """
     if not args.paths:
         # `cat run.jsonl | linewise render`: a pipe or a file on stdin is the log.
         if _interactive(sys.stdin):
@@ -73,7 +75,7 @@ def render_paths(args: argparse.Namespace, registry: Registry) -> int:
         args.paths = ["-"]
     if len(args.paths) == 1:
         args.path = args.paths[0]
-        return rendering.run(args, registry)
+        return int(args.render_one(args, registry))
     _check_several(args)
     import tempfile
 
@@ -245,7 +247,6 @@ def _render_one(
     settings: dict[str, Any], path: str, rendered: str, registry: Registry | None = None
 ) -> Outcome:
     """Render one log to the file ``rendered``; its exit code and its stderr text."""
-    from linewise.cli import rendering
     from linewise.errors import LinewiseError
 
     args = argparse.Namespace(**{**settings, "path": path, "output": rendered})
@@ -254,7 +255,7 @@ def _render_one(
     with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
         configure_logging(args.verbose)  # warnings land in `captured` too
         try:
-            code = rendering.run(args, registry or _own_registry(args))
+            code = args.render_one(args, registry or _own_registry(args))
         except SystemExit as stop:  # fail(): the message is on the captured stderr
             code = stop.code if isinstance(stop.code, int) else EXIT_FAILURE
         except LinewiseError as error:

@@ -12,7 +12,8 @@ from linewise.cli.common import logger
 from linewise.plugins.registry import Registry
 from linewise.settings.defaults import SUMMARY_KEEP_BYTES
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats, plugin_summary
+from linewise.stream.stats import TranscriptStats
+from linewise.transcript.summary import plugin_summary
 
 __all__ = ["KeptChunks", "run_summary"]
 

@@ -11,8 +11,9 @@ from linewise.plugins.guard import is_plugin_failure, sniff_score
 if TYPE_CHECKING:
     import pluggy
 
+    from linewise.plugins.failed_load import FailedLoad
     from linewise.plugins.guard import PluginCallFailure
-    from linewise.plugins.registry import FailedLoad, ParserInfo
+    from linewise.plugins.parser_info import ParserInfo
 
 __all__ = ["HOST_PLUGIN_PREFIX", "HookRelay"]
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from linewise_contracts.exports import exports_problem, parser_problem
 from linewise_contracts.protocols import (
@@ -21,14 +20,10 @@ from linewise_contracts.protocols import (
 )
 
 from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
-from linewise.plugins.discovery import (
-    Candidate,
-    Loadable,
-    adapter_type_problem,
-    entry_point_value_problem,
-)
+from linewise.plugins.candidate import Candidate, Loadable
+from linewise.plugins.discovery import adapter_type_problem, entry_point_value_problem
 from linewise.plugins.gate import GateDecision, check_contract, contract_hint
-from linewise.plugins.generic import GENERIC_ADAPTER_TYPE, GenericParser
+from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import (
     GuardedCall,
     GuardedFactory,
@@ -42,15 +37,17 @@ from linewise.plugins.guard import (
     lookup,
     safe_repr,
 )
+from linewise.plugins.loaded import (
+    LoadedParser,
+    PluginExports,
+    generic_loaded,
+    metadata_models,
+    metadata_str,
+)
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from linewise_contracts.entries import TranscriptEntry
-    from linewise_contracts.environment import EnvironmentCheck
-    from linewise_contracts.protocols import CompactLine, StdoutParser
-    from linewise_contracts.sessions import SessionStore
-    from linewise_contracts.summary import RunSummary
+    from linewise_contracts.protocols import StdoutParser
 
     from linewise.plugins.failed_load import FailureStage
     from linewise.plugins.registry import Registry
@@ -68,127 +65,6 @@ class _StaticParser:
 
     def reset(self) -> None:
         return None
-
-
-class PluginExports:
-    """A loaded plugin's optional exports, each behind the guard; None when it has none.
-
-    The attributes carry the contract's export names, so ``getattr(exports,
-    SNIFF)`` works. ``sniff`` and ``format_stdout_line`` never raise (a failure
-    is recorded and gives 0, or the line shown plain); ``summarize_run`` and
-    ``check_environment`` raise :class:`~linewise.plugins.guard.PluginCallError`
-    (an ``Exception``) for whatever the plugin raised. A plain class with
-    slots: building a dataclass at import is a noticeable part of a short run.
-    """
-
-    __slots__ = (
-        "check_environment",
-        "format_stdout_line",
-        "session_keys",
-        "session_records",
-        "session_stores",
-        "sniff",
-        "summarize_run",
-    )
-
-    def __init__(
-        self,
-        *,
-        sniff: Callable[[Sequence[str]], float | None] | None = None,
-        summarize_run: Callable[[Iterable[str]], RunSummary] | None = None,
-        check_environment: Callable[..., list[EnvironmentCheck]] | None = None,
-        format_stdout_line: Callable[[str], list[CompactLine]] | None = None,
-        session_stores: Callable[..., list[SessionStore]] | None = None,
-        session_records: Callable[..., Iterable[str]] | None = None,
-        session_keys: Callable[[Path], list[str]] | None = None,
-    ) -> None:
-        self.sniff = sniff
-        self.summarize_run = summarize_run
-        self.check_environment = check_environment
-        self.format_stdout_line = format_stdout_line
-        self.session_stores = session_stores
-        self.session_records = session_records
-        self.session_keys = session_keys
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _EXPORT_ORDER)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not PluginExports:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _EXPORT_ORDER)
-        return f"PluginExports({shown})"
-
-
-_EXPORT_ORDER: Final = (
-    "sniff",
-    "summarize_run",
-    "check_environment",
-    "format_stdout_line",
-    "session_stores",
-    "session_records",
-    "session_keys",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedParser:
-    """A parser ready to serve an adapter type: the plugin's, or the generic one standing in.
-
-    ``new_parser()`` returns a fresh parser for one transcript (the plugin's
-    stateful factory when it exports one, which wins over its static function);
-    it raises :class:`~linewise.plugins.guard.PluginCallError` (an ``Exception``)
-    whatever the plugin's factory raised. ``fallback_reason`` is set when the
-    generic parser stands in for a plugin. Every plugin callable handed out
-    here goes through the guard (see :mod:`linewise.plugins.guard`); ``target`` holds
-    the same guarded optional exports as :class:`PluginExports`, never the
-    plugin's own module.
-    """
-
-    adapter_type: str
-    new_parser: Callable[[], StdoutParser]
-    stateful: bool
-    label: str | None = None
-    models: tuple[Mapping[str, Any], ...] = ()
-    agent_configuration_doc: str | None = None
-    summarize_run: Callable[[Iterable[str]], RunSummary] | None = None
-    fallback_reason: str | None = None
-    target: PluginExports | None = None
-    sniff: Callable[[Sequence[str]], float | None] | None = None
-    check_environment: Callable[..., list[EnvironmentCheck]] | None = None
-    format_stdout_line: Callable[[str], list[CompactLine]] | None = None
-    #: Session stores (contract 1.2), guarded like ``summarize_run``: they raise only
-    #: exceptions; what they return is checked by :mod:`linewise.sessions`.
-    session_stores: Callable[..., list[SessionStore]] | None = None
-    session_records: Callable[..., Iterable[str]] | None = None
-    session_keys: Callable[[Path], list[str]] | None = None
-    #: The plugin runs in worker processes (isolation mode), never imported by the host.
-    isolated: bool = False
-    #: Exports an isolated plugin has that its workers do not serve (session stores: a
-    #: worker may not read files), so that a command can say what it leaves out.
-    unserved: tuple[str, ...] = ()
-
-    @property
-    def is_fallback(self) -> bool:
-        """True when the generic parser serves this adapter type."""
-        return self.fallback_reason is not None
-
-
-def generic_loaded(adapter_type: str, reason: str | None) -> LoadedParser:
-    """The built-in generic parser serving ``adapter_type`` (standing in when ``reason``)."""
-    return LoadedParser(
-        adapter_type=adapter_type,
-        new_parser=GenericParser,
-        stateful=False,
-        label="Generic (raw stdout)" if reason is None else None,
-        fallback_reason=reason,
-    )
 
 
 def static_problem(
@@ -379,9 +255,9 @@ class PluginLoader:
             adapter_type=candidate.adapter_type,
             new_parser=new_parser,
             stateful=factory is not None,
-            label=_metadata_str(export("label")) or candidate.summary,
-            models=_metadata_models(export("models")),
-            agent_configuration_doc=_metadata_str(export("agent_configuration_doc")),
+            label=metadata_str(export("label")) or candidate.summary,
+            models=metadata_models(export("models")),
+            agent_configuration_doc=metadata_str(export("agent_configuration_doc")),
             summarize_run=exports.summarize_run,
             target=exports,
             sniff=exports.sniff,
@@ -474,17 +350,3 @@ def _optional(
         record.add(PluginCallFailure(who, name, f"is a {type(value).__name__}, not callable"))
         return None
     return kind(who, name, value, record)
-
-
-def _metadata_str(value: object) -> str | None:
-    return value if type(value) is str and value.strip() else None
-
-
-def _metadata_models(value: object) -> tuple[Mapping[str, Any], ...]:
-    if type(value) not in (list, tuple):
-        return ()
-    return tuple(
-        dict(item)
-        for item in value  # type: ignore[attr-defined]
-        if type(item) is dict and type(item.get("id")) is str
-    )

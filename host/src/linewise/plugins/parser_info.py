@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from linewise.plugins.discovery import Candidate
+    from linewise.plugins.candidate import Candidate
     from linewise.plugins.gate import GateDecision
 
 __all__ = ["ParserInfo", "ParserStatus", "available_info"]

@@ -9,20 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from linewise_contracts._version import CONTRACT_VERSION
 
-from linewise.plugins.discovery import Candidate, scan
+from linewise.plugins.candidate import Candidate
+from linewise.plugins.discovery import scan
 from linewise.plugins.gate import check_contract
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import PluginCallRecord
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
-from linewise.plugins.loading import (
-    LoadedParser,
-    PluginExports,
-    PluginLoader,
-    generic_loaded,
-    static_problem,
-    unknown_adapter,
-)
+from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
+from linewise.plugins.loading import PluginLoader, static_problem, unknown_adapter
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from linewise._version import __version__
-from linewise.plugins.discovery import Candidate, Scan
+from linewise.plugins.candidate import Candidate, Scan
 from linewise.plugins.dist_info import load_entry_point
 from linewise.plugins.site_scan import only_path_finders
 

@@ -36,8 +36,8 @@ from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
 from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
-from linewise.stream.stats import plugin_summary
 from linewise.transcript.run_report import RunReport, SummarySource
+from linewise.transcript.summary import plugin_summary
 
 if TYPE_CHECKING:
     from linewise.render import JsonlRenderer

@@ -258,8 +258,8 @@ def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> R
     own result entries then tell what is known).
     """
     from linewise.settings.defaults import MAX_LINE_CHARS
-    from linewise.stream.stats import plugin_summary
     from linewise.transcript.prices import priced
+    from linewise.transcript.summary import plugin_summary
 
     registry = registry or get_registry()
     parser = registry.load(info.adapter_type)

@@ -168,8 +168,8 @@ def read_facts(
     result entries do, and without any, tokens and cost are unknown.
     """
     from linewise.stream.pipeline import Pipeline
-    from linewise.stream.stats import plugin_summary
     from linewise.transcript.run_report import RunReport
+    from linewise.transcript.summary import plugin_summary
 
     mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
     ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")

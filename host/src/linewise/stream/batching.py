@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from linewise.stream.leftover import Leftover
 from linewise.stream.lines import stripped
 
 if TYPE_CHECKING:
@@ -75,8 +76,6 @@ def parse_batched(
                 counted = False
             done.append((raw, entries))
     except KeyboardInterrupt:
-        from linewise.stream.safety import Leftover
-
         if counted:  # the line being taken when Ctrl-C came is in the leftover
             diagnostics.lines -= 1
         handed = [entry for _, entries in done for entry in entries]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
 
-from linewise.hookspecs import hookimpl
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.registry import Registry, get_registry
+from linewise.plugins.sniffers import register_sniffers
 from linewise.settings.defaults import CONFIDENT, MARGIN, SNIFF_LINES, SNIFF_MAX_LINES
 from linewise.stream.lines import text_lines
 
@@ -26,9 +25,6 @@ __all__ = [
 ]
 
 
-_SNIFFER_PREFIX: Final = "linewise-sniff:"
-
-
 @dataclass(frozen=True, slots=True)
 class Detection:
     """The adapter type chosen for a log (the generic one when nothing is sure) and why."""
@@ -37,38 +33,6 @@ class Detection:
     detected: bool
     reason: str
     scores: dict[str, float] = field(default_factory=dict)
-
-
-class _PluginSniffer:
-    """Serves one plugin's ``sniff`` export through the ``linewise_sniff`` hook."""
-
-    def __init__(self, adapter_type: str, sniff: Callable[[Sequence[str]], float | None]) -> None:
-        self.adapter_type = adapter_type
-        self._sniff = sniff
-
-    def __dir__(self) -> list[str]:
-        # pluggy looks for hook implementations under every name dir() lists (some 30
-        # inherited ones, for each of a dozen sniffers registered at start-up): just this one.
-        return ["linewise_sniff"]
-
-    @hookimpl
-    def linewise_sniff(self, lines: Sequence[str]) -> tuple[str, object] | None:
-        # The guarded sniff: it copies the lines, records any failure and gives None then.
-        score = self._sniff(lines)
-        return None if score is None else (self.adapter_type, score)
-
-
-def register_sniffers(registry: Registry) -> None:
-    """Import the plugins' detectors now (a live run does it before the agent starts)."""
-    manager = registry.hooks.manager
-    for adapter_type in registry.adapter_types:
-        name = _SNIFFER_PREFIX + adapter_type
-        if adapter_type == GENERIC_ADAPTER_TYPE or manager.has_plugin(name):
-            continue
-        loaded = registry.load(adapter_type)
-        if loaded.is_fallback or loaded.sniff is None:
-            continue
-        manager.register(_PluginSniffer(adapter_type, loaded.sniff), name)
 
 
 def first_lines(text: str, limit: int = SNIFF_MAX_LINES) -> list[str]:

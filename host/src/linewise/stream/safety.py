@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from linewise_contracts.entries import TranscriptEntry
@@ -23,6 +22,7 @@ from linewise.stream.copies import (
     validated_copies,
 )
 from linewise.stream.diagnostics import Diagnostics
+from linewise.stream.leftover import Leftover
 from linewise.stream.lines import stripped
 from linewise.stream.recovery import new_parser, recovered
 
@@ -32,15 +32,6 @@ __all__ = ["Leftover", "LineSink", "SafetyNet"]
 LineSink = Callable[[str, list[TranscriptEntry]], None]
 
 _BOM: Final = "\ufeff"
-
-
-@dataclass(slots=True)
-class Leftover:
-    """What a real Ctrl-C inside the parser left: the entries not handed out yet (the
-    output list it stopped), and the lines not parsed yet, the interrupted one first."""
-
-    entries: list[TranscriptEntry]
-    lines: list[str]
 
 
 class SafetyNet:

@@ -1,29 +1,24 @@
-"""Transcript statistics and a plugin's run summary: what one run came to, counted as it goes.
+"""Transcript statistics: what one run came to, counted entry by entry as it streams.
 
 :class:`TranscriptStats` is kept for every transcript the host renders (it is
-compiled with the hot path); :func:`plugin_summary` calls a plugin's
-``summarize_run`` behind the guard. Reports over whole logs (``linewise
-summarize``) are in :mod:`linewise.transcript.run_report`.
+compiled with the hot path). A plugin's own run summary is
+:func:`linewise.transcript.summary.plugin_summary`; reports over whole logs
+(``linewise summarize``) are in :mod:`linewise.transcript.run_report`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from linewise_contracts.entries import TranscriptEntry
-from linewise_contracts.summary import COST_SOURCES, RunSummary, Usage
-from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
-
-from linewise.plugins.registry import LoadedParser
-from linewise.run.signals import Terminated
+from linewise_contracts.summary import RunSummary, Usage
 
 __all__ = [
     "MAX_TOKENS",
     "TranscriptStats",
-    "plugin_summary",
+    "finite",
 ]
 
 
@@ -105,7 +100,7 @@ class TranscriptStats:
             output_tokens=_tokens(entry["outputTokens"]),
             cached_tokens=_tokens(entry["cachedTokens"]),
         )
-        cost = _finite(entry["costUsd"])
+        cost = finite(entry["costUsd"])
         if cost is not None:
             self.cost_usd = cost if self.cost_usd is None else self.cost_usd + cost
         self.outcome = entry["subtype"] or None
@@ -164,7 +159,7 @@ class TranscriptStats:
         )
 
 
-def _finite(value: object) -> float | None:
+def finite(value: object) -> float | None:
     """A number as a float, or None when it is not one a summary can hold (huge, inf, nan)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -177,83 +172,7 @@ def _finite(value: object) -> float | None:
 
 def _tokens(value: object) -> int:
     """A token count; 0 for one no run can have (negative, fractional nonsense, huge)."""
-    number = _finite(value)
+    number = finite(value)
     if number is None or not 0 <= number <= MAX_TOKENS:
         return 0
     return int(number)
-
-
-def _token_usage_problem(name: str, tokens: object) -> str | None:
-    """Why a plugin's TokenUsage cannot be shown (not one, or a count no run can have)."""
-    if not isinstance(tokens, TokenUsage):
-        return f"{name} is not a TokenUsage"
-    for field_name, _ in TOKEN_FIELDS:
-        count = getattr(tokens, field_name)
-        if count is not None and (type(count) is not int or not 0 <= count <= MAX_TOKENS):
-            return f"{name}.{field_name} is not a token count"
-    return None
-
-
-def _summary_problem(summary: RunSummary) -> str | None:
-    """Why a plugin's run summary cannot be shown, or None when it is sane."""
-    usage = summary.usage
-    for name, count in (
-        ("input_tokens", usage.input_tokens),
-        ("output_tokens", usage.output_tokens),
-        ("cached_tokens", usage.cached_tokens),
-    ):
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_TOKENS:
-            return f"usage.{name} is not a token count"
-    problem = _token_usage_problem("token_usage", summary.token_usage)
-    if problem is not None:
-        return problem
-    if not isinstance(summary.model_usage, dict):
-        return "model_usage is not a dict"
-    for model, tokens in summary.model_usage.items():
-        if not isinstance(model, str):
-            return "model_usage has a model name that is not a string"
-        problem = _token_usage_problem(f"model_usage[{model[:40]!r}]", tokens)
-        if problem is not None:
-            return problem
-    if summary.cost_source is not None and summary.cost_source not in COST_SOURCES:
-        return "cost_source is not one of " + ", ".join(COST_SOURCES)
-    if summary.cost_usd is not None and _finite(summary.cost_usd) is None:
-        return "cost_usd is not a finite number"
-    if summary.turns is not None and (
-        isinstance(summary.turns, bool)
-        or not isinstance(summary.turns, int)
-        or not 0 <= summary.turns <= MAX_TOKENS
-    ):
-        return "turns is not a count"
-    return None
-
-
-def plugin_summary(
-    parser: LoadedParser, lines: Iterable[str], *, strict: bool = False
-) -> tuple[RunSummary | None, str | None]:
-    """The plugin's ``summarize_run(lines)``, or None and why not.
-
-    A plugin without the export gives ``(None, None)``; one that raises or
-    returns something other than a :class:`RunSummary` gives ``(None, reason)``
-    (raises instead when ``strict``).
-    """
-    summarize: Callable[[Iterable[str]], RunSummary] | None = parser.summarize_run
-    if summarize is None or parser.is_fallback:
-        return None, None
-    try:
-        summary = summarize(lines)
-    except (KeyboardInterrupt, Terminated):
-        raise  # the guard let it through: the user's Ctrl-C or a real SIGTERM, a stop
-    except BaseException as error:
-        if strict:
-            raise
-        return None, f"{parser.adapter_type} summarize_run raised {type(error).__name__}: {error}"
-    if not isinstance(summary, RunSummary):
-        return None, (
-            f"{parser.adapter_type} summarize_run returned a {type(summary).__name__}, "
-            "not a RunSummary"
-        )
-    problem = _summary_problem(summary)
-    if problem is not None:
-        return None, f"{parser.adapter_type} summarize_run: {problem}"
-    return summary, None

@@ -20,8 +20,9 @@ from linewise.plugins.registry import Registry, get_registry
 from linewise.settings.defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats, plugin_summary
+from linewise.stream.stats import TranscriptStats
 from linewise.transcript.prices import Estimate, cost_source
+from linewise.transcript.summary import plugin_summary
 
 __all__ = [
     "RunReport",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from linewise import Registry, build_transcript
-from linewise.stream.stats import plugin_summary
+from linewise.transcript.summary import plugin_summary
 from support import FakeSite
 
 pytestmark = pytest.mark.skipif(

@@ -91,6 +91,7 @@ def _write_logs(folder: Path) -> None:
         (folder / f"run{number}.jsonl").write_text(text, encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_dask_writes_the_same_tables_as_the_process_pool(tmp_path: Path) -> None:
     _write_logs(tmp_path / "logs")
     export_logs([str(tmp_path / "logs")], str(tmp_path / "pool"), workers=2)
@@ -216,6 +217,7 @@ with cluster:
 """
 
 
+@pytest.mark.slow
 def test_the_local_dask_cluster_takes_no_stranger_and_has_no_dashboard() -> None:
     if importlib.util.find_spec("distributed") is None:  # not imported here: see above
         pytest.skip("the dask extra is not installed")

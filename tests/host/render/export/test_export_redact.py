@@ -139,6 +139,7 @@ with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
 """
 
 
+@pytest.mark.slow
 def test_dask_workers_redact_the_corpus_too(logs: Path, tmp_path: Path) -> None:
     if importlib.util.find_spec("distributed") is None:
         pytest.skip("the dask extra is not installed")

@@ -13,7 +13,7 @@ from linewise.plugins.isolation._policy import IsolationPolicy
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from linewise.plugins.loading import LoadedParser
+    from linewise.plugins.loaded import LoadedParser
 
 __all__ = ["IsolatedLoad", "load_isolated"]
 
@@ -63,7 +63,7 @@ def load_isolated(
     fallback_label: str | None,
 ) -> LoadedParser | IsolatedLoad:
     """The plugin behind entry point ``value`` served from workers, or why it cannot be."""
-    from linewise.plugins.loading import LoadedParser, _metadata_models, _metadata_str
+    from linewise.plugins.loaded import LoadedParser, metadata_models, metadata_str
 
     try:
         worker = WorkerProcess(value, policy)
@@ -96,9 +96,9 @@ def load_isolated(
         adapter_type=adapter_type,
         new_parser=new_parser,
         stateful=hello.get("stateful") is True,
-        label=_metadata_str(metadata.get("label")) or fallback_label,
-        models=_metadata_models(metadata.get("models")),
-        agent_configuration_doc=_metadata_str(metadata.get("agent_configuration_doc")),
+        label=metadata_str(metadata.get("label")) or fallback_label,
+        models=metadata_models(metadata.get("models")),
+        agent_configuration_doc=metadata_str(metadata.get("agent_configuration_doc")),
         summarize_run=(
             GuardedCall(adapter_type, "summarize_run (isolated)", summarize, record)
             if summarize

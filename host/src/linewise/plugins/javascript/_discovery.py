@@ -6,7 +6,7 @@ from importlib.metadata import EntryPoint
 
 from linewise_contracts.protocols import ENTRY_POINT_GROUP
 
-from linewise.plugins.discovery import Candidate
+from linewise.plugins.candidate import Candidate
 from linewise.plugins.javascript._contract import contract_requirement
 from linewise.plugins.javascript._store import registrations
 

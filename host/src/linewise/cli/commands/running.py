@@ -157,7 +157,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             result.session.diagnostics.fallback_reason,
         )
     if not args.quiet:
-        from linewise.cli.rendering import report
+        from linewise.cli.commands.rendering import report
 
         report(result.session)
         _final_line(result)
@@ -259,7 +259,7 @@ def _masked(summary: RunSummary, allow: list[str]) -> RunSummary:
 
 
 def _final_line(result: RunResult) -> None:
-    from linewise.cli.summarizing import describe
+    from linewise.cli.commands.summarizing import describe
 
     report = result.report
     if report.summary_problem:

@@ -159,7 +159,7 @@ def add_arguments(
     )
     add_jobs(render)
     add_isolation_options(render)
-    render.set_defaults(handler=render_paths)
+    render.set_defaults(handler=render_paths, render_one=run)
 
 
 # -- reading -------------------------------------------------------------------
@@ -410,13 +410,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             live=follow or size is None,
             path=args.path,
         )
-        if interrupted:
-            _stop_parsing(pipeline)
-        if follow and (unfinished := pipeline.discard_partial()).strip():
-            logger.warning(
-                "stopped following; an unfinished last line (%d bytes) is not shown",
-                len(unfinished.encode("utf-8", "surrogatepass")),
-            )
+        _end_of_input(pipeline, interrupted=interrupted, follow=follow)
         pipeline.close(args.file_ts)
         read_again = source if kept is None else kept
         draws = getattr(drawing.renderer, "draws_summary", True) is not False
@@ -430,6 +424,17 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         if output_file is not None and not (interrupted and not follow):
             output_file.commit()
     return _finish(args, pipeline, interrupted=interrupted and not follow, written=output_file)
+
+
+def _end_of_input(pipeline: Pipeline, *, interrupted: bool, follow: bool) -> None:
+    """Parsing stopped by Ctrl-C, or a followed log's unfinished last line said and dropped."""
+    if interrupted:
+        _stop_parsing(pipeline)
+    if follow and (unfinished := pipeline.discard_partial()).strip():
+        logger.warning(
+            "stopped following; an unfinished last line (%d bytes) is not shown",
+            len(unfinished.encode("utf-8", "surrogatepass")),
+        )
 
 
 def _finish(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from linewise.cli.rendering import add_arguments
+from linewise.cli.commands.rendering import add_arguments
 
 __all__ = ["register"]
 

@@ -300,7 +300,7 @@ def _text(
 def _session_keys(made: Report) -> dict[str, str]:
     """Each session row's key as the table shows it: its CLI and the shortest id prefix
     that tells it apart (what ``linewise render`` takes)."""
-    from linewise.cli.sessions import unique_prefixes
+    from linewise.cli.commands.sessions import unique_prefixes
 
     ids = [key.split(" ", 2)[1] for key, _ in made.rows]
     prefixes = unique_prefixes(ids)

@@ -1,0 +1,1 @@
+"""The subcommands of ``linewise``: one module each, defining ``register(commands)``."""

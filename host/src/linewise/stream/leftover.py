@@ -1,0 +1,20 @@
+"""What a real Ctrl-C inside a parser left: made by the safety net and by batching alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from linewise_contracts.entries import TranscriptEntry
+
+__all__ = ["Leftover"]
+
+
+@dataclass(slots=True)
+class Leftover:
+    """What a real Ctrl-C inside the parser left: the entries not handed out yet (the
+    output list it stopped), and the lines not parsed yet, the interrupted one first."""
+
+    entries: list[TranscriptEntry]
+    lines: list[str]
