@@ -330,3 +330,42 @@ def test_a_killed_sessions_listing_leaves_a_cache_that_lists_the_same(
         again = subprocess.run(command, capture_output=True, env=env, check=False)
         assert again.returncode == 0 and b"Traceback" not in again.stderr
         assert again.stdout == wanted, f"trial {trial}: the cache lost or changed sessions"
+
+
+#: The command, with SIGTERM arriving the moment render -o has created its temporary file
+#: (before the file object, or its cleanup, exists): the temporary was left behind.
+SIGTERM_AT_THE_TEMPORARY = """
+import os, signal, sys
+
+real_open = os.open
+
+def opening(path, flags, *rest, **options):
+    descriptor = real_open(path, flags, *rest, **options)
+    if str(path).endswith(".tmp"):
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs before this returns
+    return descriptor
+
+os.open = opening
+from linewise.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("several", [False, True], ids=["one-log", "several-logs"])
+def test_a_sigterm_as_the_temporary_file_is_created_leaves_no_temporary(
+    tmp_path: Path, several: bool
+) -> None:
+    log = _logs(tmp_path / "logs", 1, repeat=2) / "0.jsonl"
+    target = tmp_path / "out" / "run.jsonl"
+    target.parent.mkdir()
+    target.write_text("the earlier transcript\n", encoding="utf-8")
+    paths = [str(log), str(log)] if several else [str(log)]
+    done = subprocess.run(
+        [sys.executable, "-c", SIGTERM_AT_THE_TEMPORARY, "render", *paths, "-f", "jsonl", "-q",
+         "-o", str(target)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 143, done.stderr
+    assert "stopped by SIGTERM" in done.stderr and "Traceback" not in done.stderr
+    assert target.read_text(encoding="utf-8") == "the earlier transcript\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["run.jsonl"]

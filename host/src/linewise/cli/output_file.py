@@ -19,7 +19,7 @@ from typing import Final, TextIO
 
 from linewise.run.written import NamedRaw, OutputError
 
-__all__ = ["OutputError", "OutputFile"]
+__all__ = ["OutputError", "OutputFile", "opened"]
 
 _SUFFIX: Final = ".tmp"
 
@@ -115,3 +115,18 @@ class OutputFile:
             with contextlib.suppress(OSError):
                 os.remove(self.temporary)
             self.temporary = None
+
+
+def opened(path: str, stack: contextlib.ExitStack) -> OutputFile:
+    """A new :class:`OutputFile` at ``path`` whose :meth:`~OutputFile.discard` is on ``stack``.
+
+    Both happen with signals held (:func:`linewise.run.signals.held`): a SIGTERM
+    or Ctrl-C landing between the temporary file's creation and the callback's
+    would otherwise leave the temporary behind. Raises :class:`OutputError`.
+    """
+    from linewise.run.signals import held
+
+    with held():
+        file = OutputFile(path)
+        stack.callback(file.discard)  # anything but a commit leaves the earlier file as it was
+    return file

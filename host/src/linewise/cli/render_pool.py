@@ -157,13 +157,12 @@ def _render_several(args: argparse.Namespace, registry: Registry, folder: str) -
         if args.output in (None, "-"):
             out = stack.enter_context(entry_stream())
         else:
-            from linewise.cli.output_file import OutputError, OutputFile
+            from linewise.cli.output_file import OutputError, opened
 
             try:
-                output_file = OutputFile(args.output)
+                output_file = opened(args.output, stack)  # only a whole transcript replaces it
             except OutputError as error:
                 fail(str(error), EXIT_FAILURE)
-            stack.callback(output_file.discard)  # only a whole transcript replaces the file
             out = output_file.stream
         settings = dict(vars(args))
         settings["color"] = "always" if use_color(out, args.color) else "never"

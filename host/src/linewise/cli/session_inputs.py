@@ -171,6 +171,11 @@ def _file_input(reference: str, adapter_type: str, registry: Registry) -> Sessio
     return _read(registry, found, path, None, detection)
 
 
+def keyed_input(registry: Registry, adapter_type: str, path: Path, key: str) -> SessionInput:
+    """The session ``key`` of a store file holding several, read through its plugin."""
+    return _read(registry, adapter_type, path, key)
+
+
 def _read(
     registry: Registry,
     adapter_type: str,

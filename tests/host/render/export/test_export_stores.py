@@ -13,7 +13,8 @@ from linewise.cli.session_inputs import session_report
 from linewise.render.export import export_logs
 from linewise.sessions import find_sessions
 from linewise.transcript.run_report import summarize_log
-from support import corpus_path
+from session_fakes import install, records, write_tinydb
+from support import FakeSite, corpus_path
 
 
 def _layouts() -> dict[str, Any]:
@@ -165,3 +166,30 @@ def test_export_needs_paths_or_sessions_and_session_filters_need_sessions(
         capsys, "export", str(tmp_path), "--cli", "claude", "--to", str(tmp_path / "o")
     )
     assert code == 2 and "give them with --sessions" in err
+
+
+def test_every_session_of_a_store_file_holding_several_is_a_run_of_its_own(
+    home: Path, fake_site: FakeSite
+) -> None:
+    """A database of sessions (the fake tinydb store) exports each session, not the newest."""
+    from linewise.render.export import export_file, export_sessions
+
+    install(fake_site)
+    registry = Registry(entry_points=fake_site.entry_points())
+    store = write_tinydb(
+        home,
+        {
+            "k1": records("db-1", cli="tinydb", end="2026-01-15T00:00:00Z"),
+            "k2": records("db-2", cli="tinydb", end="2026-03-01T00:00:00Z", reply="later"),
+        },
+    )
+    exports = export_sessions(str(store), registry=registry)
+    assert [one.run["session_id"] for one in exports] == ["db-1", "db-2"]
+    assert len({one.run["run_id"] for one in exports}) == 2
+    assert all(one.run["source_path"] == str(store) for one in exports)
+    for one in exports:
+        assert set(one.entries["run_id"]) == {one.run["run_id"]}
+    # export_file keeps its meaning: one run, the session `render PATH` shows, as before.
+    single = export_file(str(store), registry=registry)
+    assert single.run["session_id"] in ("db-1", "db-2")
+    assert single.run["run_id"] not in {one.run["run_id"] for one in exports}

@@ -307,13 +307,12 @@ def _open_output(args: argparse.Namespace, stack: ExitStack) -> tuple[TextIO, Ou
         return stack.enter_context(entry_stream()), None
     if os.path.exists(args.output) and _same_file(args.path, args.output):
         fail(f"the output {args.output} is the input log itself", EXIT_USAGE)
-    from linewise.cli.output_file import OutputError, OutputFile
+    from linewise.cli.output_file import OutputError, opened
 
     try:
-        file = OutputFile(args.output)
+        file = opened(args.output, stack)
     except OutputError as error:
         fail(str(error), EXIT_FAILURE)
-    stack.callback(file.discard)  # anything but a commit leaves the earlier file as it was
     return file.stream, file
 
 
@@ -411,13 +410,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             live=follow or size is None,
             path=args.path,
         )
-        if interrupted:
-            _stop_parsing(pipeline)
-        if follow and (unfinished := pipeline.discard_partial()).strip():
-            logger.warning(
-                "stopped following; an unfinished last line (%d bytes) is not shown",
-                len(unfinished.encode("utf-8", "surrogatepass")),
-            )
+        _end_of_input(pipeline, interrupted=interrupted, follow=follow)
         pipeline.close(args.file_ts)
         read_again = source if kept is None else kept
         draws = getattr(drawing.renderer, "draws_summary", True) is not False
@@ -431,6 +424,17 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
         if output_file is not None and not (interrupted and not follow):
             output_file.commit()
     return _finish(args, pipeline, interrupted=interrupted and not follow, written=output_file)
+
+
+def _end_of_input(pipeline: Pipeline, *, interrupted: bool, follow: bool) -> None:
+    """Parsing stopped by Ctrl-C, or a followed log's unfinished last line said and dropped."""
+    if interrupted:
+        _stop_parsing(pipeline)
+    if follow and (unfinished := pipeline.discard_partial()).strip():
+        logger.warning(
+            "stopped following; an unfinished last line (%d bytes) is not shown",
+            len(unfinished.encode("utf-8", "surrogatepass")),
+        )
 
 
 def _finish(

@@ -17,7 +17,7 @@ from linewise.render.export._export import (
 from linewise.render.export._extras import MissingExtraError
 from linewise.render.export._query import EXAMPLE_QUERIES, QueryResult, run_query
 from linewise.render.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, Column
-from linewise.render.export._work import ExportFailure, FileExport, export_file
+from linewise.render.export._work import ExportFailure, FileExport, export_file, export_sessions
 
 __all__ = [
     "ENGINES",
@@ -36,5 +36,6 @@ __all__ = [
     "default_workers",
     "export_file",
     "export_logs",
+    "export_sessions",
     "run_query",
 ]

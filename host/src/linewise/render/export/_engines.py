@@ -23,7 +23,7 @@ __all__ = [
     "warm_up",
 ]
 
-Result: TypeAlias = FileExport | ExportFailure
+Result: TypeAlias = list[FileExport] | ExportFailure
 ENGINES: Final = ("process", "dask")
 #: Tasks submitted ahead of the one being written, per worker.
 _AHEAD: Final = 4

@@ -209,13 +209,14 @@ def _write(  # noqa: PLR0917 - export_logs's own options, passed on
             if isinstance(item, ExportFailure):
                 result.failures.append(item)
             else:
-                identity.update(item.run["run_id"].encode() + b"\0")
-                runs.add({name: [value] for name, value in item.run.items()})
-                entries.add(item.entries)
+                for one in item:  # one run per session (several of a store file)
+                    identity.update(one.run["run_id"].encode() + b"\0")
+                    runs.add({name: [value] for name, value in one.run.items()})
+                    entries.add(one.entries)
+                    for kind, count in one.redactions.items():
+                        result.redactions[kind] = result.redactions.get(kind, 0) + count
                 result.exported += 1
                 result.bytes_read += sizes[path]
-                for kind, count in item.redactions.items():
-                    result.redactions[kind] = result.redactions.get(kind, 0) + count
             if progress is not None:
                 progress(done, total)
         stamp = Stamp(identity.hexdigest()[:32], runs.rows, entries.rows)

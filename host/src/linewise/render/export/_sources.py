@@ -16,12 +16,13 @@ Those are refused with :class:`UnreadableInput`, saying why, and not exported.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from linewise.plugins.registry import Registry
 
-__all__ = ["UnreadableInput", "opened_input", "refuse_unread"]
+__all__ = ["UnreadableInput", "opened_input", "opened_inputs", "refuse_unread"]
 
 # How much of a log's start is looked at to tell a binary file or a JSON document.
 _HEAD_BYTES: Final = 64 * 1024
@@ -49,6 +50,43 @@ def opened_input(source: str, adapter_type: str, registry: Registry) -> tuple[IO
     if found is not None:
         return found.stream, found.adapter_type
     return open(source, "rb"), adapter_type
+
+
+def opened_inputs(
+    source: str, adapter_type: str, registry: Registry
+) -> Iterator[tuple[IO[bytes], str, str | None]]:
+    """Each session of ``source``: its bytes, adapter type and key, one at a time.
+
+    A store file holding several sessions (its plugin has ``session_keys``: a
+    database) gives each of them under its key; anything else gives what
+    :func:`opened_input` gives, under the key None.
+    """
+    from pathlib import Path
+
+    from linewise.cli.session_inputs import keyed_input
+    from linewise.plugins.guard import PluginCallError
+    from linewise.sessions._stores import session_keys_of
+
+    stream, found_type = opened_input(source, adapter_type, registry)
+    parser = registry.load(found_type) if found_type in registry.adapter_types else None
+    keys = (
+        session_keys_of(parser, Path(source), registry)
+        if parser is not None and parser.session_records is not None
+        else [None]
+    )
+    if len(keys) <= 1:
+        yield stream, found_type, None
+        return
+    stream.close()
+    for key in keys:
+        assert key is not None  # several keys are never the one-session None
+        try:
+            found = keyed_input(registry, found_type, Path(source), key)
+        except PluginCallError as error:
+            raise UnreadableInput(
+                f"cannot read its session {key}: {error.failure.describe()}"
+            ) from error
+        yield found.stream, found_type, key
 
 
 def refuse_unread(stream: IO[bytes], source: str) -> None:

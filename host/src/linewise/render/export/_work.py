@@ -15,7 +15,12 @@ from linewise_contracts.extract import iso_timestamp
 
 from linewise.plugins.registry import Registry
 from linewise.render.described import DESCRIBED_KINDS, heading
-from linewise.render.export._sources import UnreadableInput, opened_input, refuse_unread
+from linewise.render.export._sources import (
+    UnreadableInput,
+    opened_input,
+    opened_inputs,
+    refuse_unread,
+)
 from linewise.transcript.prices import cost_source
 
 if TYPE_CHECKING:
@@ -203,6 +208,34 @@ def export_file(
         return _export_stream(source, stream, adapter_type, digest, registry, redaction)
 
 
+def export_sessions(
+    path: str,
+    adapter_type: str = "auto",
+    *,
+    registry: Registry | None = None,
+    redaction: Redaction | None = None,
+) -> list[FileExport]:
+    """The rows of every session of one input, each its own run.
+
+    A log or a session file is one run, as :func:`export_file` gives it; a store
+    file holding several sessions (a database) is one run per session, each
+    read through its plugin under its key (:func:`export_file` reads only the
+    one ``render PATH`` shows). Raises as :func:`export_file` does.
+    """
+    from linewise.plugins.registry import get_registry
+
+    source = os.path.abspath(path)
+    registry = registry or get_registry()
+    digest = content_hash(source)
+    exports = []
+    for stream, found_type, key in opened_inputs(source, adapter_type, registry):
+        with stream:
+            exports.append(
+                _export_stream(source, stream, found_type, digest, registry, redaction, key)
+            )
+    return exports
+
+
 def _export_stream(  # noqa: PLR0917 - export_file's own values, passed on
     source: str,
     stream: IO[bytes],
@@ -210,6 +243,7 @@ def _export_stream(  # noqa: PLR0917 - export_file's own values, passed on
     digest: str,
     registry: Registry,
     redaction: Redaction | None,
+    key: str | None = None,
 ) -> FileExport:
     from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
     from linewise.transcript.build import open_session
@@ -225,7 +259,8 @@ def _export_stream(  # noqa: PLR0917 - export_file's own values, passed on
     ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     parser = registry.load(report.adapter_type)
     session = open_session(report.adapter_type, registry=registry)
-    identity = run_id(source, digest)
+    # Each session of a store file holding several is a run of its own.
+    identity = run_id(source if key is None else f"{source}\0{key}", digest)
     redactor = redaction.redactor() if redaction is not None else None
     rows = _read_entries(stream, session, ts, redactor)
     rows.columns["run_id"] = [identity] * len(rows.columns["seq"])
@@ -418,10 +453,12 @@ def _run_row(
     }
 
 
-def export_or_fail(path: str, redaction: Redaction | None = None) -> FileExport | ExportFailure:
-    """:func:`export_file`, with a failure as a value: one bad input never stops an export."""
+def export_or_fail(
+    path: str, redaction: Redaction | None = None
+) -> list[FileExport] | ExportFailure:
+    """:func:`export_sessions`, with a failure as a value: one bad input never stops an export."""
     try:
-        return export_file(path, redaction=redaction)
+        return export_sessions(path, redaction=redaction)
     except OSError as error:
         return ExportFailure(path, f"cannot read it: {error.strerror or error}")
     except UnreadableInput as error:
