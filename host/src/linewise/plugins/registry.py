@@ -75,10 +75,9 @@ class Registry:
     to the comma-separated ``LINEWISE_DISABLE`` and ``LINEWISE_ONLY``
     variables. ``strict`` (default ``LINEWISE_STRICT=1``) turns load failures
     and parser exceptions into exceptions. ``entry_points`` replaces the
-    environment's ``linewise.parsers`` group. The variables come from
-    ``settings`` (:class:`linewise.settings.environment.Settings`), read from
-    the process's environment when none is given; the registry itself reads no
-    environment, and isolation gets the same settings.
+    environment's ``linewise.parsers`` group. The variables come from ``settings``
+    (:class:`~linewise.settings.environment.Settings`, read from the environment
+    when none is given); the registry reads none itself, nor does its isolation.
     """
 
     def __init__(
