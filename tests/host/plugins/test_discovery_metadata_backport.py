@@ -7,6 +7,7 @@ where the standard library's give None.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,10 @@ PARSE = (
 
 
 def test_a_plugin_without_a_summary_is_found_with_the_backport_imported(tmp_path: Path) -> None:
-    pytest.importorskip("importlib_metadata", reason="the importlib_metadata backport is absent")
+    # Looked for, not imported: imported here, its finder would stay on this process's
+    # sys.meta_path and change how every later test's discovery finds distributions.
+    if importlib.util.find_spec("importlib_metadata") is None:
+        pytest.skip("the importlib_metadata backport is absent")
     site = FakeSite(tmp_path / "site")
     site.root.mkdir()
     site.add("plain", entry_points={"plain_local": "plain_mod"}, modules={"plain_mod": PARSE})
