@@ -391,3 +391,37 @@ def test_ctrl_c_while_a_plugin_defines_a_class_stops_the_command_not_the_plugin(
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
     assert "generic parser" not in done.stderr
+
+
+#: A worker pool whose fork gets a Ctrl-C while the parent runs its after-fork callbacks.
+CTRL_C_WHILE_FORKING = """
+import os, signal, sys
+from linewise.run.signals import handling
+from linewise.run.workers import worker_pool
+
+def ctrl_c_in_parent():
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):  # bytecodes, where the handler runs
+        pass
+
+os.register_at_fork(after_in_parent=ctrl_c_in_parent)
+with handling():
+    try:
+        with worker_pool(1, context=__import__("multiprocessing").get_context("fork")) as pool:
+            pool.submit(abs, -1).result()
+    except KeyboardInterrupt:
+        print("stopped at the submission")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork and its callbacks: Linux")
+def test_a_ctrl_c_while_a_pool_forks_its_workers_stops_the_command_without_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_FORKING],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.strip() == "stopped at the submission"

@@ -17,8 +17,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Final
+
+from linewise.run.signals import held
 
 __all__ = ["WATCHDOG_INTERVAL", "tie_to_parent", "worker_pool"]
 
@@ -71,6 +73,20 @@ def _start(
         initializer(*arguments)
 
 
+class _Pool(ProcessPoolExecutor):
+    """A ProcessPoolExecutor whose submissions (which fork the workers) hold signals.
+
+    A Ctrl-C that lands while ``os.fork`` runs its after-fork callbacks (logging's
+    lock release, say) would raise inside one of them, where Python can only print
+    "Exception ignored" and a traceback, and the stop would be lost. Held, it is
+    raised once the submission is done, as the command's own stop.
+    """
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with held():
+            return super().submit(fn, *args, **kwargs)
+
+
 @contextlib.contextmanager
 def worker_pool(
     workers: int,
@@ -80,7 +96,7 @@ def worker_pool(
     initargs: tuple[Any, ...] = (),
 ) -> Iterator[ProcessPoolExecutor]:
     """A process pool whose workers die with this process, killed at once on an error."""
-    pool = ProcessPoolExecutor(
+    pool = _Pool(
         max_workers=workers,
         mp_context=context,
         initializer=_start,
