@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
+    from linewise.cli.session_inputs import SessionInput
     from linewise.plugins.registry import Registry
 
 __all__ = ["UnreadableInput", "opened_input", "opened_inputs", "refuse_unread"]
@@ -32,6 +33,17 @@ class UnreadableInput(ValueError):
     """An input no installed plugin reads, which would export as rows of raw bytes."""
 
 
+def _stored(source: str, adapter_type: str, registry: Registry) -> SessionInput | None:
+    """The stored session ``source`` is (see :func:`opened_input`), or None for a log."""
+    from linewise.cli.session_inputs import session_input
+    from linewise.plugins.guard import PluginCallError
+
+    try:
+        return session_input(source, adapter_type, registry)
+    except PluginCallError as error:
+        raise UnreadableInput(f"cannot read the session: {error.failure.describe()}") from error
+
+
 def opened_input(source: str, adapter_type: str, registry: Registry) -> tuple[IO[bytes], str]:
     """The bytes an export reads of ``source`` (at their start), and their adapter type.
 
@@ -40,13 +52,7 @@ def opened_input(source: str, adapter_type: str, registry: Registry) -> tuple[IO
     and ``adapter_type``. Raises :class:`OSError` when it cannot be read,
     :class:`UnreadableInput` when its plugin cannot read the session.
     """
-    from linewise.cli.session_inputs import session_input
-    from linewise.plugins.guard import PluginCallError
-
-    try:
-        found = session_input(source, adapter_type, registry)
-    except PluginCallError as error:
-        raise UnreadableInput(f"cannot read the session: {error.failure.describe()}") from error
+    found = _stored(source, adapter_type, registry)
     if found is not None:
         return found.stream, found.adapter_type
     return open(source, "rb"), adapter_type
@@ -67,26 +73,24 @@ def opened_inputs(
     from linewise.plugins.guard import PluginCallError
     from linewise.sessions._stores import session_keys_of
 
-    stream, found_type = opened_input(source, adapter_type, registry)
-    parser = registry.load(found_type) if found_type in registry.adapter_types else None
-    keys = (
-        session_keys_of(parser, Path(source), registry)
-        if parser is not None and parser.session_records is not None
-        else [None]
-    )
-    if len(keys) <= 1:
-        yield stream, found_type, None
+    found = _stored(source, adapter_type, registry)
+    if found is None:  # a log: its own lines
+        yield open(source, "rb"), adapter_type, None  # noqa: SIM115 - the caller closes it
         return
-    stream.close()
+    keys = session_keys_of(registry.load(found.adapter_type), Path(source), registry)
+    if len(keys) <= 1:
+        yield found.stream, found.adapter_type, None
+        return
+    found.stream.close()
     for key in keys:
         assert key is not None  # several keys are never the one-session None
         try:
-            found = keyed_input(registry, found_type, Path(source), key)
+            one = keyed_input(registry, found.adapter_type, Path(source), key)
         except PluginCallError as error:
             raise UnreadableInput(
                 f"cannot read its session {key}: {error.failure.describe()}"
             ) from error
-        yield found.stream, found_type, key
+        yield one.stream, found.adapter_type, key
 
 
 def refuse_unread(stream: IO[bytes], source: str) -> None:
