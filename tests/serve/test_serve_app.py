@@ -227,6 +227,33 @@ def test_search_indexes_a_session_again_only_when_its_file_changes(
     assert search.search("zebrafile") == []  # what the file no longer holds is forgotten
 
 
+def test_indexing_one_session_again_or_forgetting_it_leaves_every_other_sessions_rows(
+    tmp_path: Path, claude_session: Write
+) -> None:
+    home = tmp_path / "home"
+    for number, sid in enumerate((A, B, C)):
+        claude_session(home, sid, day=f"2026-03-0{number + 1}", tool_output=f"word{number}x")
+    index = _index(home, tmp_path)
+    search = SearchIndex(tmp_path / "cache" / "serve" / "search.sqlite3")
+    assert search.update(index.sessions()) == 3
+    rows = {word: len(search.search(word)) for word in ("word0x", "word1x", "word2x", "list")}
+    assert rows["list"] >= 3 and all(rows[f"word{n}x"] == 1 for n in range(3))
+    path = claude_session(home, B, day="2026-03-02", tool_output="word1y")  # the middle one
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    index.refresh()
+    assert search.update(index.sessions()) == 1
+    assert search.search("word1x") == [] and len(search.search("word1y")) == 1
+    assert len(search.search("word0x")) == len(search.search("word2x")) == 1
+    assert len(search.search("list")) == rows["list"]  # B's rows replaced, no one else's
+    for one in index.sessions():
+        if one.info.id == A:
+            Path(one.info.path).unlink()
+    index.refresh()
+    search.update(index.sessions())
+    assert search.indexed() == 2 and search.search("word0x") == []
+    assert len(search.search("word1y")) == len(search.search("word2x")) == 1
+
+
 def session_uid_of_index(index: SessionIndex, sid: str) -> str:
     return next(one.uid for one in index.sessions() if one.info.id == sid)
 
