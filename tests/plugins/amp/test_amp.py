@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from linewise_amp import check_environment, session, sniff, summarize_run
 from linewise_claude import sniff as claude_sniff
 from linewise_contracts.compliance import run_checks
@@ -67,12 +68,24 @@ def test_a_thread_file_in_the_store_reads_as_a_paired_transcript(tmp_path: Path)
     assert not [entry for entry in rendered if entry["kind"] == "stdout"]
 
 
-def test_a_damaged_thread_file_gives_no_records(tmp_path: Path) -> None:
+def test_a_damaged_thread_file_is_shown_as_its_lines_not_lost(tmp_path: Path) -> None:
     path = tmp_path / "T-x.json"
-    path.write_text('{"v": 1, "id": "T-x", "messages": [')
-    assert list(session.session_records(path)) == []
+    cut = '{"v": 1, "id": "T-x", "messages": [{"role": "user", "content": "find the bug"'
+    path.write_text(cut + "\n")
+    assert list(session.session_records(path)) == [cut]
+    entries = session_entries(session.create_stdout_parser, list(session.session_records(path)))
+    assert [entry["kind"] for entry in entries] == ["stdout"]
+    assert "find the bug" in entries[0]["text"]
     path.write_text("[1, 2]")
-    assert list(session.session_records(path)) == []
+    assert list(session.session_records(path)) == ["[1, 2]"]
+
+
+def test_an_unreadable_thread_file_is_an_error_naming_it_not_an_empty_session(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "T-gone.json"
+    with pytest.raises(OSError, match=r"T-gone\.json"):
+        list(session.session_records(path))
 
 
 def test_the_compliance_checks_pass() -> None:

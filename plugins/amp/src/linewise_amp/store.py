@@ -52,22 +52,22 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     Amp's thread is ``{v, id, created, messages: [{role, content: [...]}], env, meta}``
     with Anthropic content blocks, which is what a Claude ``assistant`` / ``user``
     event carries: each message becomes one, after a system ``init`` naming the thread.
-    An unreadable file gives no records; one too long to hold whole is given
-    line by line (bounded), so what it holds is still shown.
+    A file that is not such a document (cut while Amp wrote it, say) comes back line by
+    line as it is, so the parser shows what it cannot read instead of losing it; so does
+    one too long to hold whole (bounded lines). A file that cannot be read raises
+    :class:`OSError`, which the host reports with the file's name.
     """
     del key  # one thread per file
-    try:
-        text = read_document(path)
-    except OSError:
-        return
+    text = read_document(path)
     if text is None:
         yield from record_lines(path)  # too long to hold whole: shown line by line
         return
     try:
         thread = json.loads(text)
     except (ValueError, RecursionError):
-        return
+        thread = None
     if type(thread) is not dict:
+        yield from record_lines(path)  # not a thread document: its lines, shown as they are
         return
     for record in _records(thread):
         yield json.dumps(record, ensure_ascii=False)
