@@ -2,6 +2,8 @@
 
 from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
 
+from linewise_contracts.outcomes import Outcome
+
 # Values that survive a JSON round trip unchanged (finite numbers, str keys).
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 
@@ -123,6 +125,8 @@ class ToolCallEntry(TypedDict):
     toolUseId: NotRequired[str]
     invocationId: NotRequired[str]
     actionRequestId: NotRequired[str]
+    #: The call starts a subagent (Claude's Task, Codex's spawn_agent) (contract 1.5).
+    startsSubagent: NotRequired[bool]
     parentToolUseId: NotRequired[str]
 
 
@@ -152,8 +156,35 @@ class InitEntry(TypedDict):
     parentToolUseId: NotRequired[str]
 
 
+CostSource: TypeAlias = Literal["reported", "estimated"]
+
+#: Where a cost came from: the CLI reported it, or linewise estimated it from a price table
+#: (``result.costSource``, contract 1.5; ``RunSummary.cost_source``, contract 1.3).
+COST_SOURCES: Final[tuple[CostSource, ...]] = ("reported", "estimated")
+
+
+class TokenUsageCounts(TypedDict, total=False):
+    """A result's tokens in the one usage vocabulary (``TokenUsage.to_json()``), contract 1.5:
+    each count a non-negative int, or null / absent when the CLI did not report it."""
+
+    uncachedInput: int | None
+    cacheRead: int | None
+    cacheWrite: int | None
+    output: int | None
+    reasoning: int | None
+
+
 class ResultEntry(TypedDict):
-    """The run's final result with its usage and cost."""
+    """The run's final result with its usage and cost.
+
+    Contract 1.5 adds what a run summary needs, all optional: ``usage``, the
+    tokens in the one vocabulary; ``costSource``, where ``costUsd`` came from
+    (null: no cost is known, and ``costUsd`` is not one); ``outcome``, one of
+    :data:`linewise_contracts.outcomes.OUTCOMES`; ``sessionId``, the session
+    the result ends. With ``sessionId``, ``usage`` and ``costUsd`` are that
+    session's so far (what Claude's and Codex's results report): a later
+    result of the session replaces an earlier one's, sessions add up.
+    """
 
     kind: Literal["result"]
     ts: str
@@ -165,6 +196,10 @@ class ResultEntry(TypedDict):
     subtype: str
     isError: bool
     errors: list[str]
+    usage: NotRequired[TokenUsageCounts]
+    costSource: NotRequired[CostSource | None]
+    outcome: NotRequired[Outcome]
+    sessionId: NotRequired[str]
     parentToolUseId: NotRequired[str]
 
 

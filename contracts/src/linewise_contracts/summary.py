@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
-from linewise_contracts.entries import JsonValue
+from linewise_contracts.entries import COST_SOURCES, JsonValue
 from linewise_contracts.usage import TokenUsage
 
 __all__ = ["COST_SOURCES", "RunSummary", "Usage"]
-
-#: Where a run's ``cost_usd`` came from: the CLI reported it, or linewise estimated it from a
-#: price table.
-COST_SOURCES: Final = ("reported", "estimated")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,12 +9,15 @@ from typing import Final, TypeAlias, TypeGuard
 from linewise_contracts.declared import field_shapes, optional_shapes
 from linewise_contracts.entries import (
     ASSISTANT_CHANNELS,
+    COST_SOURCES,
     DIFF_CHANGE_TYPES,
     KINDS_1_3,
     THINKING_CHANNELS,
     THINKING_LIFECYCLES,
+    TokenUsageCounts,
     TranscriptEntry,
 )
+from linewise_contracts.outcomes import OUTCOMES
 from linewise_contracts.shapes import is_safe_workspace_path, joined
 
 __all__ = [
@@ -38,6 +41,8 @@ MAX_JSON_NODES: Final = 1_000_000
 #: Every number must be usable as a float by a consumer (JavaScript, orjson,
 #: ``float()``), so a 400-digit int is as invalid as ``inf``.
 MAX_INT: Final = int(sys.float_info.max)
+#: ``result.usage``'s keys (contract 1.5): the usage vocabulary's JSON names.
+TOKEN_KEYS: Final = tuple(TokenUsageCounts.__annotations__)
 _MIN_INT: Final = -MAX_INT
 
 
@@ -107,6 +112,24 @@ def _one_of(values: tuple[str, ...]) -> _Check:
     return check
 
 
+def _is_token_counts(value: object) -> str | None:
+    """Contract 1.5's ``result.usage``: the usage vocabulary's counts, each an int >= 0 or null."""
+    if type(value) is not dict:
+        return f"must be an object of token counts, got {_type_name(value)}"
+    for key, count in value.items():
+        if key not in TOKEN_KEYS:
+            return f"has an unknown count {key!r:.60} (one of {', '.join(TOKEN_KEYS)})"
+        if count is not None and (type(count) is not int or not 0 <= count <= MAX_INT):
+            return f"{key} must be a non-negative int or null, got {_short_repr(count)}"
+    return None
+
+
+def _is_cost_source(value: object) -> str | None:
+    if value is None or (type(value) is str and value in COST_SOURCES):
+        return None
+    return f"must be one of {', '.join(COST_SOURCES)} or null, got {_short_repr(value)}"
+
+
 def json_problem(value: object, max_nodes: int = MAX_JSON_NODES) -> str | None:
     """Say why ``value`` is not a plain JSON value, or return None when it is.
 
@@ -171,7 +194,12 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
     "user": (_TEXT, ()),
     "tool_call": (
         (("ts", _is_str), ("name", _is_str), ("input", json_problem)),
-        (("toolUseId", _is_str), ("invocationId", _is_str), ("actionRequestId", _is_str)),
+        (
+            ("toolUseId", _is_str),
+            ("invocationId", _is_str),
+            ("actionRequestId", _is_str),
+            ("startsSubagent", _is_bool),  # contract 1.5
+        ),
     ),
     "tool_result": (
         (("ts", _is_str), ("toolUseId", _is_str), ("content", _is_str), ("isError", _is_bool)),
@@ -190,7 +218,13 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
             ("isError", _is_bool),
             ("errors", _is_str_list),
         ),
-        (),
+        # Contract 1.5: what a run summary needs, carried by the entry.
+        (
+            ("usage", _is_token_counts),
+            ("costSource", _is_cost_source),
+            ("outcome", _one_of(OUTCOMES)),
+            ("sessionId", _is_str),
+        ),
     ),
     "stderr": (_TEXT, ()),
     "system": (_TEXT, ()),

@@ -13,7 +13,7 @@ import pytest
 from linewise import Registry, build_transcript
 from linewise.cli import main
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats
+from linewise.transcript.fold import TranscriptStats
 from linewise.transcript.run_report import RunReport, summarize_log, total
 from linewise_contracts.summary import Usage
 from support import CORPUS, REPO, FakeSite, corpus_path

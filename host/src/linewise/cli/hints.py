@@ -10,7 +10,7 @@ from linewise.plugins.registry import Registry
 from linewise.settings.defaults import SNIFF_MAX_LINES
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats
+from linewise.transcript.fold import RunFold
 
 __all__ = ["MOSTLY_RAW", "warn_if_unrecognised"]
 
@@ -26,7 +26,7 @@ FEWEST_LINES: Final = 3
 def warn_if_unrecognised(
     adapter_type: str,
     diagnostics: Diagnostics,
-    stats: TranscriptStats,
+    stats: RunFold,
     log: IO[bytes] | None,
     registry: Registry,
     *,

@@ -12,7 +12,7 @@ from linewise.cli.common import logger
 from linewise.plugins.registry import Registry
 from linewise.settings.defaults import SUMMARY_KEEP_BYTES
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats
+from linewise.transcript.fold import RunFold
 from linewise.transcript.summary import plugin_summary
 
 __all__ = ["KeptChunks", "run_summary"]
@@ -51,7 +51,7 @@ def run_summary(
     registry: Registry,
     adapter_type: str,
     log: IO[bytes] | None,
-    stats: TranscriptStats,
+    stats: RunFold,
     *,
     max_line_chars: int,
 ) -> RunSummary | None:
@@ -81,4 +81,4 @@ def run_summary(
     if summary is None:
         logger.warning("%s; summarised from the transcript", problem)
         return priced(stats.to_summary())[0]
-    return priced(summary)[0]
+    return priced(stats.summary(summary))[0]

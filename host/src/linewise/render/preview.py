@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from linewise.transcript.fold import SUBAGENT_TOOLS
+
 __all__ = [
     "SUBAGENT_TOOLS",
     "Preview",
@@ -32,8 +34,6 @@ PREVIEW_KEYS: Final = (
 )
 COMMAND_KEYS: Final = frozenset({"command", "cmd"})
 PATH_KEYS: Final = frozenset({"file_path", "filePath", "path"})
-#: Tool names that start a subagent (Claude's Task/Agent, Codex's spawn_agent).
-SUBAGENT_TOOLS: Final = frozenset({"Task", "Agent", "spawn_agent", "task"})
 # Only the start of a huge argument is ever looked at.
 _SCAN: Final = 4096
 
@@ -92,18 +92,25 @@ def tool_preview(tool_input: object, limit: int = 160) -> Preview | None:
     return None
 
 
-def subagent_kind(name: str, tool_input: object) -> str | None:
-    """The kind of subagent a call starts (``Explore``, ``subagent``); None for any other call."""
-    if name not in SUBAGENT_TOOLS:
+def subagent_kind(name: str, tool_input: object, *, marker: object = None) -> str | None:
+    """The kind of subagent a call starts (``Explore``, ``subagent``); None for any other call.
+
+    ``marker`` is the call's ``startsSubagent`` (contract 1.5): when given it
+    decides; without it (an older plugin's call) the tool name does
+    (:data:`linewise.transcript.fold.SUBAGENT_TOOLS`).
+    """
+    if (marker is not True) if marker is not None else name not in SUBAGENT_TOOLS:
         return None
     arguments: Mapping[str, Any] = tool_input if isinstance(tool_input, Mapping) else {}
     kind = arguments.get("subagent_type") or arguments.get("agent_type")
     return (one_line(kind, 40) if isinstance(kind, str) else "") or "subagent"
 
 
-def subagent_label(name: str, tool_input: object, limit: int = 120) -> str | None:
+def subagent_label(
+    name: str, tool_input: object, limit: int = 120, *, marker: object = None
+) -> str | None:
     """``Explore: map the tests`` for a call that starts a subagent; None for any other call."""
-    kind = subagent_kind(name, tool_input)
+    kind = subagent_kind(name, tool_input, marker=marker)
     if kind is None:
         return None
     arguments: Mapping[str, Any] = tool_input if isinstance(tool_input, Mapping) else {}

@@ -36,6 +36,7 @@ from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
 from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
+from linewise.transcript.fold import RunFold, run_fold
 from linewise.transcript.run_report import RunReport, SummarySource
 from linewise.transcript.summary import plugin_summary
 
@@ -206,6 +207,7 @@ class _Output:
             on_detect=on_detect,
             eager=True,
             max_line_chars=max_line_chars,
+            fold=RunFold(),
         )
         if adapter_type == "auto":
             # Import the plugins' detectors now, not while the agent's first output waits:
@@ -372,13 +374,14 @@ def _result(
 
     detection = session.detection
     summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    summary, estimate = priced(summary or pipeline.stats.to_summary())
+    fold = run_fold(pipeline)
+    summary, estimate = priced(fold.summary(summary))
     report = RunReport(
         source=" ".join(shown),
         adapter_type=session.adapter_type,
         summary=summary,
         estimate=estimate,
-        stats=pipeline.stats,
+        stats=fold,
         diagnostics=session.diagnostics,
         summary_source=summary_source,
         summary_problem=problem,

@@ -117,7 +117,7 @@ def utc_iso(ts: str) -> str | None:
 
 
 class _Collector:
-    """What the entries tell beyond :class:`~linewise.stream.stats.TranscriptStats`.
+    """What the entries tell beyond :class:`~linewise.transcript.fold.RunFold`.
 
     ``file_time`` is the time the host stamps on entries whose record has no time
     of its own (the file's modification time): it never counts as an event's time.
@@ -168,13 +168,16 @@ def read_facts(
     result entries do, and without any, tokens and cost are unknown.
     """
     from linewise.stream.pipeline import Pipeline
+    from linewise.transcript.fold import RunFold, run_fold
     from linewise.transcript.run_report import RunReport
     from linewise.transcript.summary import plugin_summary
 
     mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
     ts = mtime.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     collector = _Collector(ts)
-    pipeline = Pipeline(parser.adapter_type, registry=registry, on_entry=collector.add)
+    pipeline = Pipeline(
+        parser.adapter_type, registry=registry, on_entry=collector.add, fold=RunFold()
+    )
     problem = None
     try:
         for line in session_lines(parser, found.path, found.key):
@@ -197,9 +200,9 @@ def read_facts(
             summary_problem = str(error)
     from linewise.transcript.prices import priced
 
-    stats = pipeline.stats
+    stats = run_fold(pipeline)
     summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    summary, estimate = priced(summary or stats.to_summary(), collector.ended)
+    summary, estimate = priced(stats.summary(summary), collector.ended)
     report = RunReport(
         source=str(found.path),
         adapter_type=parser.adapter_type,

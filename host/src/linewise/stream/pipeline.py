@@ -10,7 +10,7 @@ from linewise_contracts.entries import TranscriptEntry
 from linewise.plugins.registry import Registry, get_registry
 from linewise.settings.defaults import MAX_LINE_CHARS
 from linewise.stream.session import TranscriptSession
-from linewise.stream.stats import TranscriptStats
+from linewise.stream.stats import EntryFold
 
 if TYPE_CHECKING:
     # Detection (and pluggy, which serves the sniffers) is imported only to detect.
@@ -43,7 +43,7 @@ def new_session(
 
 
 class Pipeline:
-    """One stream's way through the host, counted as it goes (:attr:`stats`).
+    """One stream's way through the host, each entry given to ``fold`` as it is made.
 
     Stdout, stderr and host messages go in, in arrival order; out come
     entries, to ``on_entry``, or, for each whole stdout line when ``on_line``
@@ -61,9 +61,11 @@ class Pipeline:
         on_detect: Callable[[Detection], None] | None = None,
         eager: bool = False,
         max_line_chars: int = MAX_LINE_CHARS,
+        fold: EntryFold | None = None,
         **options: Any,
     ) -> None:
-        self.stats = TranscriptStats()
+        #: The run's fold (:class:`linewise.transcript.fold.RunFold`), fed every entry; or None.
+        self.fold = fold
         self._on_entry = on_entry
         self._on_line = on_line
         self._limit = max_line_chars
@@ -83,9 +85,10 @@ class Pipeline:
         self.discard_partial = self.session.discard_partial
 
     def _sink(self, line: str | None, entries: list[TranscriptEntry]) -> None:
-        stats = self.stats
-        for entry in entries:
-            stats.add(entry)  # a method call: compiled, a bound method would be a dynamic call
+        fold = self.fold
+        if fold is not None:
+            for entry in entries:
+                fold.add(entry)
         if line is not None and self._on_line is not None and len(line) <= self._limit:
             self._on_line(line, entries)
         elif self._on_entry is not None:

@@ -20,7 +20,7 @@ from linewise.plugins.registry import Registry, get_registry
 from linewise.settings.defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
-from linewise.stream.stats import TranscriptStats
+from linewise.transcript.fold import RunFold, TranscriptStats, run_fold
 from linewise.transcript.prices import Estimate, cost_source
 from linewise.transcript.summary import plugin_summary
 
@@ -243,7 +243,9 @@ def summarize_stream(
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
         raise UnknownAdapterError(adapter_type, registry.adapter_types)
     start = stream.tell()
-    pipeline = Pipeline(adapter_type, registry=registry, max_line_chars=max_line_chars)
+    pipeline = Pipeline(
+        adapter_type, registry=registry, max_line_chars=max_line_chars, fold=RunFold()
+    )
     while chunk := stream.read(READ_SIZE):
         pipeline.feed(chunk)
     pipeline.close()
@@ -255,10 +257,10 @@ def summarize_stream(
     )
     from linewise.transcript.prices import priced
 
-    stats = pipeline.stats
+    stats = run_fold(pipeline)
     detection = session.detection
     summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    summary, estimate = priced(summary or stats.to_summary())
+    summary, estimate = priced(stats.summary(summary))
     return RunReport(
         source=source,
         adapter_type=session.adapter_type,

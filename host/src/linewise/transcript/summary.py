@@ -1,7 +1,7 @@
 """A plugin's run summary: its ``summarize_run`` called behind the guard, and checked.
 
 What the transcript alone tells is counted as it streams
-(:class:`linewise.stream.stats.TranscriptStats`); reports over whole logs
+(:class:`linewise.transcript.fold.RunFold`); reports over whole logs
 (``linewise summarize``) are in :mod:`linewise.transcript.run_report`.
 """
 
@@ -14,7 +14,7 @@ from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise.plugins.registry import LoadedParser
 from linewise.run.signals import Terminated
-from linewise.stream.stats import MAX_TOKENS, finite
+from linewise.transcript.fold import MAX_TOKENS, finite
 
 __all__ = ["plugin_summary"]
 

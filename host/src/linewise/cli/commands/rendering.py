@@ -44,6 +44,7 @@ from linewise.plugins.registry import Registry
 from linewise.render.sanitising import neutralize
 from linewise.run import signals as _signals
 from linewise.settings.defaults import EXIT_INTERRUPTED, READ_SIZE
+from linewise.transcript.fold import RunFold, run_fold
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
@@ -390,6 +391,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             on_line=drawing.write_line if direct is None else None,
             on_detect=detected,
             max_line_chars=args.max_line_chars,
+            fold=RunFold(),
         )
         kept: KeptChunks | None
         if stored is not None and follow:
@@ -558,14 +560,14 @@ def _summary(
             registry,
             pipeline.session.adapter_type,
             log,
-            pipeline.stats,
+            run_fold(pipeline),
             max_line_chars=args.max_line_chars,
         )
     if args.adapter != "auto":
         warn_if_unrecognised(
             args.adapter,
             pipeline.session.diagnostics,
-            pipeline.stats,
+            run_fold(pipeline),
             log,
             registry,
             max_line_chars=args.max_line_chars,

@@ -19,6 +19,7 @@ from linewise.render.outcome import (
     summary_tokens,
     summary_tokens_known,
 )
+from linewise.transcript.fold import RunFold
 
 __all__ = ["Figures"]
 
@@ -106,12 +107,8 @@ class Figures:
     sessions: list[str] = field(default_factory=list)
     more_models: bool = False
     more_sessions: bool = False
-    results: int = 0
-    input_tokens: float = 0
-    output_tokens: float = 0
-    cached_tokens: float = 0
-    cost_usd: float = 0
-    cost_reported: bool = False
+    #: The run's top-level results folded (tokens, cost), the one fold every view reads.
+    run: RunFold = field(default_factory=RunFold)
     outcome: str | None = None
     failed: bool = False
     tool_calls: int = 0
@@ -141,15 +138,33 @@ class Figures:
 
     def add_result(self, entry: Mapping[str, Any], label: str, failed: bool) -> None:
         """Count a top-level ``result`` entry: its tokens, its cost when reported, its outcome."""
-        self.results += 1
-        self.input_tokens += entry["inputTokens"]
-        self.output_tokens += entry["outputTokens"]
-        self.cached_tokens += entry["cachedTokens"]
-        if entry["costUsd"] > 0:
-            self.cost_usd += entry["costUsd"]
-            self.cost_reported = True
+        self.run.add(entry)
         self.outcome = label
         self.failed = failed
+
+    @property
+    def results(self) -> int:
+        return self.run.results
+
+    @property
+    def input_tokens(self) -> int:
+        return self.run.usage.input_tokens
+
+    @property
+    def output_tokens(self) -> int:
+        return self.run.usage.output_tokens
+
+    @property
+    def cached_tokens(self) -> int:
+        return self.run.usage.cached_tokens
+
+    @property
+    def cost_reported(self) -> bool:
+        return self.run.cost_usd is not None
+
+    @property
+    def cost_usd(self) -> float:
+        return self.run.cost_usd or 0.0
 
     def _wire_tiles(self) -> list[tuple[str, str, str]]:
         """Without a run summary: the results' own counts, labelled as the CLI's; 0 is unknown."""

@@ -1,0 +1,324 @@
+"""The one fold over a run's entries: every run summary, total and outcome starts here.
+
+:class:`RunFold` is fed validated entries one at a time (the stream pipeline
+feeds it as entries are made, see ``Pipeline(fold=...)``) and keeps, in
+constant memory, what views and reports need: counts per kind, tool calls
+and their failures, subagents started, the session and model, the times, the
+tokens both in the wire format's three counts (:class:`Usage`, for 1.x
+views) and in the one usage vocabulary (:class:`TokenUsage`, where entries
+carry it, contract 1.5), the cost with its source, and how the run ended.
+
+What entries say comes first: :meth:`RunFold.summary` takes a plugin's
+``summarize_run`` result only for what entries do not carry (turns, per-model
+usage, details, a CLI's own outcome word), see :func:`merged`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from linewise_contracts.outcomes import is_outcome
+from linewise_contracts.summary import RunSummary, Usage
+from linewise_contracts.usage import TokenUsage
+
+__all__ = [
+    "MAX_TOKENS",
+    "SUBAGENT_TOOLS",
+    "RunFold",
+    "TranscriptStats",
+    "finite",
+    "merged",
+    "run_fold",
+    "starts_subagent",
+]
+
+#: Most tokens a summary believes one run used; beyond it a count is nonsense.
+MAX_TOKENS: Final = 10**15
+_KEPT_ERRORS: Final = 20
+#: A run_terminal's run state -> the outcome word (linewise_contracts.outcomes).
+_RUN_OUTCOMES: Final = {"succeeded": "completed", "failed": "failed", "cancelled": "interrupted"}
+#: Tool names that start a subagent in plugins older than contract 1.5 (Claude's Task/Agent,
+#: Codex's spawn_agent, OpenCode's task); a 1.5 tool call says so in ``startsSubagent``.
+SUBAGENT_TOOLS: Final = frozenset({"Task", "Agent", "spawn_agent", "task"})
+
+
+def starts_subagent(entry: Mapping[str, Any]) -> bool:
+    """True when a tool call starts a subagent: its ``startsSubagent`` (contract 1.5) says so,
+    or, for an entry without the marker (an older plugin), its tool name is one that does."""
+    marker = entry.get("startsSubagent")
+    if marker is not None:
+        return marker is True
+    return entry.get("name") in SUBAGENT_TOOLS
+
+
+@dataclass(slots=True)
+class RunFold:
+    """What a run's entries add up to, counted entry by entry (memory grows with sessions only).
+
+    ``cost_usd`` adds the costs the results report: a contract 1.5 result
+    says where its ``costUsd`` came from (``costSource``: ``reported``,
+    ``estimated``, or null: no cost known); an older one is counted when its
+    ``costUsd`` is above 0 (the wire format writes 0 for "not reported").
+    ``token_usage`` adds the results' ``usage`` (contract 1.5, the usage
+    vocabulary); it stays unknown when no result carried one. A 1.5 result
+    naming its ``sessionId`` carries that session's usage and cost so far
+    (what Claude's and Codex's results report): the latest result of each
+    session counts, and sessions add up.
+    """
+
+    entries: int = 0
+    #: Entries of each kind.
+    kinds: dict[str, int] = field(default_factory=dict)
+    #: ``stdout`` entries: lines the parser did not recognise, shown raw.
+    raw_lines: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    subagent_calls: int = 0
+    results: int = 0
+    session_id: str | None = None
+    model: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    token_usage: TokenUsage = field(default_factory=TokenUsage)
+    cost_usd: float | None = None
+    #: ``reported``, ``estimated`` or ``mixed``: where the results' costs came from.
+    cost_source: str | None = None
+    errors: list[str] = field(default_factory=list)
+    error_count: int = 0
+    #: A result said where its cost came from (contract 1.5 ``costSource``, null included).
+    cost_said: bool = False
+    #: The session a result names (contract 1.5 ``sessionId``).
+    result_session_id: str | None = None
+    #: The last result's ``subtype`` (the CLI's own word) and its 1.5 ``outcome``.
+    outcome: str | None = None
+    result_outcome: str | None = None
+    is_error: bool = False
+    final_text: str | None = None
+    started: bool = False
+    # An init (a new session) after the last result: that session has no result yet.
+    open_session: bool = False
+    #: Contract 1.3: the last run_terminal's states and the disposition the run reported.
+    run_state: str | None = None
+    turn_state: str | None = None
+    disposition: str | None = None
+    stop_reason: str | None = None
+    first_ts: str | None = None
+    last_ts: str | None = None
+    # Contract 1.5: each session's latest usage and cost (results carry their session's so far).
+    _session_tokens: dict[str | None, TokenUsage] = field(default_factory=dict)
+    _session_costs: dict[str, float] = field(default_factory=dict)
+    _loose_tokens: TokenUsage = field(default_factory=TokenUsage)
+
+    def add(self, entry: Mapping[str, Any]) -> None:
+        """Count one (validated) entry."""
+        self.entries += 1
+        kind = entry["kind"]
+        kinds = self.kinds
+        kinds[kind] = kinds.get(kind, 0) + 1
+        ts = entry["ts"]
+        if ts:
+            if self.first_ts is None:
+                self.first_ts = ts
+            self.last_ts = ts
+        if kind == "tool_call":
+            self.tool_calls += 1
+            self.subagent_calls += starts_subagent(entry)
+        elif kind == "tool_result":
+            self.tool_errors += entry["isError"] is True
+        elif kind == "init":
+            self.session_id = entry["sessionId"] or self.session_id
+            self.model = entry["model"] or self.model
+            self.started = True
+            self.open_session = True
+        elif kind == "result":
+            self._add_result(entry)
+        elif kind == "stdout":
+            self.raw_lines += 1
+        elif kind == "run_result":
+            self.final_text = entry["summary"] or self.final_text
+            self.disposition = entry["disposition"]
+        elif kind == "run_terminal":
+            self.run_state = entry["runState"]
+            self.turn_state = entry["turnState"]
+            self.disposition = entry["disposition"]
+            self.stop_reason = entry.get("stopReason")
+            self.open_session = False
+
+    def _add_result(self, entry: Mapping[str, Any]) -> None:
+        self.results += 1
+        self.open_session = False
+        self.usage += Usage(
+            input_tokens=_tokens(entry["inputTokens"]),
+            output_tokens=_tokens(entry["outputTokens"]),
+            cached_tokens=_tokens(entry["cachedTokens"]),
+        )
+        said = entry.get("sessionId") or None
+        if said:
+            self.session_id = self.result_session_id = said
+        tokens = entry.get("usage")
+        if tokens is not None:
+            self._session_tokens[said] = TokenUsage.from_json(tokens)
+            if said is None:  # no session named: a result's own figures, added up
+                self._loose_tokens += self._session_tokens.pop(None)
+            self.token_usage = sum(self._session_tokens.values(), self._loose_tokens)
+        self._add_cost(entry, said)
+        self.outcome = entry["subtype"] or None
+        self.result_outcome = entry.get("outcome")
+        self.is_error = entry["isError"] is True
+        self.final_text = entry["text"] or self.final_text
+        if self.is_error:
+            messages = list(entry["errors"]) or [entry["subtype"] or "error"]
+            self.error_count += len(messages)
+            room = _KEPT_ERRORS - len(self.errors)
+            self.errors.extend(messages[: max(room, 0)])
+
+    def _add_cost(self, entry: Mapping[str, Any], session: str | None) -> None:
+        cost = finite(entry["costUsd"])
+        if "costSource" in entry:
+            self.cost_said = True
+            source = entry["costSource"]
+            if source is None:
+                return  # the CLI reported no cost: its costUsd is not one
+            if session is not None and cost is not None:
+                # A 1.5 result's cost is its session's so far: the latest replaces the earlier.
+                before = self._session_costs.get(session, 0.0)
+                self._session_costs[session] = cost
+                cost -= before
+        else:
+            source = "reported"
+            if cost is not None and cost <= 0:
+                return  # a 1.x result's 0 is "not reported", never a $0 run
+        if cost is None:
+            return
+        total = cost if self.cost_usd is None else self.cost_usd + cost
+        self.cost_usd = total if math.isfinite(total) else None
+        if self.cost_source is None:
+            self.cost_source = source
+        elif self.cost_source != source:
+            self.cost_source = "mixed"
+
+    @property
+    def tokens_known(self) -> bool:
+        """Whether any result reported a token count (in either form)."""
+        return self.token_usage.known or self.usage != Usage()
+
+    @property
+    def complete(self) -> bool | None:
+        """True when the last session ended with a result; None when the transcript cannot tell."""
+        if not (self.started or self.results):
+            return None
+        return self.results > 0 and not self.open_session
+
+    def to_summary(self) -> RunSummary:
+        """The run summary the entries alone give (no turns: entries do not carry them).
+
+        A run that said its terminal state (contract 1.3's ``run_terminal``) is
+        complete, and its run state gives the outcome (succeeded: completed,
+        cancelled: interrupted, failed: failed), with the states in ``details``.
+        A contract 1.5 result's ``outcome`` is the outcome otherwise; an older
+        one's ``subtype`` (the CLI's own word) stands in.
+        """
+        common: dict[str, Any] = {
+            "session_id": self.session_id,
+            "model": self.model,
+            "usage": self.usage,
+            "token_usage": self.token_usage,
+            "cost_usd": self.cost_usd,
+            "cost_source": _summary_cost_source(self.cost_source, self.cost_usd),
+            "final_text": self.final_text,
+            "errors": tuple(self.errors),
+        }
+        if self.run_state is not None:
+            details: dict[str, Any] = {
+                "runState": self.run_state,
+                "turnState": self.turn_state,
+                "disposition": self.disposition,
+            }
+            if self.stop_reason:
+                details["stopReason"] = self.stop_reason
+            return RunSummary(
+                **common,
+                outcome=_RUN_OUTCOMES[self.run_state],
+                is_error=self.run_state == "failed" or self.is_error,
+                complete=True,
+                details=details,
+            )
+        return RunSummary(
+            **common,
+            outcome=self.result_outcome or self.outcome,
+            is_error=self.is_error,
+            complete=bool(self.complete),
+        )
+
+    def summary(self, plugin: RunSummary | None) -> RunSummary:
+        """The run's summary: the entries' figures, a plugin's ``summarize_run`` for the rest."""
+        if plugin is None:
+            return self.to_summary()
+        return merged(self, plugin)
+
+
+def run_fold(pipeline: Any) -> RunFold:
+    """The :class:`RunFold` a pipeline was made with (``Pipeline(fold=RunFold())``)."""
+    fold = pipeline.fold
+    if not isinstance(fold, RunFold):
+        raise TypeError("the pipeline was made without a RunFold")
+    return fold
+
+
+#: The fold was the stream's ``TranscriptStats`` before contract 1.5 (``RunReport.stats``).
+TranscriptStats = RunFold
+
+
+def _summary_cost_source(source: str | None, cost: float | None) -> str | None:
+    # RunSummary.cost_source is one of COST_SOURCES; "reported" was the 1.x reading of a cost.
+    if cost is None or source is None:
+        return None
+    return "estimated" if source == "estimated" else "reported" if source == "reported" else None
+
+
+def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
+    """``plugin``'s summary with what the entries say in place of its own second reading.
+
+    Entries are the truth where they carry a figure: the session id, the
+    usage vocabulary's tokens, a cost with its source, the outcome word
+    (contract 1.5 fields on the result entry). What they do not carry
+    (turns, per-model usage, details, ``unknown_session``, a plugin that
+    predates the fields, the tokens of a session cut off before its result,
+    an outcome word of the contract's the plugin chose from the run's
+    context) stays the plugin's.
+    """
+    changes: dict[str, Any] = {}
+    if fold.token_usage.known and fold.complete:
+        # A session cut off before its result is only in the plugin's count (its messages').
+        changes["token_usage"] = fold.token_usage
+    if fold.result_session_id:
+        changes["session_id"] = fold.result_session_id
+    if fold.cost_said:
+        changes["cost_usd"] = fold.cost_usd
+        changes["cost_source"] = _summary_cost_source(fold.cost_source, fold.cost_usd)
+    if fold.result_outcome is not None and not is_outcome(plugin.outcome):
+        # A plugin's own contract word stays: it sees what one result does not (a person's
+        # interruption before an error result, a session cut off after the last result).
+        changes["outcome"] = fold.result_outcome
+    return replace(plugin, **changes) if changes else plugin
+
+
+def finite(value: object) -> float | None:
+    """A number as a float, or None when it is not one a summary can hold (huge, inf, nan)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _tokens(value: object) -> int:
+    """A token count; 0 for one no run can have (negative, fractional nonsense, huge)."""
+    number = finite(value)
+    if number is None or not 0 <= number <= MAX_TOKENS:
+        return 0
+    return int(number)

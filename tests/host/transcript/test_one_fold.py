@@ -1,0 +1,134 @@
+"""One fold: run totals and the outcome are computed in transcript/ and nowhere else in the host."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from linewise.transcript.fold import RunFold, starts_subagent
+
+HOST = Path(__file__).resolve().parents[3] / "host" / "src" / "linewise"
+#: A result entry's wire counts and cost: adding them up is folding the run's totals.
+TOTAL_KEYS = frozenset({"inputTokens", "outputTokens", "cachedTokens", "costUsd"})
+#: The functions that decide how a run ended.
+OUTCOME_DEFINITIONS = frozenset({"run_outcome", "result_failed", "failure_word"})
+#: Names of the folds the host had before the one fold (EntryTally stays in contracts, for
+#: plugins' summarize_run; the host does not fold with it).
+OLD_FOLDS = frozenset({"TranscriptStats", "EntryTally", "tally_entries"})
+
+
+def _reads_total_key(node: ast.AST) -> bool:
+    for inner in ast.walk(node):
+        key = None
+        if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
+            key = inner.slice.value
+        elif (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr == "get"
+            and inner.args
+            and isinstance(inner.args[0], ast.Constant)
+        ):
+            key = inner.args[0].value
+        if key in TOTAL_KEYS:
+            return True
+    return False
+
+
+def _failure_words(node: ast.AST) -> bool:
+    """A literal list of a CLI's failure words (the outcome rule written again)."""
+    if not isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return False
+    words = {item.value for item in node.elts if isinstance(item, ast.Constant)}
+    return {"error", "interrupt", "max_turns"} <= words
+
+
+def second_folds(source: str) -> list[str]:
+    """What in ``source`` is a second implementation of run totals or of the outcome."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.AugAssign) and _reads_total_key(node.value):
+            found.append(f"line {node.lineno}: adds up a result's {sorted(TOTAL_KEYS)}")
+        elif isinstance(node, ast.FunctionDef) and node.name in OUTCOME_DEFINITIONS:
+            found.append(f"line {node.lineno}: defines {node.name}")
+        elif _failure_words(node):
+            found.append(f"line {getattr(node, 'lineno', 0)}: lists failure words")
+        elif isinstance(node, ast.Name | ast.alias) and (
+            (node.id if isinstance(node, ast.Name) else node.name.rsplit(".", 1)[-1]) in OLD_FOLDS
+        ):
+            found.append(f"line {getattr(node, 'lineno', 0)}: uses an old fold")
+    return found
+
+
+def test_no_module_outside_transcript_adds_up_results_or_decides_the_outcome() -> None:
+    problems = [
+        f"{path.relative_to(HOST)} {problem}"
+        for path in sorted(HOST.rglob("*.py"))
+        if path.relative_to(HOST).parts[0] != "transcript"
+        for problem in second_folds(path.read_text(encoding="utf-8"))
+    ]
+    assert problems == []
+
+
+def test_the_search_finds_a_second_fold_when_there_is_one() -> None:
+    source = (
+        "def add(self, entry):\n"
+        "    self.cost += entry['costUsd']\n"
+        "    self.tokens += entry.get('inputTokens', 0)\n"
+        "WORDS = ('error', 'interrupt', 'max_turns')\n"
+        "def run_outcome(summary): ...\n"
+        "from linewise_contracts.tally import EntryTally\n"
+    )
+    assert len(second_folds(source)) == 5
+    assert second_folds("shown = entry['costUsd']\nprint(entry.get('inputTokens'))\n") == []
+
+
+def _result(**fields: object) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "kind": "result",
+        "ts": "2026-01-01T00:00:00Z",
+        "text": "",
+        "inputTokens": 0,
+        "outputTokens": 0,
+        "cachedTokens": 0,
+        "costUsd": 0,
+        "subtype": "success",
+        "isError": False,
+        "errors": [],
+    }
+    entry.update(fields)
+    return entry
+
+
+def test_a_session_s_later_result_replaces_its_earlier_totals_and_sessions_add_up() -> None:
+    fold = RunFold()
+    for session, output, cost in (("a", 10, 0.5), ("a", 30, 1.5), ("b", 5, 0.25)):
+        fold.add(
+            _result(
+                sessionId=session,
+                usage={"output": output, "uncachedInput": None},
+                costUsd=cost,
+                costSource="reported",
+            )
+        )
+    assert fold.token_usage.output == 35
+    assert fold.token_usage.uncached_input is None  # not reported stays unknown
+    assert fold.cost_usd == 1.75
+    assert fold.cost_source == "reported"
+    assert fold.to_summary().session_id == "b"
+
+
+def test_a_cost_no_result_reported_is_unknown_not_zero() -> None:
+    said_none = RunFold()
+    said_none.add(_result(costUsd=0, costSource=None))
+    older = RunFold()
+    older.add(_result(costUsd=0))
+    assert said_none.cost_usd is None and said_none.to_summary().cost_source is None
+    assert older.cost_usd is None
+
+
+def test_a_tool_call_s_marker_decides_whether_it_starts_a_subagent() -> None:
+    call = {"kind": "tool_call", "ts": "", "name": "Task", "input": {}}
+    assert starts_subagent(call)  # an older plugin's call: its name says
+    assert not starts_subagent({**call, "startsSubagent": False})
+    assert starts_subagent({**call, "name": "delegate", "startsSubagent": True})
