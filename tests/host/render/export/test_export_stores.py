@@ -193,3 +193,31 @@ def test_every_session_of_a_store_file_holding_several_is_a_run_of_its_own(
     single = export_file(str(store), registry=registry)
     assert single.run["session_id"] in ("db-1", "db-2")
     assert single.run["run_id"] not in {one.run["run_id"] for one in exports}
+
+
+def test_appending_a_database_of_sessions_again_skips_it_when_unchanged_and_renews_its_runs(
+    home: Path, tmp_path: Path, fake_site: FakeSite
+) -> None:
+    """--append knew a file by its one run: a database's runs (one per session) never matched,
+    so each append read it again and called every one of its runs replaced."""
+    install(fake_site)
+    sessions = {
+        "k1": records("db-1", cli="tinydb", end="2026-01-15T00:00:00Z"),
+        "k2": records("db-2", cli="tinydb", end="2026-03-01T00:00:00Z", reply="later"),
+    }
+    store = write_tinydb(home, sessions)
+    out = str(tmp_path / "out")
+    first = export_logs([str(store)], out, workers=1)
+    assert (first.exported, first.runs) == (1, 2)
+    again = export_logs([str(store)], out, workers=1, append=True)
+    assert (again.skipped, again.exported, again.replaced) == (1, 0, 0)
+    assert sorted(row["session_id"] for row in _rows(tmp_path / "out", "runs")) == ["db-1", "db-2"]
+    sessions["k3"] = records("db-3", cli="tinydb", end="2026-04-01T00:00:00Z", reply="newest")
+    write_tinydb(home, sessions)
+    renewed = export_logs([str(store)], out, workers=1, append=True)
+    assert (renewed.skipped, renewed.exported, renewed.replaced) == (0, 1, 2)
+    assert sorted(row["session_id"] for row in _rows(tmp_path / "out", "runs")) == [
+        "db-1",
+        "db-2",
+        "db-3",
+    ]

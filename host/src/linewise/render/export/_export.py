@@ -20,7 +20,7 @@ from linewise.render.export._folder import (
 )
 from linewise.render.export._inputs import collect_inputs
 from linewise.render.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
-from linewise.render.export._work import ExportFailure, Redaction, content_hash, run_id
+from linewise.render.export._work import ExportFailure, Redaction, content_hash
 from linewise.render.export._writer import TableWriter
 
 __all__ = ["ENTRIES_FILE", "RUNS_FILE", "ExportError", "ExportResult", "export_logs"]
@@ -56,14 +56,15 @@ class ExportResult:
     redactions: dict[str, int] = field(default_factory=dict)
 
 
-def _previous(directory: str) -> tuple[dict[str, str], Any, Any]:
-    """The earlier export in ``directory``: run id -> source path, and its two files (or None)."""
+def _previous(directory: str) -> tuple[dict[str, tuple[str, str]], Any, Any]:
+    """The earlier export in ``directory``: run id -> (source path, content hash), and its
+    two files (or None)."""
     pq = require("export", "pyarrow.parquet")
     runs_path = os.path.join(directory, RUNS_FILE)
     entries_path = os.path.join(directory, ENTRIES_FILE)
     if not (os.path.exists(runs_path) and os.path.exists(entries_path)):
         return {}, None, None
-    known: dict[str, str] = {}
+    known: dict[str, tuple[str, str]] = {}
     try:
         runs, entries = pq.ParquetFile(runs_path), pq.ParquetFile(entries_path)
         for path, table, columns in (
@@ -73,8 +74,9 @@ def _previous(directory: str) -> tuple[dict[str, str], Any, Any]:
             if not table.schema_arrow.equals(arrow_schema(columns)):
                 raise ValueError(f"{path} has other columns than this version of linewise writes")
         check_pair(directory, runs, entries)
-        for batch in runs.iter_batches(columns=["run_id", "source_path"]):
-            known.update(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True))
+        for batch in runs.iter_batches(columns=["run_id", "source_path", "content_hash"]):
+            sources = zip(batch.column(1).to_pylist(), batch.column(2).to_pylist(), strict=True)
+            known.update(zip(batch.column(0).to_pylist(), sources, strict=True))
     except InconsistentExportError as error:
         raise ExportError(
             f"cannot append: {error}; export without --append to replace it"
@@ -96,25 +98,27 @@ def _kept(previous: Any, keep: set[str]) -> Iterator[Any]:
 
 
 def _todo(
-    inputs: list[str], known: dict[str, str], result: ExportResult
+    inputs: list[str], known: dict[str, tuple[str, str]], result: ExportResult
 ) -> tuple[list[str], set[str]]:
     """The inputs to export, and the earlier runs to keep: those of logs not exported again.
 
-    An input already exported (same path, same content) is skipped, counted in ``result``;
+    An input already exported (same path, same content: a file holding several sessions
+    gave one run each, all with its path and hash) is skipped, counted in ``result``;
     the earlier runs of a log whose content changed are replaced, counted too.
     """
+    exported = set(known.values())
     todo: list[str] = []
     for path in inputs:
         if known:
             try:
-                if run_id(path, content_hash(path)) in known:
+                if (path, content_hash(path)) in exported:
                     result.skipped += 1
                     continue
             except OSError:
                 pass  # the worker reports it
         todo.append(path)
     renewed = set(todo)
-    keep = {rid for rid, source in known.items() if source not in renewed}
+    keep = {rid for rid, (source, _) in known.items() if source not in renewed}
     result.replaced = len(known) - len(keep)
     return todo, keep
 
