@@ -30,10 +30,11 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# reference_bench.py's workload names (its --generate takes them), each with its CLI.
 WORKLOADS = {
-    "claude big": "claude",
-    "claude small": "claude",
-    "codex small": "codex",
+    "claude big lines": "claude",
+    "claude small lines": "claude",
+    "codex small lines": "codex",
     "claude real logs": "claude",
     "codex real logs": "codex",
 }
@@ -100,7 +101,7 @@ def main() -> None:
     small_lines = max(1, args.lines // 10)
     load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout
     print(f"load (does not change the counts): {load.strip()}")
-    print(f"{'workload':18s} {'instr/line':>11s} {'lines':>6s} {'small run':>14s}")
+    print(f"{'workload':20s} {'instr/line':>11s} {'lines':>6s} {'small run':>14s}")
     with tempfile.TemporaryDirectory(prefix="linewise-linecost-") as folder:
         work = Path(folder)
         for name in args.only or list(WORKLOADS):
@@ -108,11 +109,11 @@ def main() -> None:
             # Enough bytes for the large run; real-log workloads are read from the corpus.
             lines = _workload(name, work / "all.jsonl", 4.0)
             if lines is None:
-                print(f"{name:18s} skipped: no data")
+                print(f"{name:20s} skipped: no data")
                 continue
             count = min(args.lines, len(lines))
             if count <= small_lines:
-                print(f"{name:18s} skipped: only {len(lines)} lines")
+                print(f"{name:20s} skipped: only {len(lines)} lines")
                 continue
             large, small = work / "large.jsonl", work / "small.jsonl"
             large.write_text("\n".join(lines[:count]) + "\n", encoding="utf-8")
@@ -120,7 +121,7 @@ def main() -> None:
             big_count = instructions(args.venv, large, cli)
             small_count = instructions(args.venv, small, cli)
             per_line = (big_count - small_count) / (count - small_lines)
-            print(f"{name:18s} {per_line:11,.0f} {count:6d} {small_count:14,d}", flush=True)
+            print(f"{name:20s} {per_line:11,.0f} {count:6d} {small_count:14,d}", flush=True)
 
 
 if __name__ == "__main__":
