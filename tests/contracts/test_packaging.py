@@ -73,7 +73,7 @@ def test_parsing_with_the_contract_never_imports_hypothesis() -> None:
 def test_the_all_extra_installs_every_first_party_plugin() -> None:
     # The plugin list is declared once, as workspace members; the extra must not fall behind.
     plugins = {str(_project(member)["name"]) for member in MEMBERS if member.startswith("plugins/")}
-    plugins.discard("linewise-tally")  # the example third-party plugin, not a first-party parser
+    plugins.discard(EXAMPLE)
     optional = _project("host")["optional-dependencies"]
     assert isinstance(optional, dict)
     assert set(optional["all"]) == plugins
@@ -89,6 +89,76 @@ def test_every_plugin_is_type_checked_and_named_for_the_missing_adapter_hint() -
         assert f"{member}/src" in mypy["mypy_path"], member
         assert package in mypy["packages"], member
     assert set(FIRST_PARTY.values()) <= {str(_project(member)["name"]) for member in MEMBERS}
+
+
+# -- the plugin list, declared once: the workspace members and their entry points ----------
+
+#: The example third-party plugin: a workspace member, not a first-party parser.
+EXAMPLE = "linewise-tally"
+
+
+def _first_party_adapter_types(*, example: bool = False) -> dict[str, str]:
+    """Every adapter type the first-party plugin members declare (and, with ``example``,
+    the example plugin's), and its distribution."""
+    found: dict[str, str] = {}
+    for member in MEMBERS:
+        project = _project(member)
+        if not member.startswith("plugins/") or (project["name"] == EXAMPLE and not example):
+            continue
+        groups = project.get("entry-points")
+        assert isinstance(groups, dict), member
+        for adapter_type in groups["linewise.parsers"]:
+            found[adapter_type] = str(project["name"])
+    return found
+
+
+def test_the_missing_adapter_hint_knows_exactly_the_first_party_adapter_types() -> None:
+    from linewise.plugins.suggest import FIRST_PARTY
+
+    # The example plugin too: `render -a tally_local` says to pip install linewise-tally.
+    assert dict(FIRST_PARTY) == _first_party_adapter_types(example=True)
+
+
+def test_the_host_fuzzer_covers_every_first_party_adapter_type() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from fuzz_host import ADAPTERS
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert set(_first_party_adapter_types()) <= set(ADAPTERS)
+
+
+def test_detection_accuracy_names_only_adapter_types_the_workspace_declares() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import detect_accuracy
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    named = {
+        value
+        for name, table in vars(detect_accuracy).items()
+        if name.isupper() and isinstance(table, dict)
+        for value in table.values()
+        if isinstance(value, str) and value.replace("_", "").isalnum() and value.islower()
+    }
+    declared = set(_first_party_adapter_types())
+    assert named & declared, "detect_accuracy names no adapter type at all"
+    assert named - declared - {"process"} == set()
+
+
+def test_the_readme_table_lists_exactly_the_first_party_adapter_types() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Parsers in this repository", 1)[1].split("\n## ", 1)[0]
+    named: dict[str, str] = {}
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            cells = row.split("|")
+            for adapter_type in re.findall(r"`([a-z0-9_]+)`", cells[1]):
+                named[adapter_type] = cells[2].strip().strip("`")
+    named.pop("tally_local", None)  # the example plugin is listed, marked as such
+    assert named == _first_party_adapter_types()
 
 
 def test_the_serve_extra_installs_the_web_app_member() -> None:

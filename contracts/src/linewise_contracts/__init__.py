@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from linewise_contracts._version import CONTRACT_VERSION, __version__
 
 if TYPE_CHECKING:
+    from linewise_contracts.agent import Agent, Format
     from linewise_contracts.entries import (
         DIFF_CHANGE_TYPES,
         ENTRY_KINDS,
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
 # Public names and their modules, imported on first access: a host that only
 # needs the contract version or the validator does not pay for the rest.
 _EXPORTS = {
+    "Agent": "linewise_contracts.agent",
+    "Format": "linewise_contracts.agent",
     "DIFF_CHANGE_TYPES": "linewise_contracts.entries",
     "ENTRY_KINDS": "linewise_contracts.entries",
     "AssistantEntry": "linewise_contracts.entries",
@@ -135,6 +138,7 @@ __all__ = [
     "SESSION_STORES",
     "SNIFF",
     "SUMMARIZE_RUN",
+    "Agent",
     "AssistantEntry",
     "CheckLevel",
     "CheckStatus",
@@ -142,6 +146,7 @@ __all__ = [
     "DiffEntry",
     "EntryKind",
     "EnvironmentCheck",
+    "Format",
     "InitEntry",
     "InvalidEntryError",
     "JsonValue",

@@ -177,7 +177,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.3,<2"  # run_terminal, runtime_request, record_lines (1.3)
+    assert claude["contract"] == ">=1.5,<2"  # its declared Agent (1.5)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

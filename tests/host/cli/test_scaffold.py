@@ -31,7 +31,10 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
     assert f"created {root}" in done.stdout
     assert (root / "src" / "linewise_acme_agent" / "samples" / "sample.jsonl").is_file()
     assert (root / "src" / "linewise_acme_agent" / "py.typed").is_file()
-    assert 'acme_agent_local = "linewise_acme_agent"' in (root / "pyproject.toml").read_text()
+    pyproject = (root / "pyproject.toml").read_text()
+    # One declared object (contract 1.5), its entry point naming the format.
+    assert 'acme_agent_local = "linewise_acme_agent:agent.acme_agent_local"' in pyproject
+    assert '"linewise-contracts>=1.5,<2"' in pyproject
 
     check = _run(LINEWISE, "check", str(root), "--json", "--examples", "100")
     report = json.loads(check.stdout)
@@ -73,7 +76,7 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
     )
     assert acme["distribution"] == "linewise-acme-agent"
     assert acme["status"] == "available"
-    assert acme["contract"] == ">=1.0,<2"
+    assert acme["contract"] == ">=1.5,<2"
 
     # Its own sample is auto-detected as its adapter type, among every installed plugin.
     sample = root / "src" / "linewise_acme_agent" / "samples" / "sample.jsonl"

@@ -313,6 +313,9 @@ def test_doctor_prints_checks_with_their_levels_and_exits_0_without_failures(
         "                      hint: unset CAREFUL_API_KEY to use the subscription",
         "silent_agent   UNCHECKED  silent-agent 1.0.0",
         "  the plugin exports no check_environment: nothing to check",
+        # These fakes are 1.x plugins: doctor names them once, with what to do.
+        "careful-agent, ready-agent, silent-agent: contract 1.x loose exports, read until "
+        "contract 2.0; declare one Agent instead (CONTRIBUTING.md, 'Declaring your plugin')",
         "3 adapter types: 1 pass, 1 warn, 1 unchecked",
     ]
 

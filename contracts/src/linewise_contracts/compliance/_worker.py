@@ -226,6 +226,8 @@ class _Checker:
         self._side_effects(at, "import", changes)
 
         out.running(at, "exports")
+        if not self._declared(at, target):
+            return
         found: dict[str, Any] = {}
         for name in (
             CREATE_STDOUT_PARSER,
@@ -281,6 +283,26 @@ class _Checker:
         self._parsing(at, new_parser, samples, source, optional, stateful=factory is not None)
         self._fuzz(at, new_parser, samples, optional)
         self._cost(at, new_parser, samples)
+
+    def _declared(self, at: str, target: object) -> bool:
+        """A contract 1.5 target (a Format of an Agent) checked, its references imported;
+        False (and the failure sent) when it cannot serve ``at``. Other targets pass."""
+        if type(target).__module__ != "linewise_contracts.agent":
+            return True
+        from linewise_contracts.agent import format_problem
+
+        ok, problem = self.calls.raw(format_problem, target, at)
+        if ok and problem is not None:
+            self.out.send(("exports", at, str(problem[0]), [f"hint: {problem[1]}"], []))
+            return False
+        if ok:
+            ok, problem = self.calls.raw(target.resolve)  # type: ignore[attr-defined]
+        if not ok:
+            self.out.send(
+                ("exports", at, f"checking the declared format raised: {problem[1]}", [], [])
+            )
+            return False
+        return True
 
     def _fresh(self, new_parser: Callable[[], Any]) -> tuple[bool, Any]:
         return self.calls.raw(new_parser)

@@ -12,6 +12,7 @@ from linewise_contracts.protocols import CHECK_ENVIRONMENT
 
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import PluginCallError, describe, guarded, safe_repr
+from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import ParserStatus, Registry, get_registry
 from linewise.stream.session import utc_now
 
@@ -76,6 +77,8 @@ class EnvironmentReport:
     distribution: str | None = None
     version: str | None = None
     tested_at: str = ""
+    #: Set when the plugin still uses contract 1.x loose exports: what to do about it.
+    deprecated: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the reference)."""
@@ -88,6 +91,7 @@ class EnvironmentReport:
             "distribution": self.distribution,
             "version": self.version,
             "testedAt": self.tested_at,
+            "deprecated": self.deprecated,
         }
 
 
@@ -197,6 +201,8 @@ def check_environment(
         check = _error("plugin_not_loaded", f"the plugin did not load: {message}", hint)
         return replace(base, status="fail", checks=(check,))
     base = replace(base, label=loaded.label or base.label)
+    if registry.info(adapter_type).shape == "exports":
+        base = replace(base, deprecated=DEPRECATED_SHAPE)
     function = loaded.check_environment
     if function is None:
         problems = [

@@ -127,6 +127,9 @@ class LoadedParser:
     #: Exports an isolated plugin has that its workers do not serve (session stores: a
     #: worker may not read files), so that a command can say what it leaves out.
     unserved: tuple[str, ...] = ()
+    #: The agent CLI's name when the plugin declares a contract 1.5 ``Agent`` ("claude");
+    #: None for a 1.x plugin's loose module exports (deprecated) and the generic parser.
+    agent: str | None = None
 
     @property
     def is_fallback(self) -> bool:

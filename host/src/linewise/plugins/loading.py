@@ -46,6 +46,7 @@ from linewise.plugins.loaded import (
 )
 
 if TYPE_CHECKING:
+    from linewise_contracts.agent import Format
     from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.protocols import StdoutParser
 
@@ -192,6 +193,15 @@ class PluginLoader:
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
         who = candidate.adapter_type
         record = self._registry.call_failures
+        agent: str | None = None
+        if type(target).__module__ == _DECLARED_MODULE:
+            # Contract 1.5: a Format of a declared Agent. Its fields carry the 1.x export
+            # names, so the lookups below read it as they read a module.
+            refused = _declared_problem(target, who)
+            if refused is not None:
+                stage, reason, hint, error = refused
+                return self._fail(candidate, stage, reason, hint, error)
+            agent = cast("Format", target).agent.name
         lookups: list[tuple[str, str]] = []
 
         def export(name: str) -> object:
@@ -201,7 +211,7 @@ class PluginLoader:
             return value
 
         try:
-            return self._adopt_exports(candidate, export)
+            return self._adopt_exports(candidate, export, agent)
         finally:
             if lookups:
                 # One record (and one warning) for every lookup that raised.
@@ -212,7 +222,9 @@ class PluginLoader:
                 reason += "; getattr must raise AttributeError for a name the plugin lacks"
                 record.add(PluginCallFailure(who, "exports", reason))
 
-    def _adopt_exports(self, candidate: Candidate, export: Callable[[str], object]) -> LoadedParser:
+    def _adopt_exports(
+        self, candidate: Candidate, export: Callable[[str], object], agent: str | None
+    ) -> LoadedParser:
         who = candidate.adapter_type
         record = self._registry.call_failures
 
@@ -266,7 +278,14 @@ class PluginLoader:
             session_stores=exports.session_stores,
             session_records=exports.session_records,
             session_keys=exports.session_keys,
+            agent=agent,
         )
+        if agent is None:
+            logger.info(
+                "%s (%s) uses contract 1.x loose exports, deprecated: read until contract 2.0",
+                who,
+                candidate.distribution,
+            )
         self._registry._loaded[candidate.adapter_type] = loaded
         if self._registry.hooks.listens("linewise_parser_loaded"):  # built for a listener only
             self._registry.hooks.parser_loaded(self._registry.info(candidate.adapter_type))
@@ -311,6 +330,31 @@ def _static_factory(
         return _StaticParser(static)
 
     return new_parser
+
+
+_DECLARED_MODULE = "linewise_contracts.agent"
+_REFERENCE_HINT = (
+    "each 'module:attribute' reference of a Format must name an importable callable; "
+    "run `linewise check` on the plugin to see more"
+)
+
+
+def _declared_problem(
+    target: object, adapter_type: str
+) -> tuple[FailureStage, str, str, BaseException | None] | None:
+    """Why a declared Format (or Agent) cannot serve ``adapter_type``: checked, and its
+    references imported, through the guard; None when it can."""
+    from linewise_contracts.agent import format_problem
+
+    problem, error = guarded(format_problem, target, adapter_type)
+    if error is not None:
+        return ("exports", f"checking the declared format raised {describe(error)}", _HINT, error)
+    if problem is not None:
+        return ("exports", problem[0], problem[1], None)
+    _, error = guarded(cast("Format", target).resolve)
+    if error is not None:
+        return ("import", describe(error), _REFERENCE_HINT, error)
+    return None
 
 
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"

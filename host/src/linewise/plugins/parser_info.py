@@ -15,7 +15,13 @@ if TYPE_CHECKING:
     from linewise.plugins.candidate import Candidate
     from linewise.plugins.gate import GateDecision
 
-__all__ = ["ParserInfo", "ParserStatus", "available_info"]
+__all__ = ["DEPRECATED_SHAPE", "ParserInfo", "ParserStatus", "available_info"]
+
+#: What ``list`` and ``doctor`` say of a loaded plugin still made of 1.x loose exports.
+DEPRECATED_SHAPE = (
+    "contract 1.x loose exports, read until contract 2.0; declare one Agent instead "
+    "(CONTRIBUTING.md, 'Declaring your plugin')"
+)
 
 
 class ParserStatus(StrEnum):
@@ -52,6 +58,10 @@ class ParserInfo:
     #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
     #: sniffer, a factory...), one line each, oldest first.
     problems: tuple[str, ...] = ()
+    #: Known once loaded: "agent" when the plugin declares a contract 1.5 ``Agent``,
+    #: "exports" for 1.x loose module exports (deprecated: read until contract 2.0);
+    #: None when not known (not loaded, isolated, JavaScript, built in).
+    shape: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the entries)."""
@@ -71,6 +81,7 @@ class ParserInfo:
             "kind": self.kind,
             "source": self.source,
             "problems": list(self.problems),
+            "shape": self.shape,
         }
 
 

@@ -234,12 +234,7 @@ class Registry:
         problems = tuple(f.describe() for f in self.call_failures.of(candidate.adapter_type))
         loaded = self._loaded.get(candidate.adapter_type)
         if loaded is not None:
-            return replace(
-                base,
-                status=ParserStatus.LOADED,
-                label=loaded.label or base.label,
-                problems=problems,
-            )
+            return _loaded_info(base, loaded, candidate, problems)
         return replace(base, problems=problems)
 
     @property
@@ -318,6 +313,31 @@ class Registry:
             self.isolation = policy
             self._loaded = {}
             self._failed = {}
+
+
+def _loaded_info(
+    base: ParserInfo, loaded: LoadedParser, candidate: Candidate, problems: tuple[str, ...]
+) -> ParserInfo:
+    from dataclasses import replace
+
+    from linewise.plugins.parser_info import ParserStatus
+
+    return replace(
+        base,
+        status=ParserStatus.LOADED,
+        label=loaded.label or base.label,
+        problems=problems,
+        shape=_shape(loaded, candidate),
+    )
+
+
+def _shape(loaded: LoadedParser, candidate: Candidate) -> str | None:
+    """ "agent" (contract 1.5), "exports" (1.x, deprecated), or None when not known here."""
+    if loaded.agent is not None:
+        return "agent"
+    if loaded.isolated or loaded.is_fallback or candidate.kind != "python":
+        return None
+    return "exports"
 
 
 def _claims_by_type(candidates: Iterable[Candidate]) -> dict[str, list[Candidate]]:

@@ -1,4 +1,12 @@
-"""linewise-claude: the Claude Code stream-json parser plugin (adapter type ``claude_local``)."""
+"""linewise-claude: Claude Code's stream-json and session files, as one declared ``agent``.
+
+Adapter types: ``claude_local`` (``claude -p --output-format stream-json``),
+``claude_session`` (``~/.claude/projects/*/*.jsonl``) and ``claude_subagent``
+(subagent files whose session is gone). The session formats' code is named by
+reference, imported only when one of them is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_claude.classify import (
     is_image_processing_error,
@@ -20,7 +28,9 @@ from linewise_claude.summary import summarize_run
 from linewise_claude.usage import model_usage_totals
 
 __all__ = [
+    "SUBAGENT_DOC",
     "ClaudeStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -77,3 +87,63 @@ comes), stderr (API errors), result (tokens and cost) then run_terminal (the run
 run_result (a post-turn summary),
 stdout for lines that are not Claude events. Subagent entries carry parentToolUseId.
 """
+
+#: The routing doc of claude_subagent (``linewise_claude.session.orphans`` names it too).
+SUBAGENT_DOC = """\
+# claude_subagent
+
+Adapter: claude_subagent. Lists a Claude Code subagent file,
+`~/.claude/projects/<project>/<session>/subagents/agent-<id>.jsonl`, as a session of its
+own when its session file `<session>.jsonl` is missing, marked as such.
+
+Use when:
+- A subagent file's session file is gone and its work should still be found.
+
+Don't use when:
+- The session file is there: use claude_session, which reads its subagents with it.
+
+Output: as claude_session: init (named by the subagent file, with its cwd and model), a
+system note naming the missing parent session, the subagent's messages and tool calls.
+"""
+
+_SESSION = "linewise_claude.session"
+_ORPHANS = "linewise_claude.session.orphans"
+
+#: The plugin (contract 1.5): Claude Code and the three formats linewise reads of it.
+agent = Agent(
+    "claude",
+    label="Claude Code",
+    models=models,
+    formats=[
+        Format(
+            "claude_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            format_stdout_line=format_stdout_line,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "claude_session",
+            label="Claude Code (session files)",
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+        Format(
+            "claude_subagent",
+            label="Claude Code (subagent files without their session)",
+            agent_configuration_doc=SUBAGENT_DOC,
+            create_stdout_parser=f"{_ORPHANS}:create_stdout_parser",
+            summarize_run=f"{_ORPHANS}:summarize_run",
+            session_stores=f"{_ORPHANS}:session_stores",
+            session_records=f"{_ORPHANS}:session_records",
+            session_keys=f"{_ORPHANS}:session_keys",
+        ),
+    ],
+)

@@ -1,4 +1,12 @@
-"""linewise-codex: the Codex CLI ``exec --json`` parser plugin (adapter type ``codex_local``)."""
+"""linewise-codex: the Codex CLI's output and session files, as one declared ``agent``.
+
+Adapter types: ``codex_local`` (``codex exec --json``), ``codex_app_server``
+(``codex app-server``'s JSON-RPC) and ``codex_session``
+(``~/.codex/sessions``). The app-server and session formats' code is named by
+reference, imported only when one of them is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_codex.environment import check_environment
 from linewise_codex.parser import CodexStdoutParser, create_stdout_parser, parse_stdout_line
@@ -13,7 +21,9 @@ from linewise_codex.summary import (
 )
 
 __all__ = [
+    "APP_SERVER_DOC",
     "CodexStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "classify_auth_refresh_failure",
@@ -73,3 +83,66 @@ collab calls of a spawned agent), diff (when Codex attaches diffs), stderr (erro
 stream errors, Codex's tracing log), result (tokens per turn; Codex reports no cost, so
 the run summary's cost is unknown), stdout for lines that are not Codex events.
 """
+
+#: The routing doc of codex_app_server (``linewise_codex.app_server`` names it too).
+APP_SERVER_DOC = """\
+# codex_app_server
+
+Adapter: codex_app_server. Parses the stdout of `codex app-server` (JSON-RPC 2.0 v2
+over stdio, one message a line): thread, turn and item notifications, deltas, plans,
+turn diffs, token usage and approval requests.
+
+Use when:
+- A client (an IDE extension, Paperclip's runner, your own tool) drives Codex through
+  `codex app-server` and you captured what the server wrote.
+
+Don't use when:
+- The log is `codex exec --json` output: use codex_local.
+- The log is an ACP agent's (session/update ...): use acp.
+
+Output: init, system (turns, other notifications), assistant / thinking (deltas once),
+tool_call / tool_result (commands, MCP tools, web search, collab and dynamic tools),
+diff (file changes), provider_activity (plans), workspace_change (turn diffs),
+runtime_request (approvals, input requests), stderr (errors), result (per turn; Codex
+reports no cost, so the run summary's cost is unknown).
+"""
+
+_APP_SERVER = "linewise_codex.app_server"
+_SESSION = "linewise_codex.session"
+
+#: The plugin (contract 1.5): Codex and the three formats linewise reads of it.
+agent = Agent(
+    "codex",
+    label="Codex",
+    models=models,
+    formats=[
+        Format(
+            "codex_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "codex_app_server",
+            label="Codex (app-server)",
+            agent_configuration_doc=APP_SERVER_DOC,
+            create_stdout_parser=f"{_APP_SERVER}:create_stdout_parser",
+            parse_stdout_line=f"{_APP_SERVER}:parse_stdout_line",
+            sniff=f"{_APP_SERVER}:sniff",
+            summarize_run=f"{_APP_SERVER}:summarize_run",
+            check_environment=check_environment,
+        ),
+        Format(
+            "codex_session",
+            label="Codex (session files)",
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+        ),
+    ],
+)

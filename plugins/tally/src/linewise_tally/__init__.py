@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
+from linewise_contracts.agent import Agent, Format
 from linewise_contracts.entries import JsonValue, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import BoundedMap, stdout_entries
 from linewise_contracts.summary import RunSummary, Usage
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TallyParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -257,3 +259,23 @@ def check_environment(environ: Mapping[str, str] | None = None) -> list[Environm
             path_as_detail=False,
         )
     ]
+
+
+#: The plugin (contract 1.5): the Tally CLI and the one format it prints.
+agent = Agent(
+    "tally",
+    label="Tally",
+    models=models,
+    formats=[
+        Format(
+            "tally_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        )
+    ],
+)

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
+from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import Registry, unknown_adapter
 from linewise.render import STATUS_ROLES, paint
 from linewise.render.sanitising import neutralize
@@ -98,6 +99,9 @@ def _text(reports: list[EnvironmentReport], color: bool) -> str:
         counts[key] = counts.get(key, 0) + 1
     tally = ", ".join(f"{counts[key]} {key.replace('_', ' ')}" for key in _ORDER if key in counts)
     noun = "adapter type" if len(reports) == 1 else "adapter types"
+    old_shape = sorted({r.distribution or r.adapter_type for r in reports if r.deprecated})
+    if old_shape:
+        lines.append(f"{', '.join(clean(n) for n in old_shape)}: {clean(DEPRECATED_SHAPE)}")
     lines.append(f"{len(reports)} {noun}: {tally or 'nothing installed'}")
     return "\n".join(lines) + "\n"
 

@@ -11,6 +11,7 @@ from linewise_contracts._version import CONTRACT_VERSION
 
 from linewise._version import __version__
 from linewise.cli.common import EXIT_OK
+from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import ParserInfo, ParserStatus, Registry
 from linewise.render.sanitising import neutralize
 
@@ -78,6 +79,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             out.write(indent + f"source: {neutralize(shown.source)}\n")
         if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
             out.write(indent + f"hint: {neutralize(shown.hint)}\n")
+        if shown is not None and shown.shape == "exports":
+            out.write(indent + f"deprecated: {DEPRECATED_SHAPE}\n")
         for problem in shown.problems if shown is not None else ():
             out.write(indent + f"problem: {neutralize(problem)}\n")
     for reason in registry.skipped_distributions:

@@ -110,7 +110,8 @@ def scaffold(
     problem = _label_problem(label)
     if problem:
         raise ValueError(problem)
-    major = int(CONTRACT_VERSION.split(".", 1)[0])
+    major, minor = (int(part) for part in CONTRACT_VERSION.split(".")[:2])
+    cli = name.replace("_", "-")
     # The label goes into Python and TOML strings, docstrings and Markdown: each its own way.
     values = {
         "distribution": distribution_name,
@@ -120,6 +121,10 @@ def scaffold(
         "label_py": json.dumps(label, ensure_ascii=False),
         "label_doc": _docstring_text(label),
         "description_toml": json.dumps(f"{label} parser for linewise", ensure_ascii=False),
+        # The Agent declaration it is made with came in contract 1.5.
+        "contract_floor": f"{major}.{max(minor, 5) if major == 1 else 0}",
+        "agent_name_py": json.dumps(cli),
+        "agent_label_py": json.dumps(cli.replace("-", " ").title(), ensure_ascii=False),
         "contract_major": str(major),
         "next_major": str(major + 1),
     }

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from linewise_contracts.sessions import SessionStore, store_root
 
+from linewise_claude import SUBAGENT_DOC
 from linewise_claude.session.parser import ClaudeSessionParser, create_stdout_parser
 from linewise_claude.session.records import orphan_records, parent_file
 from linewise_claude.session.summary import summarize_session as summarize_run
@@ -56,19 +57,5 @@ def session_records(path: Path, key: str | None = None) -> Iterator[str]:
     return orphan_records(path)
 
 
-agent_configuration_doc = """\
-# claude_subagent
-
-Adapter: claude_subagent. Lists a Claude Code subagent file,
-`~/.claude/projects/<project>/<session>/subagents/agent-<id>.jsonl`, as a session of its
-own when its session file `<session>.jsonl` is missing, marked as such.
-
-Use when:
-- A subagent file's session file is gone and its work should still be found.
-
-Don't use when:
-- The session file is there: use claude_session, which reads its subagents with it.
-
-Output: as claude_session: init (named by the subagent file, with its cwd and model), a
-system note naming the missing parent session, the subagent's messages and tool calls.
-"""
+# The routing doc lives in the agent declaration (linewise_claude), read from there.
+agent_configuration_doc = SUBAGENT_DOC

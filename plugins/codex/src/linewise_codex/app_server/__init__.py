@@ -36,6 +36,7 @@ message, plan or reasoning (its text comes later) and
 ``thread/tokenUsage/updated`` (on the turn's ``result`` and in the summary).
 """
 
+from linewise_codex import APP_SERVER_DOC
 from linewise_codex.app_server.parser import (
     CodexAppServerParser,
     create_stdout_parser,
@@ -58,24 +59,5 @@ __all__ = [
 
 label = "Codex (app-server)"
 
-agent_configuration_doc = """\
-# codex_app_server
-
-Adapter: codex_app_server. Parses the stdout of `codex app-server` (JSON-RPC 2.0 v2
-over stdio, one message a line): thread, turn and item notifications, deltas, plans,
-turn diffs, token usage and approval requests.
-
-Use when:
-- A client (an IDE extension, Paperclip's runner, your own tool) drives Codex through
-  `codex app-server` and you captured what the server wrote.
-
-Don't use when:
-- The log is `codex exec --json` output: use codex_local.
-- The log is an ACP agent's (session/update ...): use acp.
-
-Output: init, system (turns, other notifications), assistant / thinking (deltas once),
-tool_call / tool_result (commands, MCP tools, web search, collab and dynamic tools),
-diff (file changes), provider_activity (plans), workspace_change (turn diffs),
-runtime_request (approvals, input requests), stderr (errors), result (per turn; Codex
-reports no cost, so the run summary's cost is unknown).
-"""
+# The routing doc lives in the agent declaration (linewise_codex), read from there.
+agent_configuration_doc = APP_SERVER_DOC
