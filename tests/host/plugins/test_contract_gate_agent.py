@@ -122,7 +122,7 @@ def test_on_the_1_5_host_each_format_of_the_agent_serves_its_adapter_type(
     assert session.label == "Declared CLI"  # the agent's, the format has none
     assert session.new_parser().parse_line("x", "t") == [{"kind": "user", "ts": "t", "text": "x"}]
     info = registry.info("dcli_local")
-    assert (info.agent, info.shape, info.deprecated_shape) == ("dcli", "agent", False)
+    assert info.shape == "agent"
 
 
 def test_a_format_reference_that_cannot_be_imported_fails_its_load_with_the_reference_named(

@@ -201,7 +201,7 @@ def check_environment(
         check = _error("plugin_not_loaded", f"the plugin did not load: {message}", hint)
         return replace(base, status="fail", checks=(check,))
     base = replace(base, label=loaded.label or base.label)
-    if registry.info(adapter_type).deprecated_shape:
+    if registry.info(adapter_type).shape == "exports":
         base = replace(base, deprecated=DEPRECATED_SHAPE)
     function = loaded.check_environment
     if function is None:

@@ -58,17 +58,10 @@ class ParserInfo:
     #: What went wrong calling a loaded plugin in this process (a metadata lookup, a
     #: sniffer, a factory...), one line each, oldest first.
     problems: tuple[str, ...] = ()
-    #: Known once loaded: the agent CLI's name when the plugin declares a contract 1.5
-    #: ``Agent``, and its shape: "agent", or "exports" for 1.x loose module exports
-    #: (deprecated: read until contract 2.0); None when not known (not loaded, isolated,
-    #: JavaScript, built in).
-    agent: str | None = None
+    #: Known once loaded: "agent" when the plugin declares a contract 1.5 ``Agent``,
+    #: "exports" for 1.x loose module exports (deprecated: read until contract 2.0);
+    #: None when not known (not loaded, isolated, JavaScript, built in).
     shape: str | None = None
-
-    @property
-    def deprecated_shape(self) -> bool:
-        """True when the loaded plugin still uses the 1.x loose exports."""
-        return self.shape == "exports"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict (camelCase keys, like the entries)."""
@@ -88,7 +81,6 @@ class ParserInfo:
             "kind": self.kind,
             "source": self.source,
             "problems": list(self.problems),
-            "agent": self.agent,
             "shape": self.shape,
         }
 

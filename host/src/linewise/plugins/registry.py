@@ -327,7 +327,6 @@ def _loaded_info(
         status=ParserStatus.LOADED,
         label=loaded.label or base.label,
         problems=problems,
-        agent=loaded.agent,
         shape=_shape(loaded, candidate),
     )
 

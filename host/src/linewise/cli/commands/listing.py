@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
             out.write(indent + f"source: {neutralize(shown.source)}\n")
         if shown is not None and shown.hint and shown.status is not ParserStatus.AVAILABLE:
             out.write(indent + f"hint: {neutralize(shown.hint)}\n")
-        if shown is not None and shown.deprecated_shape:
+        if shown is not None and shown.shape == "exports":
             out.write(indent + f"deprecated: {DEPRECATED_SHAPE}\n")
         for problem in shown.problems if shown is not None else ():
             out.write(indent + f"problem: {neutralize(problem)}\n")
