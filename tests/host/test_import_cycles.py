@@ -27,6 +27,40 @@ HOST = Path(linewise.__file__).resolve().parent
 #: Packages the stream serves; stream/ imports none of them (nor the public API module).
 ABOVE_THE_STREAM = ("transcript", "render", "sessions", "run", "cli")
 
+#: The host's stages from the bottom up, as ARCHITECTURE.md lists them: a module imports
+#: only from its own stage and the ones before it. ``errors`` and ``hookspecs`` stand with
+#: ``settings`` at the bottom (every stage may raise the errors and serve the hooks).
+STAGES = (
+    ("settings", "errors", "hookspecs"),
+    ("plugins",),
+    ("stream",),
+    ("transcript",),
+    ("render",),
+    ("sessions",),
+    ("run",),
+    ("cli",),
+)
+
+#: Upward imports still there, each with why, until its owner removes it. An edge
+#: missing from this table fails the test, and so does a listed edge that is gone.
+KNOWN_UPWARD = {
+    ("linewise.errors", "linewise.plugins.suggest"): (
+        "UnknownAdapterError builds its 'did you mean' message itself (deferred import)"
+    ),
+    ("linewise.plugins.doctor", "linewise.stream.session"): "utc_now, the one clock",
+    ("linewise.plugins.isolation._client", "linewise.run.relay"): (
+        "the worker's output relayed neutralised to stderr"
+    ),
+    ("linewise.transcript.build", "linewise.render.privacy"): (
+        "open_session(censor=True) masks usernames with the renderers' censor"
+    ),
+    ("linewise.render.export._sources", "linewise.cli.session_inputs"): (
+        "export opens stored sessions as render does: export reads sessions, above them"
+    ),
+    ("linewise.render.export._sources", "linewise.cli.inputs"): "looks_binary",
+    ("linewise.render.export._sources", "linewise.sessions._stores"): "session_keys_of",
+}
+
 
 @dataclass(frozen=True)
 class Edge:
@@ -184,6 +218,53 @@ def test_the_stream_imports_nothing_of_the_stages_that_use_it() -> None:
         if edge.source.startswith("linewise.stream") and is_above(edge.target)
     ]
     assert upward == []
+
+
+def stage_of(module: str) -> int | None:
+    """The place of ``module``'s stage in :data:`STAGES` (None for the public API module)."""
+    top = module.split(".")[1] if "." in module else None
+    for place, names in enumerate(STAGES):
+        if top in names:
+            return place
+    return None
+
+
+def upward_edges(edges: list[Edge]) -> dict[tuple[str, str], str]:
+    """Each import of a later stage by an earlier one, with where it stands."""
+    found: dict[tuple[str, str], str] = {}
+    for edge in edges:
+        source, target = stage_of(edge.source), stage_of(edge.target)
+        if source is not None and target is not None and target > source:
+            found.setdefault((edge.source, edge.target), edge.where)
+    return found
+
+
+def test_every_host_module_is_in_a_stage() -> None:
+    known = module_names(HOST, "linewise")
+    assert [name for name in known if name != "linewise" and stage_of(name) is None] == []
+
+
+def test_no_stage_imports_a_later_one_beyond_the_known_few() -> None:
+    found = upward_edges(import_edges(module_names(HOST, "linewise"), HOST))
+    new = [f"{where}: {source} imports {target}" for (source, target), where in found.items()]
+    new = [line for line, key in zip(new, found, strict=True) if key not in KNOWN_UPWARD]
+    assert new == []
+    assert sorted(set(KNOWN_UPWARD) - set(found)) == [], "gone: remove it from KNOWN_UPWARD"
+
+
+def test_an_upward_import_is_found_deferred_or_not(tmp_path: Path) -> None:
+    known, root = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "plugins/__init__.py": "",
+            "plugins/guard.py": "def stop():\n    from pkg.run.signals import held\n",
+            "run/__init__.py": "",
+            "run/signals.py": "from pkg.plugins.guard import stop\n",
+        },
+    )
+    found = upward_edges(import_edges(known, root))
+    assert found == {("pkg.plugins.guard", "pkg.run.signals"): "pkg/plugins/guard.py:2"}
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> tuple[dict[str, Path], Path]:

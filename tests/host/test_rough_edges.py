@@ -293,7 +293,7 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
     # tie_to_parent is given the pid the worker's parent had; here, one it never had.
     done = subprocess.run(
         [sys.executable, "-c",
-         "import time\nfrom linewise.run.workers import tie_to_parent\n"
+         "import time\nfrom linewise.settings.workers import tie_to_parent\n"
          "tie_to_parent(1 if __import__('os').getppid() != 1 else 2)\ntime.sleep(30)"],
         capture_output=True,
         timeout=20,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from linewise._version import __version__
+from linewise.settings.version import __version__
 
 # Not `from typing import TYPE_CHECKING`: importing typing is most of what
 # `import linewise` would cost. Type checkers treat this name as True.

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any, Final
 
-from linewise._version import __version__
 from linewise.settings.defaults import EXIT_INTERRUPTED
+from linewise.settings.version import __version__
 
 __all__ = ["COMMANDS", "COMMAND_GROUP", "build_parser", "main"]
 
@@ -233,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C stops any command with "interrupted" and exit 130; SIGTERM (and
     SIGHUP) with its cleanup done and exit 128 + the signal (143); never a traceback.
     """
-    from linewise.run.signals import Terminated, handling, stop_behind
+    from linewise.settings.signals import Terminated, handling, stop_behind
 
     if argv is None:
         # The command's own process: start-up keeps nearly every object it makes (modules,
@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _stopped(stop: BaseException) -> int:
     """Say why the command stopped; its exit code (130 for Ctrl-C, 128 + N for signal N)."""
-    from linewise.run.signals import EXIT_TERMINATED_BASE, Terminated
+    from linewise.settings.signals import EXIT_TERMINATED_BASE, Terminated
 
     if isinstance(stop, Terminated):
         _say(f"stopped by {signal_name(stop.signum)}")

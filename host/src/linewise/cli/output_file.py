@@ -120,11 +120,11 @@ class OutputFile:
 def opened(path: str, stack: contextlib.ExitStack) -> OutputFile:
     """A new :class:`OutputFile` at ``path`` whose :meth:`~OutputFile.discard` is on ``stack``.
 
-    Both happen with signals held (:func:`linewise.run.signals.held`): a SIGTERM
+    Both happen with signals held (:func:`linewise.settings.signals.held`): a SIGTERM
     or Ctrl-C landing between the temporary file's creation and the callback's
     would otherwise leave the temporary behind. Raises :class:`OutputError`.
     """
-    from linewise.run.signals import held
+    from linewise.settings.signals import held
 
     with held():
         file = OutputFile(path)

@@ -196,7 +196,7 @@ def _outcomes(
         return
     import multiprocessing
 
-    from linewise.run.workers import worker_pool
+    from linewise.settings.workers import worker_pool
 
     # fork starts a worker with the registry already scanned; elsewhere the default.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)

@@ -28,9 +28,9 @@ from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
 
-from linewise.run.signals import OverBudget, Terminated, stop_behind, time_budget
-from linewise.run.signals import arrived as signals_arrived
-from linewise.run.signals import installed as signals_installed
+from linewise.settings.signals import OverBudget, Terminated, stop_behind, time_budget
+from linewise.settings.signals import arrived as signals_arrived
+from linewise.settings.signals import installed as signals_installed
 
 __all__ = [
     "GuardedCall",
@@ -64,8 +64,9 @@ KEPT_FAILURES: Final = 100
 
 
 def _real_signal(error: BaseException) -> bool:
-    """True when ``error`` is what a real SIGINT or SIGTERM raised (:mod:`linewise.run.signals`),
-    or was raised from it (Python or the plugin re-raising it as another exception)."""
+    """True when ``error`` is what a real SIGINT or SIGTERM raised
+    (:mod:`linewise.settings.signals`), or was raised from it (Python or the plugin
+    re-raising it as another exception)."""
     kind = type(error)
     if (kind is KeyboardInterrupt or kind is Terminated) and signals_arrived():
         return True

@@ -29,10 +29,10 @@ import zlib
 from collections.abc import Callable
 from typing import Any, Final
 
-from linewise._version import __version__
 from linewise.plugins.candidate import Candidate, Scan
 from linewise.plugins.dist_info import load_entry_point
 from linewise.plugins.site_scan import only_path_finders
+from linewise.settings.version import __version__
 
 __all__ = ["CachedEntryPoint", "cache_folder", "cached_scan"]
 

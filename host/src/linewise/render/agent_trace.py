@@ -24,7 +24,7 @@ from typing import IO, Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise._version import __version__
+from linewise.settings.version import __version__
 
 __all__ = ["VERSION", "AgentTraceRenderer", "added_lines"]
 

@@ -23,9 +23,9 @@ from typing import IO, Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise._version import __version__
 from linewise.render import described
 from linewise.render.outcome import summary_outcome, summary_tokens_known
+from linewise.settings.version import __version__
 
 __all__ = ["SCHEMA_VERSION", "AtifRenderer"]
 

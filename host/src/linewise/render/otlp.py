@@ -22,9 +22,9 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise._version import __version__
 from linewise.render.outcome import summary_failed, summary_outcome, summary_tokens_known
 from linewise.render.preview import subagent_kind
+from linewise.settings.version import __version__
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider

@@ -26,10 +26,10 @@ from typing import Any, Final
 
 from linewise_contracts.sessions import SessionStore
 
-from linewise._version import __version__
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.registry import Registry
 from linewise.sessions._stores import StoreOf, not_searched, stores_of
+from linewise.settings.version import __version__
 
 __all__ = ["Declared", "Row", "declared_stores"]
 

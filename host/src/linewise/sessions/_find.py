@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from linewise._version import __version__
 from linewise.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
@@ -16,6 +15,7 @@ from linewise.sessions._declared import declared_stores
 from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
 from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import SessionFile, session_keys_of, store_files
+from linewise.settings.version import __version__
 
 __all__ = [
     "NOT_READ_YET",

@@ -2,7 +2,7 @@
 
 The first ``linewise sessions`` on a machine reads every session through its
 parser: thousands of files, each independent of the others. Here they are
-read in chunks by worker processes (:func:`linewise.run.workers.worker_pool`:
+read in chunks by worker processes (:func:`linewise.settings.workers.worker_pool`:
 they never outlive linewise), a few chunks ahead at most, so memory stays
 flat however many sessions there are. Results come back in the order the
 sessions were given, with what the worker's plugins recorded (call failures)
@@ -120,7 +120,7 @@ def _run(
 ) -> Generator[tuple[Task, Outcome], None, list[Task]]:
     """Chunks from ``pending`` on one pool until it is done or broken; what was in flight
     when a worker died (to be read one by one) is returned."""
-    from linewise.run.workers import worker_pool
+    from linewise.settings.workers import worker_pool
 
     in_flight: deque[tuple[list[Task], Future[list[Outcome]]]] = deque()
     with worker_pool(
@@ -148,7 +148,7 @@ def _run(
 def _one_by_one(suspects: list[Task], registry: Registry) -> Iterator[tuple[Task, Outcome]]:
     """Sessions read one at a time, each in a fresh worker after one died: the one whose
     reading kills its worker is the one that does."""
-    from linewise.run.workers import worker_pool
+    from linewise.settings.workers import worker_pool
 
     left = deque(suspects)
     while left:

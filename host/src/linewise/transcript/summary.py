@@ -13,7 +13,7 @@ from linewise_contracts.summary import COST_SOURCES, RunSummary
 from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise.plugins.registry import LoadedParser
-from linewise.run.signals import Terminated
+from linewise.settings.signals import Terminated
 from linewise.transcript.fold import MAX_TOKENS, finite
 
 __all__ = ["plugin_summary"]

@@ -42,7 +42,7 @@ from linewise.cli.story import KeptChunks, run_summary
 from linewise.errors import UnknownAdapterError
 from linewise.plugins.registry import Registry
 from linewise.render.sanitising import neutralize
-from linewise.run import signals as _signals
+from linewise.settings import signals as _signals
 from linewise.settings.defaults import EXIT_INTERRUPTED, READ_SIZE
 from linewise.transcript.fold import RunFold, run_fold
 

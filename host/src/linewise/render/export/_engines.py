@@ -11,7 +11,7 @@ from typing import Any, Final, TypeAlias
 
 from linewise.render.export._extras import require
 from linewise.render.export._work import ExportFailure, FileExport, Redaction, export_or_fail
-from linewise.run.workers import worker_pool
+from linewise.settings.workers import worker_pool
 
 __all__ = [
     "ENGINES",

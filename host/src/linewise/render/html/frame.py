@@ -7,11 +7,11 @@ from typing import Final
 
 from linewise_contracts.summary import RunSummary
 
-from linewise._version import __version__
 from linewise.render.html.assets import page_assets
 from linewise.render.html.header import Figures
 from linewise.render.html.markup import escaped
 from linewise.render.sanitising import neutralize
+from linewise.settings.version import __version__
 
 __all__ = ["page_end", "page_start"]
 

@@ -9,7 +9,6 @@ from typing import Any, Final
 
 from linewise_contracts.summary import RunSummary
 
-from linewise._version import __version__
 from linewise.render.clocks import RunClock, utc_span
 from linewise.render.html.markup import escaped, number
 from linewise.render.outcome import (
@@ -19,6 +18,7 @@ from linewise.render.outcome import (
     summary_tokens,
     summary_tokens_known,
 )
+from linewise.settings.version import __version__
 from linewise.transcript.fold import RunFold
 
 __all__ = ["Figures"]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Final
 
-from linewise.run.signals import held
+from linewise.settings.signals import held
 
 __all__ = ["WATCHDOG_INTERVAL", "tie_to_parent", "worker_pool"]
 

@@ -15,7 +15,7 @@ import pytest
 from linewise import Registry
 from linewise.cli import main
 from linewise.plugins.guard import is_import_failure, is_plugin_failure
-from linewise.run.signals import Terminated, arrived, handling, held, stop_behind, time_budget
+from linewise.settings.signals import Terminated, arrived, handling, held, stop_behind, time_budget
 from support import FakeSite, wait_for_linewise
 
 GOOD = """
@@ -133,7 +133,7 @@ def test_only_a_noted_signal_counts_as_the_users_ctrl_c() -> None:
 
 
 def test_a_time_budget_stops_a_loop_that_swallows_exceptions() -> None:
-    from linewise.run.signals import OverBudget
+    from linewise.settings.signals import OverBudget
 
     with handling(), pytest.raises(OverBudget, match="took longer"), time_budget(0.2, "a loop"):  # noqa: PT012
         while True:
@@ -396,8 +396,8 @@ def test_ctrl_c_while_a_plugin_defines_a_class_stops_the_command_not_the_plugin(
 #: A worker pool whose fork gets a Ctrl-C while the parent runs its after-fork callbacks.
 CTRL_C_WHILE_FORKING = """
 import os, signal, sys
-from linewise.run.signals import handling
-from linewise.run.workers import worker_pool
+from linewise.settings.signals import handling
+from linewise.settings.workers import worker_pool
 
 def ctrl_c_in_parent():
     os.kill(os.getpid(), signal.SIGINT)
