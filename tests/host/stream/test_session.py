@@ -422,28 +422,3 @@ def test_a_keyboard_interrupt_subclass_from_a_parser_is_its_failure() -> None:
         ("assistant", "b"),
     ]
     assert session.diagnostics.parser_errors == 1
-
-
-def test_every_kind_the_text_fast_path_passes_unchecked_is_one_the_contract_accepts() -> None:
-    # The safety net copies and checks a kind/ts/text entry in one pass for these kinds;
-    # if the contract ever asks more of one of them, this names it.
-    from linewise.stream.safety import _PLAIN_TEXT_KINDS
-    from linewise_contracts.validation import entry_problem
-
-    for kind in sorted(_PLAIN_TEXT_KINDS):
-        assert entry_problem({"kind": kind, "ts": TS, "text": "hi"}) is None, kind
-
-
-@pytest.mark.parametrize("kind", ["diff", "result", "init", "tool_call", "no_such_kind"])
-def test_a_three_field_text_entry_of_another_kind_is_still_validated(kind: str) -> None:
-    session = _session(lambda: _Returning({"kind": kind, "ts": TS, "text": "x"}))
-    assert session.feed("line\n", TS) == [{"kind": "stdout", "ts": TS, "text": "line"}]
-    assert session.diagnostics.dropped_entries == 1
-
-
-class _Returning:
-    def __init__(self, entry: dict[str, Any]) -> None:
-        self.entry = entry
-
-    def parse_line(self, line: str, ts: str) -> list[dict[str, Any]]:
-        return [dict(self.entry)]

@@ -37,8 +37,7 @@ class JsonlRenderer:
 
     def write(self, entry: TranscriptEntry) -> None:
         try:
-            # Positional (default=None, option): orjson parses no keyword per entry.
-            line = _dumps(entry, None, _APPEND_NEWLINE)
+            line = _dumps(entry, option=_APPEND_NEWLINE)
         except (TypeError, orjson.JSONEncodeError):
             line = entry_json(entry) + b"\n"
         self._write(line)

@@ -32,10 +32,6 @@ __all__ = ["Leftover", "LineSink", "SafetyNet"]
 LineSink = Callable[[str, list[TranscriptEntry]], None]
 
 _BOM: Final = "\ufeff"
-#: Kinds whose entry is valid with exactly kind, ts and a str text (contract 1.0 shapes).
-_PLAIN_TEXT_KINDS: Final = frozenset(
-    ("assistant", "thinking", "user", "system", "stdout", "stderr")
-)
 
 
 class SafetyNet:
@@ -173,17 +169,6 @@ class SafetyNet:
                     break
                 copy = entry.copy()
                 text = copy.get("text")
-                if (
-                    len(copy) == 3
-                    and type(text) is str
-                    and copy.get("ts") is ts
-                    and copy.get("kind") in _PLAIN_TEXT_KINDS
-                ):
-                    # Copy and check in one pass: kind, the ts asked for and a str text is
-                    # exactly what entry_problem accepts for these kinds (a test keeps them equal).
-                    budget -= len(text)
-                    out.append(copy)  # type: ignore[arg-type]
-                    continue
                 if len(copy) <= 4 and type(text) is str and copy.get("ts") is ts:
                     # A text entry stamped as asked: no container to copy, only its text counts.
                     budget -= len(text)
