@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ pytest.importorskip(
     "playwright.sync_api",
     reason="playwright is not installed (a dev dependency): the browser tests are skipped",
 )
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 # A real browser per test module, seconds per page: CI runs them, -m 'not slow' skips them.
 pytestmark = pytest.mark.slow
@@ -205,7 +206,9 @@ def test_tool_cards_open_and_close_on_click(open_transcript: Any) -> None:
     assert not card.evaluate("d => d.open") and not output.is_visible()
     card.locator("summary").click()
     assert card.evaluate("d => d.open") and output.is_visible()
-    assert output.inner_text() == "alpha\nbeta\nneedle.txt"
+    # Waited for: the result sits in an entry with content-visibility:auto, whose text
+    # is laid out at the next frame after the card opens (inner_text is "" until then).
+    expect(output).to_have_text("alpha\nbeta\nneedle.txt", use_inner_text=True)
     card.locator("summary").click()
     assert not card.evaluate("d => d.open") and not output.is_visible()
     # Keyboard: a focused card toggles with Enter.
@@ -228,7 +231,7 @@ def test_results_of_parallel_calls_end_up_in_their_cards(open_transcript: Any) -
         for n in range(3)
     ]
     assert statuses == ['"ok"', '"ok"', '"error"']
-    assert cards.nth(2).locator("summary .meta").inner_text() == "1 line"
+    expect(cards.nth(2).locator("summary .meta")).to_have_text("1 line", use_inner_text=True)
     page.get_by_role("button", name="Collapse all").click()
     assert cards.evaluate_all("cards => cards.every(d => !d.open)")
 
@@ -240,7 +243,7 @@ def test_thinking_expands_on_click(open_transcript: Any) -> None:
     assert not body.is_visible()
     thinking.locator("summary").click()
     assert body.is_visible()
-    assert "needle in the haystack" in body.inner_text()
+    expect(body).to_contain_text("needle in the haystack", use_inner_text=True)
 
 
 def test_search_filters_highlights_and_opens_what_matches(open_transcript: Any) -> None:
@@ -278,7 +281,8 @@ def test_next_error_goes_to_each_error_in_turn(open_transcript: Any) -> None:
     assert button.inner_text() == "Next error (1)"
     button.click()
     current = page.locator(".current")
-    assert current.is_visible() and current.inner_text().endswith("no such file")
+    assert current.is_visible()
+    expect(current).to_have_text(re.compile(r"no such file$"), use_inner_text=True)
 
 
 def test_the_usage_header_is_drawn_above_the_transcript(open_transcript: Any) -> None:
@@ -536,7 +540,7 @@ def test_a_long_transcript_opens_page_by_page(open_transcript: Any) -> None:
     assert page.locator("main > template").count() == 0 and page.locator("#more").is_hidden()
     page.keyboard.press("Escape")
     page.locator("#next-error").click()
-    assert page.locator(".current").inner_text().endswith("late trouble")
+    expect(page.locator(".current")).to_have_text(re.compile(r"late trouble$"), use_inner_text=True)
     _clean(opened)
 
 
