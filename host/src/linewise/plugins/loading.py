@@ -19,7 +19,7 @@ from linewise_contracts.protocols import (
     SUMMARIZE_RUN,
 )
 
-from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
+from linewise.errors import JavaScriptLoadError, PluginLoadError
 from linewise.plugins.candidate import Candidate, Loadable
 from linewise.plugins.discovery import adapter_type_problem, entry_point_value_problem
 from linewise.plugins.gate import GateDecision, check_contract, contract_hint
@@ -44,6 +44,7 @@ from linewise.plugins.loaded import (
     metadata_models,
     metadata_str,
 )
+from linewise.plugins.suggest import unknown_adapter
 
 if TYPE_CHECKING:
     from linewise_contracts.agent import Format
@@ -372,11 +373,6 @@ def _import(point: Loadable) -> tuple[object, BaseException | None]:
         if not is_import_failure(error):  # pragma: no cover - true for every exception
             raise
         return None, error
-
-
-def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
-    """An :class:`UnknownAdapterError` whose message suggests a close name or what to install."""
-    return UnknownAdapterError(adapter_type, known)
 
 
 def _optional(

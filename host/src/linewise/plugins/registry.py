@@ -16,7 +16,8 @@ from linewise.plugins.guard import PluginCallRecord
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
-from linewise.plugins.loading import PluginLoader, static_problem, unknown_adapter
+from linewise.plugins.loading import PluginLoader, static_problem
+from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ __all__ = [
     "Registry",
     "get_registry",
     "reset_registry",
-    "unknown_adapter",
 ]
 
 # Re-exported names whose modules are imported on first use: a render that loads
