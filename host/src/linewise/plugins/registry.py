@@ -155,6 +155,11 @@ class Registry:
         return allowed[0], allowed[1:], None
 
     @property
+    def settings(self) -> Settings:
+        """The settings the registry was made with (``LINEWISE_*`` as read at the edge)."""
+        return self._settings
+
+    @property
     def skipped_distributions(self) -> list[str]:
         """Installed distributions left out because their metadata cannot be read, and why."""
         self._by_type()
