@@ -41,14 +41,18 @@ def test_every_compiled_distribution_builds_with_the_same_hook() -> None:
             assert (REPO / folder / module).is_file(), f"{folder} compiles a missing {module}"
 
 
-def test_the_host_compiles_exactly_the_stream_package() -> None:
-    """The hot path is a package of its own (ARCHITECTURE.md): every stream module, nothing else.
+def test_the_host_compiles_the_stream_package_and_the_run_fold() -> None:
+    """The hot path (ARCHITECTURE.md): every stream module, and the one fold every entry goes
+    through (``transcript/fold.py``), nothing else.
 
-    Its ``__init__.py`` holds only the package's docstring, so there is nothing in it to compile.
+    The stream's ``__init__.py`` holds only the package's docstring: nothing in it to compile.
     """
     stream = REPO / "host" / "src" / "linewise" / "stream"
     modules = sorted(path.name for path in stream.glob("*.py") if path.name != "__init__.py")
-    assert _compile_list("host") == [f"src/linewise/stream/{name}" for name in modules]
+    assert _compile_list("host") == [
+        *(f"src/linewise/stream/{name}" for name in modules),
+        "src/linewise/transcript/fold.py",
+    ]
     init = (stream / "__init__.py").read_text(encoding="utf-8")
     assert init.count("\n") == 1
     assert init.startswith('"""')

@@ -86,9 +86,8 @@ class Pipeline:
 
     def _sink(self, line: str | None, entries: list[TranscriptEntry]) -> None:
         fold = self.fold
-        if fold is not None:
-            for entry in entries:
-                fold.add(entry)
+        if fold is not None and entries:
+            fold.add_all(entries)  # one call a line: the loop runs in the (compiled) fold
         if line is not None and self._on_line is not None and len(line) <= self._limit:
             self._on_line(line, entries)
         elif self._on_entry is not None:

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from dataclasses import replace
+from typing import Any, Final, cast
 
+from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.outcomes import is_outcome
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
+
+from linewise.stream.stats import EntryFold
 
 __all__ = [
     "MAX_TOKENS",
@@ -54,8 +57,7 @@ def starts_subagent(entry: Mapping[str, Any]) -> bool:
     return entry.get("name") in SUBAGENT_TOOLS
 
 
-@dataclass(slots=True)
-class RunFold:
+class RunFold(EntryFold):
     """What a run's entries add up to, counted entry by entry (memory grows with sessions only).
 
     ``cost_usd`` adds the costs the results report: a contract 1.5 result
@@ -67,86 +69,91 @@ class RunFold:
     naming its ``sessionId`` carries that session's usage and cost so far
     (what Claude's and Codex's results report): the latest result of each
     session counts, and sessions add up.
+
+    A plain class, not a dataclass: made for every run, imported by every command (a
+    dataclass of 30 fields costs start-up to generate), and never compared or copied.
     """
 
-    entries: int = 0
-    #: Entries of each kind.
-    kinds: dict[str, int] = field(default_factory=dict)
-    #: ``stdout`` entries: lines the parser did not recognise, shown raw.
-    raw_lines: int = 0
-    tool_calls: int = 0
-    tool_errors: int = 0
-    subagent_calls: int = 0
-    results: int = 0
-    session_id: str | None = None
-    model: str | None = None
-    usage: Usage = field(default_factory=Usage)
-    token_usage: TokenUsage = field(default_factory=TokenUsage)
-    cost_usd: float | None = None
-    #: ``reported``, ``estimated`` or ``mixed``: where the results' costs came from.
-    cost_source: str | None = None
-    errors: list[str] = field(default_factory=list)
-    error_count: int = 0
-    #: A result said where its cost came from (contract 1.5 ``costSource``, null included).
-    cost_said: bool = False
-    #: The session a result names (contract 1.5 ``sessionId``).
-    result_session_id: str | None = None
-    #: The last result's ``subtype`` (the CLI's own word) and its 1.5 ``outcome``.
-    outcome: str | None = None
-    result_outcome: str | None = None
-    is_error: bool = False
-    final_text: str | None = None
-    started: bool = False
-    # An init (a new session) after the last result: that session has no result yet.
-    open_session: bool = False
-    #: Contract 1.3: the last run_terminal's states and the disposition the run reported.
-    run_state: str | None = None
-    turn_state: str | None = None
-    disposition: str | None = None
-    stop_reason: str | None = None
-    first_ts: str | None = None
-    last_ts: str | None = None
-    # Contract 1.5: each session's latest usage and cost (results carry their session's so far).
-    _session_tokens: dict[str | None, TokenUsage] = field(default_factory=dict)
-    _session_costs: dict[str, float] = field(default_factory=dict)
-    _loose_tokens: TokenUsage = field(default_factory=TokenUsage)
+    def __init__(self) -> None:
+        self.entries: int = 0
+        #: ``stdout`` entries: lines the parser did not recognise, shown raw.
+        self.raw_lines: int = 0
+        self.tool_calls: int = 0
+        self.tool_errors: int = 0
+        self.subagent_calls: int = 0
+        self.results: int = 0
+        self.session_id: str | None = None
+        self.model: str | None = None
+        self.usage: Usage = Usage()
+        self.token_usage: TokenUsage = TokenUsage()
+        self.cost_usd: float | None = None
+        #: ``reported``, ``estimated`` or ``mixed``: where the results' costs came from.
+        self.cost_source: str | None = None
+        self.errors: list[str] = []
+        self.error_count: int = 0
+        #: A result said where its cost came from (contract 1.5 ``costSource``, null included).
+        self.cost_said: bool = False
+        #: The session a result names (contract 1.5 ``sessionId``).
+        self.result_session_id: str | None = None
+        #: The last result's ``subtype`` (the CLI's own word) and its 1.5 ``outcome``.
+        self.outcome: str | None = None
+        self.result_outcome: str | None = None
+        self.is_error: bool = False
+        self.final_text: str | None = None
+        self.started: bool = False
+        # An init (a new session) after the last result: that session has no result yet.
+        self.open_session: bool = False
+        #: Contract 1.3: the last run_terminal's states and the disposition the run reported.
+        self.run_state: str | None = None
+        self.turn_state: str | None = None
+        self.disposition: str | None = None
+        self.stop_reason: str | None = None
+        # Contract 1.5: each session's latest usage and cost (results carry their session's so far).
+        self._session_tokens: dict[str | None, TokenUsage] = {}
+        self._session_costs: dict[str, float] = {}
+        self._loose_tokens: TokenUsage = TokenUsage()
 
     def add(self, entry: Mapping[str, Any]) -> None:
         """Count one (validated) entry."""
-        self.entries += 1
-        kind = entry["kind"]
-        kinds = self.kinds
-        kinds[kind] = kinds.get(kind, 0) + 1
-        ts = entry["ts"]
-        if ts:
-            if self.first_ts is None:
-                self.first_ts = ts
-            self.last_ts = ts
-        if kind == "tool_call":
-            self.tool_calls += 1
-            self.subagent_calls += starts_subagent(entry)
-        elif kind == "tool_result":
-            self.tool_errors += entry["isError"] is True
-        elif kind == "init":
-            self.session_id = entry["sessionId"] or self.session_id
-            self.model = entry["model"] or self.model
-            self.started = True
-            self.open_session = True
-        elif kind == "result":
-            self._add_result(entry)
-        elif kind == "stdout":
-            self.raw_lines += 1
-        elif kind == "run_result":
-            self.final_text = entry["summary"] or self.final_text
-            self.disposition = entry["disposition"]
-        elif kind == "run_terminal":
-            self.run_state = entry["runState"]
-            self.turn_state = entry["turnState"]
-            self.disposition = entry["disposition"]
-            self.stop_reason = entry.get("stopReason")
-            self.open_session = False
+        self.add_all([cast("TranscriptEntry", entry if type(entry) is dict else dict(entry))])
 
-    def _add_result(self, entry: Mapping[str, Any]) -> None:
+    def add_all(self, entries: list[TranscriptEntry], /) -> None:
+        """Count a line's (validated) entries, in order: what the stream pipeline calls.
+
+        One call a line, the loop inside (every line goes through it): each entry is read as
+        a dict and its kind as a str, so compiled (mypyc) code uses their own operations.
+        """
+        for item in entries:
+            entry = cast("dict[str, Any]", item)
+            self.entries += 1
+            kind: str = entry["kind"]
+            if kind == "tool_call":
+                self.tool_calls += 1
+                marker = entry.get("startsSubagent")  # starts_subagent(), inline
+                if marker is True or (marker is None and entry.get("name") in SUBAGENT_TOOLS):
+                    self.subagent_calls += 1
+            elif kind == "tool_result":
+                self.tool_errors += entry["isError"] is True
+            elif kind == "init":
+                self.session_id = entry["sessionId"] or self.session_id
+                self.model = entry["model"] or self.model
+                self.started = True
+                self.open_session = True
+            elif kind == "result":
+                self._add_result(entry)
+            elif kind == "stdout":
+                self.raw_lines += 1
+            elif kind == "run_result":
+                self.final_text = entry["summary"] or self.final_text
+                self.disposition = entry["disposition"]
+            elif kind == "run_terminal":
+                self.run_state = entry["runState"]
+                self.turn_state = entry["turnState"]
+                self.disposition = entry["disposition"]
+                self.stop_reason = entry.get("stopReason")
+                self.open_session = False
+
+    def _add_result(self, entry: dict[str, Any]) -> None:
         self.results += 1
         self.open_session = False
         self.usage += Usage(
