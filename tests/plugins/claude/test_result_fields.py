@@ -207,3 +207,13 @@ def test_on_every_real_log_the_entries_fold_to_the_summarys_tokens_cost_and_sess
             assert fold.cost_usd is not None, path.name
             assert abs(fold.cost_usd - summary.cost_usd) < 1e-9, path.name
     assert checked >= 10
+
+
+def test_a_parser_made_for_a_claude_compatible_cli_gives_the_1_4_result() -> None:
+    # Qwen Code writes this format but counts its cache reads inside input_tokens: its
+    # plugin wraps ClaudeStdoutParser() and must not be given Claude's reading of them.
+    from linewise_claude.parser import ClaudeStdoutParser
+
+    result = _result(ClaudeStdoutParser().parse_line(_result_line(), TS))
+    assert not {"usage", "costSource", "outcome", "sessionId"} & result.keys()
+    assert _result(create_stdout_parser().parse_line(_result_line(), TS))["usage"]

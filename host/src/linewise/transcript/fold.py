@@ -298,7 +298,7 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
         # The latest session the entries name (an init after the last result starts one the
         # run was cut off in: that is the session to resume, as the plugin says too).
         changes["session_id"] = fold.session_id
-    if fold.cost_said:
+    if fold.cost_said and fold.cost_usd != plugin.cost_usd:  # the same figure stays as written
         changes["cost_usd"] = fold.cost_usd
         changes["cost_source"] = _summary_cost_source(fold.cost_source, fold.cost_usd)
     if fold.result_outcome is not None and not is_outcome(plugin.outcome):

@@ -295,12 +295,14 @@ def _user_text(kind: str, ts: str, text: str, origin: str = "") -> TranscriptEnt
 
 
 def _result_entries(
-    event: dict[str, Any], ts: str, *, interrupted: bool = False
+    event: dict[str, Any], ts: str, *, interrupted: bool = False, fields: bool = True
 ) -> list[TranscriptEntry]:
     """The result's notes, its ``result`` entry and its ``run_terminal``.
 
     ``interrupted``: a person stopped the session before its result (the
-    stateful parser knows; a single line cannot tell).
+    stateful parser knows; a single line cannot tell). ``fields``: the result
+    carries the contract 1.5 summary fields (Claude Code's own meaning of its
+    counts); without them it is the 1.4 entry.
     """
     entries: list[TranscriptEntry] = []
     denials = [as_object(denial) for denial in as_list(event.get("permission_denials"))]
@@ -344,15 +346,16 @@ def _result_entries(
         "isError": failed(event) or outcome in FAILED_OUTCOMES,
         "errors": _result_errors(event),
     }
-    counts = result_usage_counts(event)
-    if counts is not None:
-        result["usage"] = counts
-    result["costSource"] = cost_source(event)
-    result["outcome"] = outcome
-    session = event.get("session_id")
-    if type(session) is str and session:
-        # The usage and cost of a result are its session's so far (contract 1.5).
-        result["sessionId"] = session
+    if fields:
+        counts = result_usage_counts(event)
+        if counts is not None:
+            result["usage"] = counts
+        result["costSource"] = cost_source(event)
+        result["outcome"] = outcome
+        session = event.get("session_id")
+        if type(session) is str and session:
+            # The usage and cost of a result are its session's so far (contract 1.5).
+            result["sessionId"] = session
     entries.append(result)
     entries.append(_run_terminal(event, subtype, result["isError"], ts))
     return entries
@@ -500,10 +503,17 @@ class ClaudeStdoutParser:
     ``stream_event`` deltas and then repeats them in the complete ``assistant``
     message; this parser emits the deltas and skips the repeat. It also
     remembers tool names by id, so tool results carry ``toolName``.
+
+    ``summary_fields``: results carry the contract 1.5 summary fields, read
+    with Claude Code's meaning of its counts (:func:`create_stdout_parser`
+    makes such a parser). A parser of a Claude-compatible CLI that counts
+    otherwise (Qwen Code's ``input_tokens`` include the cache reads) makes
+    one without them and gets the 1.4 result, its own counts untouched.
     """
 
     __slots__ = (
         "_current",
+        "_fields",
         "_interrupted",
         "_last_result",
         "_legacy",
@@ -514,7 +524,8 @@ class ClaudeStdoutParser:
         "_streaming",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, *, summary_fields: bool = False) -> None:
+        self._fields = summary_fields
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
         # Permission prompts not answered yet, by control request id and by tool use id.
         # Each maps to the request's entry and its other key.
@@ -586,8 +597,10 @@ class ClaudeStdoutParser:
         named again otherwise (a resumed session concatenated after another)
         reports its own figures, which add up: that result names no session.
         """
-        entries = _result_entries(event, ts, interrupted=self._interrupted)
+        entries = _result_entries(event, ts, interrupted=self._interrupted, fields=self._fields)
         self._interrupted = False
+        if not self._fields:
+            return entries
         session, index = event.get("session_id"), event.get("result_index")
         last, self._last_result = self._last_result, (session, index)
         if type(session) is not str or not session:
@@ -672,5 +685,5 @@ class ClaudeStdoutParser:
 
 
 def create_stdout_parser() -> ClaudeStdoutParser:
-    """A fresh stateful Claude parser for one transcript."""
-    return ClaudeStdoutParser()
+    """A fresh stateful Claude parser for one transcript (its results with the 1.5 fields)."""
+    return ClaudeStdoutParser(summary_fields=True)
