@@ -57,7 +57,7 @@ from linewise_contracts.extract import (
     with_parent,
 )
 
-__all__ = ["CopilotSessionParser", "create_stdout_parser"]
+__all__ = ["CopilotSessionParser", "create_stdout_parser", "model_named"]
 
 _Names = BoundedMap[str, str]
 
@@ -358,6 +358,16 @@ class CopilotSessionParser:
         self.names.clear()
         self.thoughts.clear()
         self.streamed.clear()
+
+
+def model_named(record: dict[str, Any]) -> str:
+    """The model an event names: selected at start, changed to, or used for a message."""
+    data = as_object(record.get("data"))
+    for key in ("selectedModel", "newModel", "model", "currentModel"):
+        model = as_string(data.get(key))
+        if model:
+            return model
+    return ""
 
 
 def create_stdout_parser() -> CopilotSessionParser:

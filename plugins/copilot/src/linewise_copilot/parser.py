@@ -1,7 +1,7 @@
-"""GitHub Copilot CLI's stdout JSON mode (adapter type ``copilot_local``).
+"""GitHub Copilot CLI's stdout JSON mode to entries: the parser of ``copilot_local``.
 
 ``copilot -p "..." --output-format json`` prints one JSON event per line: the
-session events of :mod:`linewise_copilot.parser` (the types the Copilot SDK's
+session events of :mod:`linewise_copilot.events` (the types the Copilot SDK's
 streaming-events reference documents, with the same ``{type, data, id,
 timestamp, parentId}`` envelope), plus what a live run adds:
 
@@ -39,42 +39,9 @@ from linewise_contracts.extract import (
     with_parent,
 )
 
-from linewise_copilot.environment import check_environment
-from linewise_copilot.parser import CopilotSessionParser
-from linewise_copilot.sniff import sniff_stdout as sniff
-from linewise_copilot.stdout_summary import summarize_run
+from linewise_copilot.events import CopilotSessionParser
 
-__all__ = [
-    "CopilotStdoutParser",
-    "agent_configuration_doc",
-    "check_environment",
-    "create_stdout_parser",
-    "label",
-    "sniff",
-    "summarize_run",
-]
-
-label = "GitHub Copilot CLI (local)"
-
-agent_configuration_doc = """\
-# copilot_local
-
-Adapter: copilot_local. Parses `copilot -p "..." --output-format json`: one session event
-per line (`{type, data, id, timestamp, parentId}`), streamed deltas, and a last `result`.
-
-Use when:
-- The agent is GitHub Copilot CLI run non-interactively with `--output-format json`.
-
-Don't use when:
-- The input is a saved session (`~/.copilot/session-state/<id>/events.jsonl`): use
-  copilot_session.
-- The log is Copilot's default text output (no `--output-format json`): use `process`.
-
-Output: user, thinking and assistant (fragments with delta: true while streaming),
-tool_call and tool_result (paired, with toolName), subagent entries nested under their
-tool call, system, stderr (errors), result (exit code; tokens when reported), init with
-the session id.
-"""
+__all__ = ["CopilotSessionParser", "CopilotStdoutParser", "create_stdout_parser"]
 
 _QUIET: Final = frozenset(
     {"session.idle", "tool.execution_partial_result", "tool.execution_progress"}

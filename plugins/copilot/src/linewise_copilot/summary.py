@@ -31,7 +31,7 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.tally import tally_entries
 from linewise_contracts.usage import TokenUsage, token_count
 
-from linewise_copilot.summary import model_named
+from linewise_copilot.events import model_named
 from linewise_copilot.usage import shutdown_tokens
 
 __all__ = ["result_tokens", "summarize_run"]

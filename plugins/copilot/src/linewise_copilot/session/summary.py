@@ -9,7 +9,7 @@ entries as errors. The session is complete once ``session.shutdown`` recorded
 its end; the outcome is its shutdown type in the contract's words (``routine``
 is ``completed``, ``error`` is ``failed``; the raw type in
 ``details["shutdownType"]``). Tokens in the vocabulary, per model:
-:mod:`.usage`.
+:mod:`linewise_copilot.usage`.
 """
 
 from __future__ import annotations
@@ -17,25 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from linewise_contracts.extract import as_object, as_string
 from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 from linewise_contracts.usage import TokenUsage
 
-from linewise_copilot.parser import create_stdout_parser
+from linewise_copilot.events import create_stdout_parser, model_named
 from linewise_copilot.usage import shutdown_tokens
 
 __all__ = ["model_named", "summarize_run"]
-
-
-def model_named(record: dict[str, Any]) -> str:
-    """The model an event names: selected at start, changed to, or used for a message."""
-    data = as_object(record.get("data"))
-    for key in ("selectedModel", "newModel", "model", "currentModel"):
-        model = as_string(data.get(key))
-        if model:
-            return model
-    return ""
 
 
 # shutdownType in the contract's words ("routine": the session ended as it should).
