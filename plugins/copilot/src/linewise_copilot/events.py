@@ -1,4 +1,7 @@
-"""GitHub Copilot CLI's session events (``~/.copilot/session-state/<id>/events.jsonl``) to entries.
+"""GitHub Copilot CLI's session events to entries: what its session files and stdout share.
+
+A saved session is ``~/.copilot/session-state/<id>/events.jsonl``; ``copilot -p ...
+--output-format json`` prints the same events and a few more (:mod:`linewise_copilot.parser`).
 
 Each line is one event ``{type, data, id, timestamp, parentId}``:
 
@@ -57,7 +60,7 @@ from linewise_contracts.extract import (
     with_parent,
 )
 
-__all__ = ["CopilotSessionParser", "create_stdout_parser", "model_named"]
+__all__ = ["CopilotSessionParser", "model_named"]
 
 _Names = BoundedMap[str, str]
 
@@ -368,8 +371,3 @@ def model_named(record: dict[str, Any]) -> str:
         if model:
             return model
     return ""
-
-
-def create_stdout_parser() -> CopilotSessionParser:
-    """A parser for one Copilot CLI session."""
-    return CopilotSessionParser()

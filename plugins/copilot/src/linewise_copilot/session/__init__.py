@@ -7,7 +7,7 @@
 """
 
 from linewise_copilot import SESSION_DOC
-from linewise_copilot.events import CopilotSessionParser, create_stdout_parser
+from linewise_copilot.session.parser import CopilotSessionParser, create_stdout_parser
 from linewise_copilot.session.store import session_stores
 from linewise_copilot.session.summary import summarize_run
 from linewise_copilot.sniff import sniff

@@ -21,7 +21,8 @@ from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 from linewise_contracts.usage import TokenUsage
 
-from linewise_copilot.events import create_stdout_parser, model_named
+from linewise_copilot.events import model_named
+from linewise_copilot.session.parser import create_stdout_parser
 from linewise_copilot.usage import shutdown_tokens
 
 __all__ = ["model_named", "summarize_run"]
