@@ -28,7 +28,11 @@ DECLARED = (
     "kimi",
     "opencode",
     "openhands",
+    "paperclip-runner",
     "pi",
+    "qwen",
+    "rush",
+    "segments",
     "tally",
     "vibe",
 )
