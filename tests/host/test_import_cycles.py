@@ -44,16 +44,6 @@ STAGES = (
 #: Upward imports still there, each with why, until its owner removes it. An edge
 #: missing from this table fails the test, and so does a listed edge that is gone.
 KNOWN_UPWARD = {
-    ("linewise.errors", "linewise.plugins.suggest"): (
-        "UnknownAdapterError builds its 'did you mean' message itself (deferred import)"
-    ),
-    ("linewise.plugins.doctor", "linewise.stream.session"): "utc_now, the one clock",
-    ("linewise.plugins.isolation._client", "linewise.run.relay"): (
-        "the worker's output relayed neutralised to stderr"
-    ),
-    ("linewise.transcript.build", "linewise.render.privacy"): (
-        "open_session(censor=True) masks usernames with the renderers' censor"
-    ),
     ("linewise.render.export._sources", "linewise.cli.session_inputs"): (
         "export opens stored sessions as render does: export reads sessions, above them"
     ),

@@ -34,13 +34,13 @@ if TYPE_CHECKING:
     )
     from linewise.run.agent import RunResult, run_agent
     from linewise.sessions import SessionInfo, find_sessions, transcribe_session
+    from linewise.settings.clock import utc_now
     from linewise.stream.detect import Detection, detect_adapter
     from linewise.stream.session import (
         Diagnostics,
         LineError,
         TranscriptSession,
         merge_deltas,
-        utc_now,
     )
     from linewise.transcript.build import Transcript, build_transcript, open_session
     from linewise.transcript.run_report import RunReport, summarize_log
@@ -69,7 +69,7 @@ _EXPORTS = {
     "LineError": "linewise.stream.session",
     "TranscriptSession": "linewise.stream.session",
     "merge_deltas": "linewise.stream.session",
-    "utc_now": "linewise.stream.session",
+    "utc_now": "linewise.settings.clock",
     "Transcript": "linewise.transcript.build",
     "build_transcript": "linewise.transcript.build",
     "open_session": "linewise.transcript.build",

@@ -26,17 +26,19 @@ class LinewiseError(Exception):
 class UnknownAdapterError(LinewiseError, LookupError):
     """No installed parser plugin, and no built-in parser, has this adapter type.
 
-    The message suggests a close installed name ("did you mean"), or, for a
-    first-party adapter type that is not installed, the distribution to install.
+    The host raises it with ``message`` from :func:`linewise.plugins.suggest.unknown_adapter`,
+    which suggests a close installed name ("did you mean"), or, for a first-party
+    adapter type that is not installed, the distribution to install; without
+    ``message`` it names the adapter type and the installed ones.
     """
 
-    def __init__(self, adapter_type: str, known: list[str]) -> None:
-        # Lazily: the suggestions' table is only needed when someone mistyped.
-        from linewise.plugins.suggest import unknown_adapter_message
-
+    def __init__(self, adapter_type: str, known: list[str], message: str | None = None) -> None:
         self.adapter_type = adapter_type
         self.known = known
-        super().__init__(unknown_adapter_message(adapter_type, known))
+        if message is None:
+            listing = ", ".join(known) if known else "none"
+            message = f"unknown adapter type {adapter_type!r}; installed: {listing}."
+        super().__init__(message)
 
 
 class PluginLoadError(LinewiseError):

@@ -101,14 +101,23 @@ def test_a_mistyped_adapter_gets_did_you_mean(capsys: pytest.CaptureFixture[str]
     assert "Did you mean 'codex_local'?" in capsys.readouterr().err
 
 
-def test_the_error_class_itself_suggests_what_to_install() -> None:
+def test_the_error_raised_for_an_unknown_adapter_suggests_what_to_install() -> None:
+    from linewise import UnknownAdapterError
+    from linewise.plugins.suggest import unknown_adapter
+
+    error = unknown_adapter("codex_local", ["claude_local"])
+    assert isinstance(error, UnknownAdapterError)
+    assert (error.adapter_type, error.known) == ("codex_local", ["claude_local"])
+    assert "pip install linewise-codex" in str(error)
+    assert "Did you mean 'claude_local'?" in str(unknown_adapter("claude_locl", ["claude_local"]))
+
+
+def test_the_error_class_made_without_a_message_names_the_installed_types() -> None:
     from linewise import UnknownAdapterError
 
-    error = UnknownAdapterError("codex_local", ["claude_local"])
-    assert "pip install linewise-codex" in str(error)
-    assert "Did you mean 'claude_local'?" in str(
-        UnknownAdapterError("claude_locl", ["claude_local"])
-    )
+    error = UnknownAdapterError("codex_local", ["claude_local", "process"])
+    assert str(error) == "unknown adapter type 'codex_local'; installed: claude_local, process."
+    assert str(UnknownAdapterError("x", [])) == "unknown adapter type 'x'; installed: none."
 
 
 def test_unreadable_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from linewise.render.html import PAGE_ENTRIES, HtmlRenderer
 from linewise.render.html.markup import markdown
-from linewise.render.privacy import censor_text
+from linewise.transcript.privacy import censor_text
 from linewise_contracts.summary import RunSummary, Usage
 from scaling import assert_linear_time
 

@@ -1,4 +1,5 @@
-"""The LINEWISE_* variables are read in one place (settings) and handed down to the registry."""
+"""The LINEWISE_* variables are read in one place (settings) and handed down to the registry,
+which hands them to isolation and the JavaScript engine."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def test_the_settings_are_each_variable_as_set_and_none_when_unset() -> None:
         "LINEWISE_ISOLATE",
         "LINEWISE_LINE_TIMEOUT",
         "LINEWISE_WORKER_MEMORY",
+        "LINEWISE_JS_HEAP",
     }
 
 
@@ -65,9 +67,41 @@ def test_an_isolation_policy_without_settings_asks_for_no_isolation(
     assert IsolationPolicy.build(settings=Settings(isolate="all")).active
 
 
-@pytest.mark.parametrize("module", ["plugins/registry.py", "plugins/isolation/_policy.py"])
-def test_the_registry_and_the_isolation_policy_read_no_environment(module: str) -> None:
-    tree = ast.parse((HOST / module).read_text(encoding="utf-8"))
+def _reads_the_environment(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     names |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-    assert not names & {"environ", "getenv"}
+    return bool(names & {"environ", "getenv"})
+
+
+#: The modules given a Settings instead: the registry, isolation's policy, the JavaScript engine.
+GIVEN_SETTINGS = [
+    "plugins/registry.py",
+    "plugins/loading.py",
+    "plugins/isolation/_policy.py",
+    *sorted(str(path.relative_to(HOST)) for path in (HOST / "plugins/javascript").glob("*.py")),
+]
+
+
+@pytest.mark.parametrize("module", GIVEN_SETTINGS)
+def test_the_registry_isolation_and_the_javascript_engine_read_no_environment(module: str) -> None:
+    assert not _reads_the_environment(HOST / module)
+
+
+def test_the_check_finds_a_read_of_the_environment(tmp_path: Path) -> None:
+    for text in ("import os\nos.environ.get('X')\n", "from os import getenv\ngetenv('X')\n"):
+        (tmp_path / "reads.py").write_text(text, encoding="utf-8")
+        assert _reads_the_environment(tmp_path / "reads.py")
+    (tmp_path / "reads.py").write_text("def f(settings):\n    return settings.js_heap\n")
+    assert not _reads_the_environment(tmp_path / "reads.py")
+
+
+def test_the_javascript_engine_limits_come_from_the_settings() -> None:
+    from linewise.plugins.javascript._engine import DEFAULT_HEAP_MIB, DEFAULT_TIME_LIMIT
+    from linewise.plugins.javascript._engine import EngineLimits as Limits
+
+    assert Limits.from_settings(Settings(line_timeout="0.5", js_heap="32")) == Limits(0.5, 32)
+    # Unset, not a number or not positive: the default, as for the other limits.
+    for bad in (None, "lots", "-1", "0"):
+        limits = Limits.from_settings(Settings(line_timeout=bad, js_heap=bad))
+        assert limits == Limits(DEFAULT_TIME_LIMIT, DEFAULT_HEAP_MIB)

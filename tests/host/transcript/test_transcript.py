@@ -135,7 +135,7 @@ def test_usernames_are_censored_only_when_asked(registry: Registry) -> None:
 
 
 def test_censoring_covers_tool_inputs_and_other_home_paths() -> None:
-    from linewise.render.privacy import censor_usernames
+    from linewise.transcript.privacy import censor_usernames
 
     call = {
         "kind": "tool_call",
@@ -153,7 +153,7 @@ def test_censoring_covers_tool_inputs_and_other_home_paths() -> None:
 
 
 def test_censoring_reaches_a_tool_input_as_deep_as_the_contract_allows() -> None:
-    from linewise.render.privacy import censor_usernames
+    from linewise.transcript.privacy import censor_usernames
 
     value: object = "/Users/dotta/secret.txt"
     for depth in range(511):  # MAX_JSON_DEPTH is 512: a valid entry

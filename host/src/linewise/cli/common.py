@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, NoReturn
 
-from linewise.render.sanitising import neutralize
 from linewise.settings.defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.plugins.registry import Registry

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from linewise.cli.common import logger
 from linewise.plugins.registry import get_registry
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry

@@ -26,13 +26,13 @@ def entry_stream() -> Iterator[TextIO]:
     While it is open, what plugin code prints (``print``, a thread, even
     ``os.write(1, ...)``) goes to stderr instead, neutralised (an escape
     sequence shows as text): ``sys.stdout`` writes to ``sys.stderr`` through
-    :class:`~linewise.run.relay.NeutralisedText` and file descriptor 1 is a pipe
-    an :class:`~linewise.run.relay.OutputRelay` drains to descriptor 2; the
+    :class:`~linewise.plugins.relay.NeutralisedText` and file descriptor 1 is a pipe
+    an :class:`~linewise.plugins.relay.OutputRelay` drains to descriptor 2; the
     entries go to a duplicate of the original descriptor 1. Everything is put
     back afterwards. When ``sys.stdout`` is not descriptor 1 (an embedding
     app, a test capture), only ``sys.stdout`` is redirected and the entries go to it.
     """
-    from linewise.run.relay import NeutralisedText, OutputRelay
+    from linewise.plugins.relay import NeutralisedText, OutputRelay
 
     original = sys.stdout
     original.flush()

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from linewise.cli.common import configure_logging, fail, logger, positive_int
-from linewise.render.sanitising import neutralize
 from linewise.settings.defaults import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -30,6 +29,7 @@ from linewise.settings.defaults import (
     EXIT_USAGE,
     READ_SIZE,
 )
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

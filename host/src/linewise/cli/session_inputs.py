@@ -223,8 +223,8 @@ def session_source(args: argparse.Namespace, registry: Registry) -> SessionInput
 
         note_detection(found.detection, quiet=args.quiet)
     if found.about is not None and not args.quiet:
-        from linewise.render.privacy import censor_text
-        from linewise.render.sanitising import neutralize
+        from linewise.settings.sanitising import neutralize
+        from linewise.transcript.privacy import censor_text
 
         about = censor_text(found.about) if args.censor_usernames else found.about
         sys.stderr.write(f"linewise: {neutralize(about)}\n")

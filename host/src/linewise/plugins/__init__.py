@@ -1,1 +1,1 @@
-"""Plugins: discovery, the contract gate, loading, the registry and the one guard."""
+"""Plugins: discovery, the contract gate, loading, the registry, the one guard, output relayed."""

@@ -14,7 +14,7 @@ from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import PluginCallError, describe, guarded, safe_repr
 from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import ParserStatus, Registry, get_registry
-from linewise.stream.session import utc_now
+from linewise.settings.clock import utc_now
 
 __all__ = [
     "DEFAULT_CHECK_TIMEOUT",

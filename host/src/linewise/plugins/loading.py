@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from linewise_contracts.exports import exports_problem, parser_problem
@@ -19,8 +20,8 @@ from linewise_contracts.protocols import (
     SUMMARIZE_RUN,
 )
 
-from linewise.errors import JavaScriptLoadError, PluginLoadError, UnknownAdapterError
-from linewise.plugins.candidate import Candidate, Loadable
+from linewise.errors import JavaScriptLoadError, PluginLoadError
+from linewise.plugins.candidate import Candidate
 from linewise.plugins.discovery import adapter_type_problem, entry_point_value_problem
 from linewise.plugins.gate import GateDecision, check_contract, contract_hint
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
@@ -44,6 +45,7 @@ from linewise.plugins.loaded import (
     metadata_models,
     metadata_str,
 )
+from linewise.plugins.suggest import unknown_adapter
 
 if TYPE_CHECKING:
     from linewise_contracts.agent import Format
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
     from linewise.plugins.failed_load import FailureStage
     from linewise.plugins.registry import Registry
+    from linewise.settings.environment import Settings
 
 logger = logging.getLogger("linewise")
 
@@ -130,7 +133,10 @@ class PluginLoader:
         isolated = self._registry.isolation.covers(adapter_type, winner.distribution)
         if isolated and winner.kind != "javascript":
             return self._load_isolated(winner)
-        target, error = _import(winner.entry_point)
+        if winner.kind == "javascript":
+            target, error = _import(partial(_javascript, winner, self._registry.settings))
+        else:
+            target, error = _import(winner.entry_point.load)
         if error is not None:
             return self._import_failed(winner, error)
         adopted, error = guarded(self._adopt, winner, target)
@@ -360,23 +366,25 @@ def _declared_problem(
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
 
 
-def _import(point: Loadable) -> tuple[object, BaseException | None]:
-    """The entry point's target, or what its import raised.
+def _javascript(candidate: Candidate, settings: Settings) -> object:
+    """A JavaScript registration's target, with the limits ``settings`` give its engine."""
+    from linewise.plugins.javascript.registered import load_target
+
+    return load_target(candidate.adapter_type, settings)
+
+
+def _import(load: Callable[[], object]) -> tuple[object, BaseException | None]:
+    """The target ``load`` imports (an entry point's), or what its import raised.
 
     At import even a KeyboardInterrupt is the plugin's failure: see
     :func:`linewise.plugins.guard.is_import_failure`.
     """
     try:
-        return point.load(), None
+        return load(), None
     except BaseException as error:  # whatever a plugin raises at import
         if not is_import_failure(error):  # pragma: no cover - true for every exception
             raise
         return None, error
-
-
-def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
-    """An :class:`UnknownAdapterError` whose message suggests a close name or what to install."""
-    return UnknownAdapterError(adapter_type, known)
 
 
 def _optional(

@@ -16,7 +16,8 @@ from linewise.plugins.guard import PluginCallRecord
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
-from linewise.plugins.loading import PluginLoader, static_problem, unknown_adapter
+from linewise.plugins.loading import PluginLoader, static_problem
+from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ __all__ = [
     "Registry",
     "get_registry",
     "reset_registry",
-    "unknown_adapter",
 ]
 
 # Re-exported names whose modules are imported on first use: a render that loads
@@ -153,6 +153,11 @@ class Registry:
             reason = self._is_disabled(group[0]) if group else None
             return None, [], reason
         return allowed[0], allowed[1:], None
+
+    @property
+    def settings(self) -> Settings:
+        """The settings the registry was made with (``LINEWISE_*`` as read at the edge)."""
+        return self._settings
 
     @property
     def skipped_distributions(self) -> list[str]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-__all__ = ["FIRST_PARTY", "unknown_adapter_message"]
+from linewise.errors import UnknownAdapterError
+
+__all__ = ["FIRST_PARTY", "unknown_adapter", "unknown_adapter_message"]
 
 #: The adapter types of linewise's first-party plugins and the distribution serving each.
 FIRST_PARTY: Final[Mapping[str, str]] = {
@@ -59,6 +60,8 @@ FIRST_PARTY: Final[Mapping[str, str]] = {
 
 
 def _close(name: str, choices: Sequence[str]) -> list[str]:
+    import difflib  # only when someone mistyped a name
+
     # The closest name only: "_local" suffixes make many names look alike.
     # Names are at most 64 characters (the contract's limit) in a short list: cheap.
     return difflib.get_close_matches(name[:64].lower(), choices, n=1, cutoff=0.6)
@@ -87,3 +90,9 @@ def unknown_adapter_message(adapter_type: str, known: Sequence[str]) -> str:
         options = " or ".join(f"{n!r} (pip install {FIRST_PARTY[n]})" for n in elsewhere)
         return f"{text} Did you mean {options}?"
     return f"{text} Run `linewise list` to see every discovered parser."
+
+
+def unknown_adapter(adapter_type: str, known: list[str]) -> UnknownAdapterError:
+    """The :class:`UnknownAdapterError` to raise: its message suggests a close name or what
+    to install (:func:`unknown_adapter_message`)."""
+    return UnknownAdapterError(adapter_type, known, unknown_adapter_message(adapter_type, known))

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from linewise.render.compact import CompactRenderer, FormatterRenderer
     from linewise.render.jsonl import JsonlRenderer, entry_json
     from linewise.render.protocols import LineRenderer, Renderer
-    from linewise.render.sanitising import neutralize
     from linewise.render.text import TextRenderer
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
     "TextRenderer",
     "create_renderer",
     "entry_json",
-    "neutralize",
     "paint",
     "use_color",
 ]
@@ -51,7 +49,6 @@ _EXPORTS = {
     "entry_json": "jsonl",
     "LineRenderer": "protocols",
     "Renderer": "protocols",
-    "neutralize": "sanitising",
     "TextRenderer": "text",
 }
 

@@ -33,7 +33,7 @@ from linewise.render.outcome import (
     summary_usage,
 )
 from linewise.render.preview import one_line, subagent_kind, tool_preview
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["LIMIT", "CompactRenderer", "FormatterRenderer"]
 

@@ -6,7 +6,7 @@ import os
 from typing import IO, Final
 
 from linewise.render.colours import paint
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["DEFAULT_WIDTH", "INDENT", "LABEL_WIDTH", "TextLayout"]
 

@@ -32,7 +32,7 @@ from linewise.render.outcome import (
     summary_outcome,
     summary_usage,
 )
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["MarkdownRenderer", "fence", "inline", "prose"]
 

@@ -23,7 +23,7 @@ from linewise.render.outcome import (
 )
 from linewise.render.pending import MAX_PENDING_CALLS, PendingCalls
 from linewise.render.preview import tool_preview
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 try:
     # Built in; hashlib would load OpenSSL first, 3.7 MiB more of resident memory.

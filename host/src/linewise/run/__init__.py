@@ -1,1 +1,1 @@
-"""Live runs: an agent's child process, its signals, its output relayed, and worker pools."""
+"""Live runs: an agent's child process as a state table, its driver, and the files written."""

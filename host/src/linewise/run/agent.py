@@ -17,8 +17,9 @@ from typing import IO, TYPE_CHECKING, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise.errors import AgentStartError, LinewiseError, UnknownAdapterError
+from linewise.errors import AgentStartError, LinewiseError
 from linewise.plugins.registry import Registry, get_registry
+from linewise.plugins.suggest import unknown_adapter
 from linewise.render.redaction.entries import EntryRedactor, LineMasker
 from linewise.render.redaction.redactor import (
     MASK,
@@ -32,10 +33,11 @@ from linewise.run.child import exit_code
 from linewise.run.process import Child, SignalInbox, forwarding_signals, spawn
 from linewise.run.written import NamedRaw, open_named
 from linewise.settings import defaults as _defaults
+from linewise.settings.clock import utc_now
 from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
-from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession, utc_now
+from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession
 from linewise.transcript.fold import RunFold, run_fold
 from linewise.transcript.run_report import RunReport, SummarySource
 from linewise.transcript.summary import plugin_summary
@@ -517,7 +519,7 @@ def _registry_for(adapter_type: str, registry: Registry | None) -> Registry:
     """The registry of a run (the process's own by default); it must know ``adapter_type``."""
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
-        raise UnknownAdapterError(adapter_type, registry.adapter_types)
+        raise unknown_adapter(adapter_type, registry.adapter_types)
     return registry
 
 

@@ -348,7 +348,7 @@ def transcribe_session(
         entries.extend(session.feed((mask(line) if mask else line) + "\n", ts))
     entries.extend(session.close(ts))
     if censor_usernames:
-        from linewise.render.privacy import censor_usernames as censor
+        from linewise.transcript.privacy import censor_usernames as censor
 
         entries = [censor(entry) for entry in entries]
     return Transcript(

@@ -1,6 +1,6 @@
 """The ``LINEWISE_*`` variables that steer plugins, read in one place and handed down.
 
-The registry and isolation read no environment: they are given a
+The registry, isolation and the JavaScript engine read no environment: they are given a
 :class:`Settings` (``Registry(settings=...)``), made here by
 :meth:`Settings.from_environment` at the edge (the ``linewise`` command and
 :func:`linewise.get_registry` make theirs once, when the registry is made).
@@ -26,6 +26,7 @@ VARIABLES: Final = {
     "isolate": "LINEWISE_ISOLATE",
     "line_timeout": "LINEWISE_LINE_TIMEOUT",
     "worker_memory": "LINEWISE_WORKER_MEMORY",
+    "js_heap": "LINEWISE_JS_HEAP",
 }
 
 
@@ -35,7 +36,9 @@ class Settings:
     ``disable`` and ``only``: comma-separated adapter types or distributions;
     ``strict``: ``1``/``true``/``yes``/``on`` for exceptions instead of fallbacks;
     ``isolate``: types, distributions or ``all`` to run in worker processes, with
-    ``line_timeout`` (seconds) and ``worker_memory`` (MiB) as their limits. A
+    ``line_timeout`` (seconds) and ``worker_memory`` (MiB) as their limits;
+    ``line_timeout`` is a JavaScript parser's time limit too, and ``js_heap`` (MiB)
+    its heap limit. A
     plain class with slots, not a dataclass: every ``linewise`` command makes
     one, and building a dataclass at import is a noticeable part of a short run.
     """
@@ -51,6 +54,7 @@ class Settings:
         isolate: str | None = None,
         line_timeout: str | None = None,
         worker_memory: str | None = None,
+        js_heap: str | None = None,
     ) -> None:
         self.disable = disable
         self.only = only
@@ -58,6 +62,7 @@ class Settings:
         self.isolate = isolate
         self.line_timeout = line_timeout
         self.worker_memory = worker_memory
+        self.js_heap = js_heap
 
     def _values(self) -> tuple[str | None, ...]:
         return tuple(getattr(self, name) for name in VARIABLES)

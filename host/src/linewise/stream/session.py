@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, TypeAlias, cast
 
@@ -11,6 +10,7 @@ from linewise_contracts.entries import TranscriptEntry
 
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.registry import LoadedParser
+from linewise.settings.clock import utc_now
 from linewise.settings.defaults import MAX_ENTRIES_PER_LINE, MAX_LINE_CHARS
 from linewise.stream.diagnostics import Diagnostics, LineError
 from linewise.stream.hold import Hold, Message
@@ -28,7 +28,6 @@ __all__ = [
     "LineError",
     "TranscriptSession",
     "merge_deltas",
-    "utc_now",
 ]
 
 #: Longest line handed to a parser; longer lines are cut and shown raw (bounds memory).
@@ -40,11 +39,6 @@ DEFAULT_MAX_ENTRIES_PER_LINE = MAX_ENTRIES_PER_LINE
 #: with its entries, or None with entries that come from no whole line (stderr, host
 #: messages, a line cut for length, what the parser held at the end).
 EntrySink: TypeAlias = Callable[[str | None, list[TranscriptEntry]], None]
-
-
-def utc_now() -> str:
-    """The current time as the contract's ``ts``: ISO 8601, UTC, milliseconds, ``Z``."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class TranscriptSession:

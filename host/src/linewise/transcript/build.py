@@ -74,7 +74,7 @@ def build_transcript(
             raise ValueError(f"unknown stream {stream!r}; expected stdout, stderr or system")
     entries.extend(session.close(last_ts))
     if censor_usernames:
-        from linewise.render.privacy import censor_usernames as censor
+        from linewise.transcript.privacy import censor_usernames as censor
 
         entries = [censor(entry) for entry in entries]
     return Transcript(

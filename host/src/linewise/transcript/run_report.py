@@ -15,8 +15,8 @@ from typing import IO, Any, Literal, TypeAlias
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise.errors import UnknownAdapterError
 from linewise.plugins.registry import Registry, get_registry
+from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
@@ -241,7 +241,7 @@ def summarize_stream(
 
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
-        raise UnknownAdapterError(adapter_type, registry.adapter_types)
+        raise unknown_adapter(adapter_type, registry.adapter_types)
     start = stream.tell()
     pipeline = Pipeline(
         adapter_type, registry=registry, max_line_chars=max_line_chars, fold=RunFold()

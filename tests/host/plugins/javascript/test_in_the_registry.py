@@ -10,6 +10,7 @@ import pytest
 from linewise import build_transcript
 from linewise.cli import main
 from linewise.plugins.registry import Registry
+from linewise.settings.environment import Settings
 
 from .conftest import MakePackage
 
@@ -152,3 +153,21 @@ def test_isolate_all_leaves_javascript_parsers_in_their_engine(
     assert not loaded.isolated  # already contained: no worker process is started for it
     transcript = build_transcript(_chunk("a", "loop", "b"), "hostile_local", registry=registry)
     assert [entry.get("text") for entry in transcript.entries] == ["a #1", "loop", "b #3"]
+
+
+def test_the_engine_runs_under_the_registrys_settings_not_the_environment(
+    make_package: MakePackage,
+    parser_source: Callable[[str], str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = make_package(parser_source("hostile.js"))
+    assert main(["js", "add", str(folder), "--as", "hostile_local"]) == 0
+    monkeypatch.setenv("LINEWISE_LINE_TIMEOUT", "0.2")
+    monkeypatch.setenv("LINEWISE_JS_HEAP", "64")
+    settings = Settings(line_timeout="0.3", js_heap="32")
+    registry = Registry(disable=(), only=None, strict=False, settings=settings)
+    transcript = build_transcript(_chunk("a", "loop", "b"), "hostile_local", registry=registry)
+    assert [entry.get("text") for entry in transcript.entries] == ["a #1", "loop", "b #3"]
+    reasons = " | ".join(error.message for error in transcript.diagnostics.first_errors)
+    assert "time limit of 0.3 s" in reasons
+    assert "0.2 s" not in reasons

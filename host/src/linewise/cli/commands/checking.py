@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.registry import Registry
 from linewise.render import STATUS_ROLES, paint
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.compliance import Report

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.parser_info import DEPRECATED_SHAPE
-from linewise.plugins.registry import Registry, unknown_adapter
+from linewise.plugins.registry import Registry
+from linewise.plugins.suggest import unknown_adapter
 from linewise.render import STATUS_ROLES, paint
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.plugins.doctor import EnvironmentReport

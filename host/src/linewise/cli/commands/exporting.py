@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.options import add_redact
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.render.progress import ProgressBar

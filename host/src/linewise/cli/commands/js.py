@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.plugins.javascript._package import UiParserPackage
@@ -70,7 +70,7 @@ def _adapter_type(args: argparse.Namespace, package: UiParserPackage) -> str:
     return str(chosen)
 
 
-def _check_module(package: UiParserPackage) -> str:
+def _check_module(package: UiParserPackage, registry: Registry) -> str:
     """The module style and the export that makes parsers; fails when it cannot run."""
     from linewise.plugins.javascript._engine import (
         EngineLimits,
@@ -89,7 +89,7 @@ def _check_module(package: UiParserPackage) -> str:
         _warn(f"{missing}; registered without trying the module")
         return module.style
     try:
-        _, used = start_context(module, EngineLimits.from_environment())
+        _, used = start_context(module, EngineLimits.from_settings(registry.settings))
     except JavaScriptError as error:
         fail(f"{package.module_path} cannot be registered: {error}", EXIT_FAILURE)
     return f"{module.style}, {used}"
@@ -123,7 +123,7 @@ def run_add(args: argparse.Namespace, registry: Registry) -> int:
     except (PackageError, OSError) as error:
         fail(f"cannot register {args.source}: {error}", EXIT_FAILURE)
     adapter_type = _adapter_type(args, package)
-    shape = _check_module(package)
+    shape = _check_module(package, registry)
     for warning in package.warnings:
         _warn(warning)
     _contract_warning(package, registry)

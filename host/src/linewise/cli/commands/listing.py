@@ -12,7 +12,7 @@ from linewise_contracts._version import CONTRACT_VERSION
 from linewise.cli.common import EXIT_OK
 from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import ParserInfo, ParserStatus, Registry
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 from linewise.settings.version import __version__
 
 __all__ = ["register"]

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["register"]
 

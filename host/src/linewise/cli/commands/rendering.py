@@ -39,11 +39,11 @@ from linewise.cli.options import (
 from linewise.cli.render_pool import add_jobs, render_paths
 from linewise.cli.session_inputs import SessionInput, session_source
 from linewise.cli.story import KeptChunks, run_summary
-from linewise.errors import UnknownAdapterError
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
+from linewise.plugins.suggest import unknown_adapter
 from linewise.settings import signals as _signals
 from linewise.settings.defaults import EXIT_INTERRUPTED, READ_SIZE
+from linewise.settings.sanitising import neutralize
 from linewise.transcript.fold import RunFold, run_fold
 
 if TYPE_CHECKING:
@@ -333,7 +333,7 @@ def _same_file(path: str, output: str) -> bool:
 
 def _check_options(args: argparse.Namespace, registry: Registry) -> None:
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
-        fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+        fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     if args.style != "default" and args.format != "text":
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)
     check_otlp(args)

@@ -21,8 +21,9 @@ from linewise.cli.options import (
     add_redact,
     check_otlp,
 )
-from linewise.errors import LinewiseError, UnknownAdapterError
+from linewise.errors import LinewiseError
 from linewise.plugins.registry import Registry
+from linewise.plugins.suggest import unknown_adapter
 from linewise.render import FORMATS
 from linewise.settings.defaults import EXIT_HOST_FAILURE, GRACE
 
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if not command:
         fail("no command to run: linewise run [OPTIONS] -- COMMAND [ARG ...]", EXIT_USAGE)
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
-        fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+        fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     check_otlp(args)
     if args.style == "compact" and args.format != "text":
         fail(

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Final
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
 from linewise.cli.session_inputs import terminal_progress
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
 from linewise.settings.defaults import EXIT_INTERRUPTED
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.sessions import SessionInfo
@@ -94,7 +94,7 @@ def _shown(args: argparse.Namespace) -> Callable[[str], str]:
     if not args.censor_usernames:
         return redactor.text if redactor.active else _unchanged
     mask = redactor.text
-    from linewise.render.privacy import censor_text
+    from linewise.transcript.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, add_isolation_options, fail
-from linewise.errors import UnknownAdapterError
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
+from linewise.plugins.suggest import unknown_adapter
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
@@ -306,7 +306,7 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     from linewise.transcript.run_report import total
 
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
-        fail(str(UnknownAdapterError(args.adapter, registry.adapter_types)), EXIT_USAGE)
+        fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     reports: list[RunReport] = []
     unreadable: list[dict[str, str]] = []
     for path in _logs(args.paths):

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.registry import Registry
-from linewise.render.sanitising import neutralize
 from linewise.settings.defaults import EXIT_INTERRUPTED
+from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
     from linewise.sessions.usage import Block, Report, Totals, UsageRecord
@@ -146,7 +146,7 @@ def _shown(censor_usernames: bool) -> Callable[[str], str]:
     mask = redactor.text if redactor.active else _unchanged
     if not censor_usernames:
         return mask
-    from linewise.render.privacy import censor_text
+    from linewise.transcript.privacy import censor_text
 
     return lambda text: censor_text(mask(text))
 

@@ -41,7 +41,7 @@ from linewise.plugins.isolation._pipe import PipeReader, write_all
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.isolation._polling import POLICY
 from linewise.plugins.isolation._worker import PROGRESS
-from linewise.run.relay import worker_output_fd
+from linewise.plugins.relay import worker_output_fd
 
 __all__ = ["WorkerDied", "WorkerProcess", "start_timeout", "worker_environment"]
 
@@ -121,7 +121,7 @@ class WorkerProcess:
             "host": os.getpid(),
             "flush_after": policy.line_timeout * FLUSH_SHARE,
         }
-        # The worker's stdout and stderr reach ours neutralised (linewise.run.relay).
+        # The worker's stdout and stderr reach ours neutralised (linewise.plugins.relay).
         stderr = worker_output_fd() if sys.__stderr__ is not None else subprocess.DEVNULL
         try:
             self._process = subprocess.Popen(

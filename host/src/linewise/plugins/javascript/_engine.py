@@ -16,14 +16,16 @@ in the engine to be plain JSON; an entry that is not is handed over as a
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from linewise.plugins.javascript._module import ParserModule
+
+if TYPE_CHECKING:
+    from linewise.settings.environment import Settings
 
 __all__ = [
     "DEFAULT_HEAP_MIB",
@@ -215,11 +217,12 @@ class EngineLimits:
     heap_mib: int = DEFAULT_HEAP_MIB
 
     @classmethod
-    def from_environment(cls) -> EngineLimits:
-        """``LINEWISE_LINE_TIMEOUT`` (seconds) and ``LINEWISE_JS_HEAP`` (MiB), else defaults."""
+    def from_settings(cls, settings: Settings) -> EngineLimits:
+        """``LINEWISE_LINE_TIMEOUT`` (seconds) and ``LINEWISE_JS_HEAP`` (MiB) as ``settings``
+        have them, each a positive number, else its default."""
         return cls(
-            _positive(os.environ.get("LINEWISE_LINE_TIMEOUT"), DEFAULT_TIME_LIMIT),
-            int(_positive(os.environ.get("LINEWISE_JS_HEAP"), DEFAULT_HEAP_MIB)),
+            _positive(settings.line_timeout, DEFAULT_TIME_LIMIT),
+            int(_positive(settings.js_heap, DEFAULT_HEAP_MIB)),
         )
 
 

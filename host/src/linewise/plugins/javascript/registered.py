@@ -1,12 +1,16 @@
-"""Registered JavaScript parsers as importable objects: ``…javascript.registered:TYPE``.
+"""Registered JavaScript parsers loaded as the registry loads a plugin's entry point.
 
-The registry loads a JavaScript parser through the same entry point path
-as a Python plugin; getting the attribute named after an adapter type here
-checks the registration's copies against their hashes, reads the module and
-starts it once in a throwaway context, and hands back a :class:`JavaScriptTarget`.
+The registry loads a JavaScript registration (discovered as
+``…javascript.registered:TYPE``) with :func:`load_target`, handing it the
+registry's :class:`~linewise.settings.environment.Settings`: it checks the
+registration's copies against their hashes, reads the module and starts it
+once in a throwaway context, and hands back a :class:`JavaScriptTarget` whose
+parsers run under the limits those settings give.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from linewise.errors import JavaScriptLoadError
 from linewise.plugins.javascript._engine import (
@@ -24,6 +28,9 @@ from linewise.plugins.javascript._store import (
     verified_module,
 )
 
+if TYPE_CHECKING:
+    from linewise.settings.environment import Settings
+
 __all__ = ["JavaScriptTarget", "load_target"]
 
 _AGAIN = "register it again: linewise js add SOURCE --as {type}"
@@ -32,20 +39,26 @@ _AGAIN = "register it again: linewise js add SOURCE --as {type}"
 class JavaScriptTarget:
     """A loaded JavaScript parser in the shape of a Python plugin module's exports."""
 
-    def __init__(self, registration: Registration, module: ParserModule, used: str) -> None:
+    def __init__(
+        self, registration: Registration, module: ParserModule, used: str, limits: EngineLimits
+    ) -> None:
         self.registration = registration
         self.module = module
+        #: Each parser's time and heap limits.
+        self.limits = limits
         #: The module's export that makes parsers: createStdoutParser or parseStdoutLine.
         self.used_export = used
         self.label = registration.description or f"{registration.package} (JavaScript)"
 
     def create_stdout_parser(self) -> JavaScriptParser:
         """A parser for one transcript, in a context of its own (started on first use)."""
-        return JavaScriptParser(self.module, EngineLimits.from_environment())
+        return JavaScriptParser(self.module, self.limits)
 
 
-def load_target(adapter_type: str, limits: EngineLimits | None = None) -> JavaScriptTarget:
-    """The registered parser of ``adapter_type``; raises :class:`JavaScriptLoadError`."""
+def load_target(adapter_type: str, settings: Settings) -> JavaScriptTarget:
+    """The registered parser of ``adapter_type``, limited as ``settings`` ask; raises
+    :class:`JavaScriptLoadError`."""
+    limits = EngineLimits.from_settings(settings)
     missing = engine_missing()
     if missing is not None:
         raise JavaScriptLoadError(
@@ -66,7 +79,7 @@ def load_target(adapter_type: str, limits: EngineLimits | None = None) -> JavaSc
             "a ui-parser must be one self-contained file with zero imports",
         ) from None
     try:
-        _, used = start_context(module, limits or EngineLimits.from_environment())
+        _, used = start_context(module, limits)
     except JavaScriptError as error:
         raise JavaScriptLoadError(
             "exports" if error.stage == "exports" else "import",
@@ -74,10 +87,4 @@ def load_target(adapter_type: str, limits: EngineLimits | None = None) -> JavaSc
             "export createStdoutParser() or parseStdoutLine(line, ts) and only define "
             "functions at module level",
         ) from None
-    return JavaScriptTarget(registration, module, used)
-
-
-def __getattr__(name: str) -> JavaScriptTarget:
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return load_target(name)
+    return JavaScriptTarget(registration, module, used, limits)

@@ -13,7 +13,7 @@ from linewise.render.html.paging import PageState
 from linewise.render.html.tools import checklist_from_text
 from linewise.render.outcome import result_failed, result_label, result_usage
 from linewise.render.preview import one_line
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["PREVIEW", "EntryBlocks"]
 

@@ -10,7 +10,7 @@ from linewise_contracts.summary import RunSummary
 from linewise.render.html.assets import page_assets
 from linewise.render.html.header import Figures
 from linewise.render.html.markup import escaped
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 from linewise.settings.version import __version__
 
 __all__ = ["page_end", "page_start"]

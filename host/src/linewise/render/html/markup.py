@@ -7,7 +7,7 @@ from html import escape
 from typing import Final
 
 from linewise.render.bounds import HTML_TEXT_LIMIT, shorten
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["escaped", "line_count", "lines_label", "markdown", "number", "shortened"]
 

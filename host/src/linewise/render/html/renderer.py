@@ -14,7 +14,7 @@ from linewise.render.html.described import DescribedBlocks
 from linewise.render.html.entries import EntryBlocks
 from linewise.render.html.frame import page_end, page_start
 from linewise.render.html.paging import PAGE_ENTRIES, PageState
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["PAGE_ENTRIES", "HtmlRenderer"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 
 @pytest.mark.parametrize(

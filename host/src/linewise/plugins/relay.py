@@ -18,7 +18,7 @@ import os
 import threading
 from typing import Final, TextIO
 
-from linewise.render.sanitising import neutralize
+from linewise.settings.sanitising import neutralize
 
 __all__ = ["NeutralisedText", "OutputRelay", "worker_output_fd"]
 
