@@ -38,8 +38,8 @@ from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
 from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession
-from linewise.transcript.fold import RunFold, run_fold
-from linewise.transcript.run_report import RunReport, SummarySource
+from linewise.transcript.fold import RunFold
+from linewise.transcript.run_report import RunReport, folded_report
 from linewise.transcript.summary import plugin_summary
 
 if TYPE_CHECKING:
@@ -372,23 +372,8 @@ def _result(
         # The stdout written to disk as it came is read back, so memory stays flat.
         lines = read_lines(source, max_chars=max_line_chars)
         summary, problem = plugin_summary(parser, lines, strict=registry.strict)
-    from linewise.transcript.prices import priced
-
+    report = folded_report(pipeline, summary, problem, source=" ".join(shown))
     detection = session.detection
-    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    fold = run_fold(pipeline)
-    summary, estimate = priced(fold.summary(summary))
-    report = RunReport(
-        source=" ".join(shown),
-        adapter_type=session.adapter_type,
-        summary=summary,
-        estimate=estimate,
-        stats=fold,
-        diagnostics=session.diagnostics,
-        summary_source=summary_source,
-        summary_problem=problem,
-        detection=detection.reason if detection is not None else None,
-    )
     code = machine.returncode
     name = None
     if code < 0:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts
+from linewise_contracts.extract import as_number
+from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage, token_count, without
 
-__all__ = ["token_usage"]
+__all__ = ["token_usage", "with_session_fields"]
 
 
 def token_usage(usage: dict[str, object]) -> TokenUsage:
@@ -24,3 +29,31 @@ def token_usage(usage: dict[str, object]) -> TokenUsage:
         output=token_count(usage.get("output_tokens")),
         reasoning=token_count(usage.get("reasoning_output_tokens")),
     )
+
+
+def with_session_fields(
+    result: ResultEntry,
+    *,
+    usage: TokenUsage | None,
+    outcome: Outcome | None,
+    cost: object,
+    session: str,
+) -> ResultEntry:
+    """``result`` with the contract 1.5 fields a run summary reads (the host's one fold).
+
+    ``usage``: the session's (thread's) running total, carried only with its
+    ``session``, since the latest result of a session replaces the earlier
+    ones (a total without its session would be added up); a count not
+    reported is null, and no usage at all leaves the field out. ``cost``: what
+    the event reported; Codex reports none, so ``costSource`` is null (no
+    cost) unless a number is there. ``outcome``: how the turn ended, where the
+    event says.
+    """
+    if usage is not None and usage.known and session:
+        result["usage"] = cast("TokenUsageCounts", usage.to_json())
+    result["costSource"] = "reported" if as_number(cost, -1) >= 0 else None
+    if outcome is not None:
+        result["outcome"] = outcome
+    if session:
+        result["sessionId"] = session
+    return result
