@@ -22,8 +22,18 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The plugins (folders of plugins/) that declare one Agent; the others still export 1.x
 #: loose names, read until 2.0.
 DECLARED = (
+    "acp",
+    "amp",
+    "antigravity",
     "claude",
+    "cline",
     "codex",
+    "copilot",
+    "cursor",
+    "droid",
+    "gemini",
+    "goose",
+    "grok",
     "hermes",
     "kimi",
     "opencode",

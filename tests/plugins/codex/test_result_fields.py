@@ -11,6 +11,8 @@ from typing import Any
 
 from linewise.transcript.fold import RunFold
 from linewise_codex import create_stdout_parser, parse_stdout_line, summarize_run
+from linewise_codex.app_server import create_stdout_parser as create_app_server_parser
+from linewise_codex.app_server import summarize_run as summarize_app_server
 from linewise_codex.session import create_stdout_parser as create_session_parser
 from linewise_codex.session import summarize_run as summarize_session
 from linewise_contracts import entry_problem
@@ -219,3 +221,58 @@ def test_on_every_real_log_and_rollout_the_entries_fold_to_the_summarys_figures(
         checked += 1
         _agrees(_fold(entries), summarize(lines), path.name)
     assert checked >= 10
+
+
+def _rpc(method: str, params: dict[str, Any]) -> str:
+    return json.dumps({"method": method, "params": params})
+
+
+def _app_usage(kind: str, thread: str, turn: str, counts: tuple[int, int, int]) -> str:
+    given, cached, out = counts
+    breakdown = {"inputTokens": given, "cachedInputTokens": cached, "outputTokens": out}
+    params = {"threadId": thread, "turnId": turn, "tokenUsage": {kind: breakdown}}
+    return _rpc("thread/tokenUsage/updated", params)
+
+
+def _app_turn(thread: str, turn: str, status: str = "completed") -> str:
+    return _rpc("turn/completed", {"threadId": thread, "turn": {"id": turn, "status": status}})
+
+
+def test_an_app_server_turn_carries_its_threads_running_total_or_its_own_last_call() -> None:
+    lines = [
+        _app_usage("total", THREAD, "u1", (1000, 600, 50)),
+        _app_turn(THREAD, "u1"),
+        _app_usage("total", THREAD, "u2", (2500, 1800, 90)),
+        _app_turn(THREAD, "u2", "interrupted"),
+        # A thread that sends only each call's counts: a turn's last call is its own figure.
+        _app_usage("last", OTHER, "v1", (40, 0, 7)),
+        _app_turn(OTHER, "v1", "failed"),
+    ]
+    first, second, own = _results(_parsed(lines, create_app_server_parser))
+    assert (first["sessionId"], second["sessionId"]) == (THREAD, THREAD)
+    assert second["usage"] == {
+        "uncachedInput": 700,
+        "cacheRead": 1800,
+        "cacheWrite": None,
+        "output": 90,
+        "reasoning": None,
+    }
+    assert "sessionId" not in own and own["usage"]["output"] == 7
+    assert [r["outcome"] for r in (first, second, own)] == ["completed", "interrupted", "failed"]
+    assert all(result["costSource"] is None for result in (first, second, own))
+    fold = _fold(_parsed(lines, create_app_server_parser))
+    assert fold.token_usage == summarize_app_server(lines).token_usage
+
+
+def test_on_the_app_servers_samples_the_entries_fold_to_the_summarys_tokens() -> None:
+    import linewise_codex
+
+    sample = Path(linewise_codex.__file__).parent / "app_server" / "samples" / "app-server.jsonl"
+    fixtures = corpus_path(
+        "field-samples", "codex-app-server", "app-server-notifications-fixtures.jsonl"
+    )
+    for path in (sample, fixtures):
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        entries = _parsed(lines, create_app_server_parser)
+        assert _results(entries), path.name
+        _agrees(_fold(entries), summarize_app_server(lines), path.name)

@@ -565,10 +565,9 @@ class ClaudeStdoutParser:
         elif kind == "user":
             entries = _user_entries(event, ts, self._names)
             if not self._interrupted:
-                self._interrupted = any(
-                    entry["kind"] == "system" and entry["text"].startswith(INTERRUPTED)
-                    for entry in entries
-                )
+                for entry in entries:
+                    if entry["kind"] == "system" and entry["text"].startswith(INTERRUPTED):
+                        self._interrupted = True
         elif kind == "result":
             entries = self._result(event, ts)
         elif kind == "stream_event":

@@ -1,4 +1,4 @@
-"""Copilot CLI's legacy session documents (:mod:`linewise_copilot.history_store`) to entries."""
+"""Copilot CLI's legacy session documents (:mod:`.history_store`) to entries."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from linewise_contracts.extract import (
     truncate,
 )
 
-from linewise_copilot.history_store import EVENT_RECORD, MESSAGE_RECORD, SESSION_RECORD
+from linewise_copilot.session.history_store import EVENT_RECORD, MESSAGE_RECORD, SESSION_RECORD
 
 __all__ = ["CopilotHistoryParser", "create_stdout_parser", "history_sniff", "message_text"]
 

@@ -8,8 +8,8 @@ from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_list, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary
 
-from linewise_copilot.history_parser import message_text
-from linewise_copilot.history_store import MESSAGE_RECORD, SESSION_RECORD
+from linewise_copilot.session.history_parser import message_text
+from linewise_copilot.session.history_store import MESSAGE_RECORD, SESSION_RECORD
 
 __all__ = ["summarize_history"]
 
