@@ -19,29 +19,8 @@ from linewise_contracts.agent import FORMAT_CALLABLES, Agent, Format
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The plugins (folders of plugins/) that declare one Agent; the others still export 1.x
-#: loose names, read until 2.0.
-DECLARED = (
-    "acp",
-    "amp",
-    "antigravity",
-    "claude",
-    "cline",
-    "codex",
-    "copilot",
-    "cursor",
-    "droid",
-    "gemini",
-    "goose",
-    "grok",
-    "hermes",
-    "kimi",
-    "opencode",
-    "openhands",
-    "pi",
-    "tally",
-    "vibe",
-)
+#: Every first-party plugin (the folders of plugins/): each declares one Agent.
+DECLARED = tuple(sorted(path.parent.name for path in (ROOT / "plugins").glob("*/pyproject.toml")))
 
 
 def _entry_points(plugin: str) -> dict[str, str]:

@@ -121,12 +121,7 @@ def session_sniff(lines: Sequence[str]) -> float:
         kind = event.get("type")
         if type(kind) is not str:
             return 0.0
-        if kind in (
-            "context.append_loop_event",
-            "context.append_message",
-            "turn.prompt",
-            "usage.record",
-        ) or (kind == "metadata" and "protocol_version" in event):
+        if kind in _SESSION_RECORDS or (kind == "metadata" and "protocol_version" in event):
             own += 1
         elif "." not in kind and kind != "kimi_session":
             return 0.0

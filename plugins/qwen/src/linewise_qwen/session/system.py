@@ -10,7 +10,7 @@ Each subtype says what happened beside the conversation:
 - ``slash_command``: the invocation as ``user`` (the command typed), its
   result as ``system`` (the text of the items the CLI showed);
 - ``agent_session_ready``: ``system`` (it also ties a subagent's ``agentId`` to
-  the call that started it: see :mod:`linewise_qwen.parser`);
+  the call that started it: see :mod:`linewise_qwen.session.parser`);
 - ``chat_compression``, ``at_command``, ``notification``, ``custom_title``,
   ``session_model``, ``rewind`` and any other subtype: ``system``, with the
   payload's text where it has one.
