@@ -184,7 +184,7 @@ def opencode_database(folder: Path, exchanges: int) -> Path:
 
 STORES: dict[str, tuple[str, Callable[[Path, int], Path]]] = {
     "gemini_session": ("linewise_gemini.session", gemini_chat),
-    "qwen_session": ("linewise_qwen", qwen_chat),
+    "qwen_session": ("linewise_qwen.session", qwen_chat),
     "copilot_session": ("linewise_copilot", copilot_events),
     "opencode_session": ("linewise_opencode.session", opencode_database),
 }

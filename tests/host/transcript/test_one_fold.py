@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
-from linewise.transcript.fold import RunFold, starts_subagent
+from linewise.transcript.fold import RunFold, merged, starts_subagent
+from linewise_contracts.summary import RunSummary
 
 HOST = Path(__file__).resolve().parents[3] / "host" / "src" / "linewise"
 #: A result entry's wire counts and cost: adding them up is folding the run's totals.
@@ -132,3 +134,46 @@ def test_a_tool_call_s_marker_decides_whether_it_starts_a_subagent() -> None:
     assert starts_subagent(call)  # an older plugin's call: its name says
     assert not starts_subagent({**call, "startsSubagent": False})
     assert starts_subagent({**call, "name": "delegate", "startsSubagent": True})
+
+
+def _report_constructions(source: str) -> list[int]:
+    """Lines of ``source`` that make a ``RunReport(...)`` themselves."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name | ast.Attribute)
+        and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "RunReport"
+    ]
+
+
+def test_a_finished_runs_report_is_made_in_one_place() -> None:
+    # summarize, live runs, sessions and export all call run_report.folded_report.
+    made = {
+        str(path.relative_to(HOST)): lines
+        for path in sorted(HOST.rglob("*.py"))
+        if (lines := _report_constructions(path.read_text(encoding="utf-8")))
+    }
+    assert list(made) == ["transcript/run_report.py"]
+    assert len(made["transcript/run_report.py"]) == 1
+    assert _report_constructions("r = RunReport(source='x')\nq = run_report.RunReport()\n") == [
+        1,
+        2,
+    ]
+
+
+def test_the_plugins_figure_stays_as_written_when_the_entries_say_the_same() -> None:
+    fold = RunFold()
+    fold.add(_result(costUsd=0, costSource="reported", sessionId="a"))
+    plugin = RunSummary(session_id="a", cost_usd=0, cost_source="reported", complete=True)
+    summary = merged(fold, plugin)
+    assert summary.cost_usd == 0 and type(summary.cost_usd) is int  # not rewritten as 0.0
+    assert merged(fold, replace(plugin, cost_usd=None)).cost_usd == 0.0
+
+
+def test_the_latest_session_the_entries_name_is_the_runs() -> None:
+    # A session cut off after the last result (an init after it) is the one to resume.
+    fold = RunFold()
+    fold.add(_result(sessionId="first"))
+    fold.add({"kind": "init", "ts": "", "model": "m", "sessionId": "second"})
+    assert merged(fold, RunSummary(session_id="second")).session_id == "second"

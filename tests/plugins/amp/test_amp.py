@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import linewise_amp
 import pytest
 from linewise_amp import check_environment, session, sniff, summarize_run
 from linewise_claude import sniff as claude_sniff
@@ -30,6 +31,18 @@ def test_amps_output_is_amps_not_claudes() -> None:
         stderr, entries = render(corpus_path("field-samples", "amp", name))
         assert "detected amp_local" in stderr, stderr
         assert not [entry for entry in entries if entry["kind"] == "stdout"]
+
+
+def test_the_bundled_sample_is_an_amp_run_read_whole() -> None:
+    # samples/ is what `linewise check` mangles and the compiled-path tests render.
+    lines = _lines(Path(linewise_amp.__file__).parent / "samples" / "amp-stream-json-run.jsonl")
+    assert (sniff(lines), claude_sniff(lines)) == (0.95, 0.0)
+    summary = summarize_run(lines)
+    assert summary.session_id == "T-5d1e7c20-3b8a-4f6e-9c41-7a2d0e8b6f13"
+    assert (summary.outcome, summary.cost_usd) == ("completed", None)  # Amp reports no cost
+    assert summary.token_usage == TokenUsage(
+        uncached_input=21, cache_read=16650, cache_write=506, output=64
+    )
 
 
 def test_claude_codes_own_logs_are_not_amps() -> None:

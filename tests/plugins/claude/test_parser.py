@@ -43,6 +43,9 @@ def test_reference_ui_parser_cases_match_exactly() -> None:
         assert parse_stdout_line(case["line"], case["ts"]) == case["output"], case["fixture"]
 
 
+_ABSENT = object()
+
+
 def _undo_deliberate(
     ours: list[dict[str, Any]], event: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], set[str]]:
@@ -59,6 +62,12 @@ def _undo_deliberate(
             entry["ts"] = TS
         if entry.pop("parentToolUseId", None) is not None:
             labels.add("parentToolUseId")
+        if entry.pop("startsSubagent", None) is not None:
+            labels.add("subagent marker")  # contract 1.5, newer than the reference
+        if entry["kind"] == "result":
+            for field in ("usage", "costSource", "outcome", "sessionId"):
+                if entry.pop(field, _ABSENT) is not _ABSENT:
+                    labels.add("result usage, cost source, outcome, session")  # contract 1.5
         if entry["kind"] == "diff":
             labels.add("edit diff")
             continue
@@ -318,6 +327,15 @@ def test_result_with_structured_errors() -> None:
             "subtype": "error_during_execution",
             "isError": True,
             "errors": ["plain", "Overloaded", '{"code":7}'],
+            "usage": {
+                "uncachedInput": 3,
+                "cacheRead": 2,
+                "cacheWrite": None,
+                "output": 1,
+                "reasoning": None,
+            },
+            "costSource": "reported",
+            "outcome": "failed",
         },
         {
             "kind": "run_terminal",

@@ -457,6 +457,18 @@ def test_mcp_tool_calls_updates_todo_lists_and_diffs() -> None:
             "subtype": "",
             "isError": False,
             "errors": [],
+            # Contract 1.5: the thread's running total in the usage vocabulary (input
+            # without its cache reads), no cost, the outcome and the thread it belongs to.
+            "usage": {
+                "uncachedInput": 60,
+                "cacheRead": 40,
+                "cacheWrite": None,
+                "output": 20,
+                "reasoning": None,
+            },
+            "costSource": None,
+            "outcome": "completed",
+            "sessionId": "0199a213-81c0-7800-8aa1-bbab2a035a53",
         },
     ]
 
@@ -569,6 +581,7 @@ def test_collab_agents_plans_and_questions() -> None:
             "name": "spawn_agent",
             "toolUseId": "item_5",
             "input": {"receiver_thread_ids": ["t1"], "prompt": "Write the tests"},
+            "startsSubagent": True,  # contract 1.5
         },
         {
             "kind": "tool_result",

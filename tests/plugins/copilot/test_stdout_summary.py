@@ -10,7 +10,7 @@ import linewise_copilot
 from linewise.transcript.run_report import summarize_log
 from linewise_contracts import TokenUsage
 from linewise_copilot.stdout import summarize_run
-from linewise_copilot.stdout_summary import result_tokens
+from linewise_copilot.summary import result_tokens
 
 RUN = Path(linewise_copilot.__file__).parent / "samples" / "stdout-run.jsonl"
 

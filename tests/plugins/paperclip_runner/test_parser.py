@@ -211,6 +211,22 @@ def test_question_set_texts_are_cut_to_the_documented_lengths_in_utf16_units() -
     assert entry_problem(entry) is None
 
 
+def test_a_list_where_a_word_is_expected_falls_back_to_the_default_instead_of_raising() -> None:
+    # `linewise check` found these: `[] in frozenset(...)` raised TypeError (unhashable).
+    [reference] = parse_stdout_line(
+        prp("workspace.file.referenced", {"path": "a.ts", "presentation": []}), TS
+    )
+    assert reference["presentation"] == "generic"
+    files = [{"path": "a.ts", "operation": ["create"]}]
+    [change] = parse_stdout_line(prp("workspace.change.updated", {"files": files}), TS)
+    assert change["files"][0]["operation"] == "modify"
+    question = {"id": "q", "prompt": "p", "answerMode": [], "textValidation": {"inputType": []}}
+    request = {"requestId": "r", "type": "input", "input": {"questions": [question]}}
+    [entry] = parse_stdout_line(prp("runtime_request.created", {"request": request}), TS)
+    assert entry["questionSet"]["questions"][0]["answerMode"] == "text"
+    assert [entry_problem(e) for e in (reference, change, entry)] == [None, None, None]
+
+
 def test_a_run_result_keeps_its_checks_work_blocker_and_artifacts() -> None:
     payload = {
         "summary": "Blocked on review",

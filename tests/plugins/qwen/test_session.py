@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.sessions import SessionStore
-from linewise_qwen import create_stdout_parser, session_stores, sniff, summarize_run
+from linewise_qwen.session import create_stdout_parser, session_stores, sniff, summarize_run
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from linewise_contracts import entry_problem
 from linewise_contracts.compliance import run_checks
 from linewise_contracts.usage import TokenUsage
-from linewise_qwen.stdout import create_stdout_parser, parse_stdout_line, sniff, summarize_run
+from linewise_qwen import create_stdout_parser, parse_stdout_line, sniff, summarize_run
 from session_checks import HOST_TS, render
 from support import assert_valid_and_deterministic, corpus_path, json_values
 
-SAMPLES = Path(linewise_qwen.__file__).parent / "stdout" / "samples"
+SAMPLES = Path(linewise_qwen.__file__).parent / "samples"
 FIXTURE = SAMPLES / "stream-json.jsonl"
 FAILED = SAMPLES / "stream-json-error.jsonl"
 REAL = ("real-logs", "qwen", "plannotator-qwen-0.25.0-stream-json-lines.jsonl")
@@ -156,3 +156,10 @@ def test_never_raises_on_hostile_lines(values: list[Any]) -> None:
 def test_the_compliance_checks_pass() -> None:
     report = run_checks("qwen_local", examples=100)
     assert report.ok, [f"{r.check}: {r.message}" for r in report.results if r.status == "fail"]
+
+
+def test_the_1_x_module_of_qwen_local_still_exports_the_stdout_parser() -> None:
+    import linewise_qwen.stdout as old
+
+    assert old.create_stdout_parser is create_stdout_parser
+    assert (old.sniff, old.summarize_run, old.label) == (sniff, summarize_run, linewise_qwen.label)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from linewise_contracts import TokenUsage
-from linewise_qwen import summarize_run
+from linewise_qwen.session import summarize_run
 from linewise_qwen.usage import request_tokens
 from support import corpus_path
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -152,7 +154,7 @@ def test_metadata_for_the_host() -> None:
 
 def test_the_entry_point_names_the_adapter_type() -> None:
     found = {ep.name: ep.value for ep in entry_points(group="linewise.parsers")}
-    assert found.get("model_stream") == "linewise_segments.plugin"
+    assert found.get("model_stream") == "linewise_segments:agent.model_stream"
 
 
 def test_the_host_builds_a_transcript_with_it() -> None:
@@ -204,3 +206,16 @@ def test_sniff_wants_inline_tags_in_plain_text() -> None:
     assert plugin.sniff(["Let me look.", "<run_bash>ls</run_bash>", "Done."]) == 0.85
     assert plugin.sniff(['{"type":"assistant","text":"<run_bash>"}', "{}"]) == 0.0
     assert plugin.sniff(["just prose", "more prose"]) == 0.0
+
+
+def test_using_the_engine_imports_neither_the_plugin_nor_the_contract() -> None:
+    probe = (
+        "import sys, linewise_segments\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('linewise_segments.plugin', "
+        "'linewise_contracts'))))\n"
+        "print(linewise_segments.agent.model_stream_json.label)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.splitlines() == ["[]", "Raw model output (JSON tool calls)"]

@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from typing import Any, Final, TypeAlias
 
+from linewise_contracts.compliance._meanings import SessionFigures, entry_meaning_problem
 from linewise_contracts.compliance._results import CheckResult
 from linewise_contracts.protocols import COMPACT_ROLES
 from linewise_contracts.validation import entry_problem, json_problem
@@ -81,6 +82,9 @@ def line_problem(outcome: Outcome, line: str) -> str | None:
         problem = entry_problem(entry)
         if problem is not None:
             return f"invalid entry: {problem}"
+        problem = entry_meaning_problem(entry)  # contract 1.5's fields, where emitted
+        if problem is not None:
+            return f"entry breaks the contract's meaning: {problem}"
         size += len(entry.get("text") or entry.get("content") or "")
     budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_FLOOR
     if size > budget:
@@ -122,8 +126,11 @@ def parse_verdicts(at: str, record: tuple[Any, ...]) -> list[CheckResult]:
     labels = _labels(lines, first)
     problems = []
     kinds: Counter[str] = Counter()
+    sessions = SessionFigures()
     for number, (line, outcome) in enumerate(zip(labels, first, strict=True), 1):
         problem = line_problem(outcome, line)
+        if problem is None:
+            problem = next(filter(None, map(sessions.problem, outcome[1])), None)
         if problem:
             problems.append(f"line {number}: {problem}: {short(line)}")
         else:

@@ -109,10 +109,14 @@ def _session_line(session_id: object, model: object) -> CompactLine:
     return ("lifecycle", f"[session {ident} · {name}]")
 
 
-def tool_line(name: str, tool_input: object) -> str:
-    """``[<Tool>] <argument>``: the one tool-preview rule, in its short form."""
+def tool_line(name: str, tool_input: object, *, marker: object = None) -> str:
+    """``[<Tool>] <argument>``: the one tool-preview rule, in its short form.
+
+    ``marker`` is the call's ``startsSubagent`` (contract 1.5), see
+    :func:`linewise.render.preview.subagent_kind`.
+    """
     shown = neutralize(name) or "tool"
-    kind = subagent_kind(name, tool_input)
+    kind = subagent_kind(name, tool_input, marker=marker)
     label = f"[{shown}: {neutralize(kind)}]" if kind and kind != "subagent" else f"[{shown}]"
     preview = tool_preview(tool_input, LIMIT)
     return f"{label} {neutralize(preview.short())}" if preview else label
@@ -174,7 +178,8 @@ class CompactRenderer:
             case "tool_call":
                 self._calls += 1
                 self._subagents.called(item, self._calls)
-                self._lines([("tool", tool_line(item["name"], item["input"]))], prefix)
+                line = tool_line(item["name"], item["input"], marker=item.get("startsSubagent"))
+                self._lines([("tool", line)], prefix)
             case "tool_result":
                 self._lines([_result_summary(item["content"], item["isError"])], prefix)
             case "result":

@@ -42,8 +42,9 @@ class Subagents:
         name = entry.get("name")
         ident = entry.get("toolUseId")
         name = name if isinstance(name, str) else ""
-        label = subagent_label(name, entry.get("input"))
-        kind = subagent_kind(name, entry.get("input"))
+        marker = entry.get("startsSubagent")
+        label = subagent_label(name, entry.get("input"), marker=marker)
+        kind = subagent_kind(name, entry.get("input"), marker=marker)
         if label is None or kind is None or not isinstance(ident, str) or not ident:
             return None
         agent = Subagent(label, kind, number, self.depth(entry))

@@ -178,7 +178,7 @@ class OtlpRenderer:
             )
             if isinstance(ident, str) and ident:
                 self._keep(self._tools, ident, span)
-                label = subagent_kind(name, item["input"])
+                label = subagent_kind(name, item["input"], marker=item.get("startsSubagent"))
                 if label is not None and len(self._labels) < _MAX_OPEN:
                     self._labels[ident] = label
             else:

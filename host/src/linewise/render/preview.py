@@ -96,8 +96,9 @@ def subagent_kind(name: str, tool_input: object, *, marker: object = None) -> st
     """The kind of subagent a call starts (``Explore``, ``subagent``); None for any other call.
 
     ``marker`` is the call's ``startsSubagent`` (contract 1.5): when given it
-    decides; without it (an older plugin's call) the tool name does
-    (:data:`linewise.transcript.fold.SUBAGENT_TOOLS`).
+    decides. The tool name (:data:`linewise.transcript.fold.SUBAGENT_TOOLS`) is
+    only the fallback for a call without it, from a plugin of contract 1.4 or
+    older; every caller passes the entry's marker.
     """
     if (marker is not True) if marker is not None else name not in SUBAGENT_TOOLS:
         return None

@@ -17,9 +17,7 @@ from typing import IO, TYPE_CHECKING, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise.errors import AgentStartError, LinewiseError
 from linewise.plugins.registry import Registry, get_registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.render.redaction.entries import EntryRedactor, LineMasker
 from linewise.render.redaction.redactor import (
     MASK,
@@ -34,12 +32,13 @@ from linewise.run.process import Child, SignalInbox, forwarding_signals, spawn
 from linewise.run.written import NamedRaw, open_named
 from linewise.settings import defaults as _defaults
 from linewise.settings.clock import utc_now
+from linewise.settings.errors import AgentStartError, LinewiseError
 from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
 from linewise.stream.session import DEFAULT_MAX_LINE_CHARS, Diagnostics, TranscriptSession
-from linewise.transcript.fold import RunFold, run_fold
-from linewise.transcript.run_report import RunReport, SummarySource
+from linewise.transcript.fold import RunFold
+from linewise.transcript.run_report import RunReport, folded_report
 from linewise.transcript.summary import plugin_summary
 
 if TYPE_CHECKING:
@@ -372,23 +371,8 @@ def _result(
         # The stdout written to disk as it came is read back, so memory stays flat.
         lines = read_lines(source, max_chars=max_line_chars)
         summary, problem = plugin_summary(parser, lines, strict=registry.strict)
-    from linewise.transcript.prices import priced
-
+    report = folded_report(pipeline, summary, problem, source=" ".join(shown))
     detection = session.detection
-    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    fold = run_fold(pipeline)
-    summary, estimate = priced(fold.summary(summary))
-    report = RunReport(
-        source=" ".join(shown),
-        adapter_type=session.adapter_type,
-        summary=summary,
-        estimate=estimate,
-        stats=fold,
-        diagnostics=session.diagnostics,
-        summary_source=summary_source,
-        summary_problem=problem,
-        detection=detection.reason if detection is not None else None,
-    )
     code = machine.returncode
     name = None
     if code < 0:
@@ -519,6 +503,8 @@ def _registry_for(adapter_type: str, registry: Registry | None) -> Registry:
     """The registry of a run (the process's own by default); it must know ``adapter_type``."""
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         raise unknown_adapter(adapter_type, registry.adapter_types)
     return registry
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from linewise.plugins.registry import LoadedParser, Registry
     from linewise.sessions._stores import SessionFile
-    from linewise.transcript.run_report import RunReport, SummarySource
+    from linewise.transcript.run_report import RunReport
 
 __all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "unread_info"]
 
@@ -168,8 +168,8 @@ def read_facts(
     result entries do, and without any, tokens and cost are unknown.
     """
     from linewise.stream.pipeline import Pipeline
-    from linewise.transcript.fold import RunFold, run_fold
-    from linewise.transcript.run_report import RunReport
+    from linewise.transcript.fold import RunFold
+    from linewise.transcript.run_report import folded_report
     from linewise.transcript.summary import plugin_summary
 
     mtime = datetime.fromtimestamp(found.mtime_ns / 1e9, UTC)
@@ -198,19 +198,8 @@ def read_facts(
             summary, summary_problem = plugin_summary(parser, lines)
         except Exception as error:
             summary_problem = str(error)
-    from linewise.transcript.prices import priced
-
-    stats = run_fold(pipeline)
-    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    summary, estimate = priced(stats.summary(summary), collector.ended)
-    report = RunReport(
-        source=str(found.path),
-        adapter_type=parser.adapter_type,
-        summary=summary,
-        estimate=estimate,
-        stats=stats,
-        diagnostics=pipeline.session.diagnostics,
-        summary_source=summary_source,
+    report = folded_report(
+        pipeline, summary, summary_problem, source=str(found.path), when=collector.ended
     )
     return _info(found, report, collector, problem or summary_problem), "\n".join(collector.text)
 

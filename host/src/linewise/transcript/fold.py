@@ -43,8 +43,9 @@ MAX_TOKENS: Final = 10**15
 _KEPT_ERRORS: Final = 20
 #: A run_terminal's run state -> the outcome word (linewise_contracts.outcomes).
 _RUN_OUTCOMES: Final = {"succeeded": "completed", "failed": "failed", "cancelled": "interrupted"}
-#: Tool names that start a subagent in plugins older than contract 1.5 (Claude's Task/Agent,
-#: Codex's spawn_agent, OpenCode's task); a 1.5 tool call says so in ``startsSubagent``.
+#: Tool names that start a subagent (Claude's Task/Agent, Codex's spawn_agent, OpenCode's
+#: task): only the fallback for a call without ``startsSubagent`` (contract 1.5), which
+#: plugins older than 1.5 do not write; a call that carries the marker is read by it.
 SUBAGENT_TOOLS: Final = frozenset({"Task", "Agent", "spawn_agent", "task"})
 
 
@@ -301,8 +302,10 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
         # A session cut off before its result is only in the plugin's count (its messages').
         changes["token_usage"] = fold.token_usage
     if fold.result_session_id:
-        changes["session_id"] = fold.result_session_id
-    if fold.cost_said:
+        # The latest session the entries name (an init after the last result starts one the
+        # run was cut off in: that is the session to resume, as the plugin says too).
+        changes["session_id"] = fold.session_id
+    if fold.cost_said and fold.cost_usd != plugin.cost_usd:  # the same figure stays as written
         changes["cost_usd"] = fold.cost_usd
         changes["cost_source"] = _summary_cost_source(fold.cost_source, fold.cost_usd)
     if fold.result_outcome is not None and not is_outcome(plugin.outcome):

@@ -16,7 +16,6 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise.plugins.registry import Registry, get_registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
@@ -29,6 +28,7 @@ __all__ = [
     "RunStatus",
     "RunTotals",
     "SummarySource",
+    "folded_report",
     "summarize_log",
     "summarize_stream",
     "total",
@@ -241,6 +241,8 @@ def summarize_stream(
 
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         raise unknown_adapter(adapter_type, registry.adapter_types)
     start = stream.tell()
     pipeline = Pipeline(
@@ -255,12 +257,31 @@ def summarize_stream(
     summary, problem = plugin_summary(
         parser, read_lines(stream, max_chars=max_line_chars), strict=registry.strict
     )
+    return folded_report(pipeline, summary, problem, source=source)
+
+
+def folded_report(
+    pipeline: Any,
+    plugin: RunSummary | None,
+    problem: str | None = None,
+    *,
+    source: str,
+    when: str | None = None,
+) -> RunReport:
+    """The report of a whole run fed through ``pipeline`` (made with ``fold=RunFold()``).
+
+    The one way a run's report is made (``summarize``, live runs, sessions,
+    export): the fold's figures (:meth:`RunFold.summary`), the plugin's
+    ``summarize_run`` result ``plugin`` for what only it knows (``problem``:
+    why there is none), the cost priced at ``when`` where none was reported.
+    """
     from linewise.transcript.prices import priced
 
     stats = run_fold(pipeline)
+    session = pipeline.session
     detection = session.detection
-    summary_source: SummarySource = "plugin" if summary is not None else "transcript"
-    summary, estimate = priced(stats.summary(summary))
+    summary_source: SummarySource = "plugin" if plugin is not None else "transcript"
+    summary, estimate = priced(stats.summary(plugin), when)
     return RunReport(
         source=source,
         adapter_type=session.adapter_type,

@@ -1,4 +1,9 @@
-"""linewise-acp: the Agent Client Protocol (ACP) parser plugin (adapter type ``acp``)."""
+"""linewise-acp: the Agent Client Protocol (ACP) parser plugin, as one declared ``agent``.
+
+Adapter type: ``acp`` (what an ACP agent writes on stdout, JSON-RPC 2.0 over stdio).
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_acp.environment import check_environment
 from linewise_acp.parser import AcpStdoutParser, create_stdout_parser, parse_stdout_line
@@ -7,6 +12,7 @@ from linewise_acp.summary import summarize_run
 
 __all__ = [
     "AcpStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -47,3 +53,22 @@ only when the agent reports them, cost never), system (plans, modes, commands,
 permission requests, file and terminal requests), stderr (JSON-RPC errors), stdout for
 lines that are not ACP.
 """
+
+#: The plugin (contract 1.5): agents spoken to over ACP, and the one format linewise reads.
+agent = Agent(
+    "acp",
+    label="ACP agent",
+    models=models,
+    formats=[
+        Format(
+            "acp",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+    ],
+)

@@ -6,6 +6,7 @@ by linewise-claude's parser; detection is :func:`linewise_amp.sniff.thread_sniff
 
 from linewise_claude import create_stdout_parser
 
+from linewise_amp import SESSION_DOC
 from linewise_amp.sniff import thread_sniff as sniff
 from linewise_amp.store import session_records, session_stores
 from linewise_amp.summary import summarize_run
@@ -22,19 +23,5 @@ __all__ = [
 
 label = "Amp (thread files)"
 
-agent_configuration_doc = """\
-# amp_session
-
-Adapter: amp_session. Reads Amp's local thread files, `$AMP_DIR/threads/T-<id>.json`
-(`~/.local/share/amp/threads` by default): one JSON document per thread with its messages
-(Anthropic content blocks), turned into Claude stream-json records and read with Claude
-Code's parser.
-
-Use when:
-- The input is an Amp thread file.
-
-Don't use when:
-- The log is `amp --execute --stream-json` output: use amp_local.
-
-Output: init (the thread id), user, assistant, thinking, tool_call / tool_result paired by id.
-"""
+# The routing doc lives in the agent declaration (linewise_amp), read from there.
+agent_configuration_doc = SESSION_DOC

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["sniff", "thread_sniff"]
 
@@ -31,6 +31,16 @@ _THREAD: Final = re.compile(
 _THREAD_ID_KEY: Final = re.compile(r'^\s*"id"\s*:\s*"T-[^"]{1,80}",?\s*$')
 
 
+def _verdict(event: dict[str, Any]) -> bool | None:
+    """True for an event carrying an Amp thread id, None for another of those types, False
+    for any other event."""
+    kind = event.get("type")
+    if type(kind) is not str or kind not in _TYPES:
+        return False
+    session = event.get("session_id")
+    return True if type(session) is str and _THREAD.fullmatch(session) is not None else None
+
+
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely ``amp --execute ... --stream-json`` wrote ``lines``.
 
@@ -39,21 +49,7 @@ def sniff(lines: Sequence[str]) -> float:
     least one must carry an Amp thread id. Plain text lines are tolerated while
     events outnumber them.
     """
-    events = threads = other = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        kind = event.get("type")
-        if type(kind) is not str or kind not in _TYPES:
-            return 0.0
-        events += 1
-        session = event.get("session_id")
-        threads += type(session) is str and _THREAD.fullmatch(session) is not None
-    if not threads or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)
 
 
 def thread_sniff(lines: Sequence[str]) -> float:

@@ -1,4 +1,9 @@
-"""linewise-antigravity: the Google Antigravity CLI stream-json parser plugin (``agy_local``)."""
+"""linewise-antigravity: the Google Antigravity CLI stream-json parser plugin, as one ``agent``.
+
+Adapter type: ``agy_local`` (``agy -p ... --output-format stream-json``).
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_antigravity.environment import check_environment
 from linewise_antigravity.parser import AgyStdoutParser, create_stdout_parser, parse_stdout_line
@@ -7,6 +12,7 @@ from linewise_antigravity.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
     "AgyStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -52,3 +58,22 @@ subagent conversations), user, assistant and thinking (streamed as deltas), tool
 tool_result per tool step, stderr for failed steps and denied actions, result (the terminal
 response, status, tokens; agy reports no cost), stdout for lines that are not agy events.
 """
+
+#: The plugin (contract 1.5): Antigravity CLI and the one format linewise reads of it.
+agent = Agent(
+    "antigravity",
+    label="Antigravity CLI",
+    models=models,
+    formats=[
+        Format(
+            "agy_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+    ],
+)

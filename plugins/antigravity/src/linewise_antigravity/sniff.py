@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["sniff"]
 
 # agy's envelope: {"event": KIND, KIND: {...}}, with a closed set of kinds.
 _EVENTS: Final = frozenset({"init", "step_update", "result"})
+
+
+def _verdict(event: dict[str, Any]) -> bool:
+    """An agy event is agy's own; any other JSON object is another CLI's."""
+    kind = event.get("event")
+    if "type" in event or type(kind) is not str or kind not in _EVENTS:
+        return False
+    return type(event.get(kind)) is dict
 
 
 def sniff(lines: Sequence[str]) -> float:
@@ -21,18 +29,4 @@ def sniff(lines: Sequence[str]) -> float:
     beside it, with no ``type`` field (which every other CLI's events carry).
     Plain text lines are tolerated while agy's events outnumber them.
     """
-    events = other = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        kind = event.get("event")
-        if "type" in event or type(kind) is not str or kind not in _EVENTS:
-            return 0.0
-        if type(event.get(kind)) is not dict:
-            return 0.0
-        events += 1
-    if not events or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)

@@ -6,7 +6,13 @@ from typing import Any, Final
 
 import orjson
 from linewise_contracts.acpx import parse_acpx_event
-from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    InitEntry,
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -25,7 +31,15 @@ from linewise_contracts.extract import (
     to_json_text,
     with_parent,
 )
+from linewise_contracts.outcomes import FAILED_OUTCOMES
 
+from linewise_claude.ending import (
+    INTERRUPTED,
+    cost_source,
+    failed,
+    result_outcome,
+    result_usage_counts,
+)
 from linewise_claude.events import side_event_entries, system_event_entries
 from linewise_claude.legacy import LegacyUsage, document_events, is_legacy_event, modern_event
 from linewise_claude.requests import resolved_request
@@ -42,7 +56,8 @@ _NOTHING: Final[frozenset[str]] = frozenset()
 _TOOL_USE_BLOCKS: Final = ("tool_use", "server_tool_use", "mcp_tool_use")
 _OMITTED_THINKING: Final = "(thinking omitted: the API returned only its signature)"
 _REDACTED_THINKING: Final = "(redacted thinking)"
-_INTERRUPTED: Final = "[Request interrupted by user"
+#: The tools whose call runs a subagent (its entries nest under the call).
+_DELEGATE_TOOLS: Final = ("Task", "Agent")
 
 
 def _line_ts(event: dict[str, Any], ts: str) -> str:
@@ -96,6 +111,8 @@ def _tool_call(block: dict[str, Any], ts: str, names: BoundedMap[str, str] | Non
         "name": name,
         "input": json_or_placeholder(block.get("input", {})),
     }
+    if name in _DELEGATE_TOOLS:
+        call["startsSubagent"] = True  # contract 1.5: the Task/Agent tool runs a subagent
     ident = block.get("id")
     if type(ident) is str:
         call["toolUseId"] = ident
@@ -269,7 +286,7 @@ def _origin(event: dict[str, Any]) -> str:
 
 
 def _user_text(kind: str, ts: str, text: str, origin: str = "") -> TranscriptEntry:
-    if kind == "system" or text.startswith(_INTERRUPTED):
+    if kind == "system" or text.startswith(INTERRUPTED):
         return {"kind": "system", "ts": ts, "text": f"({origin}) {text}" if origin else text}
     return {"kind": "user", "ts": ts, "text": text}
 
@@ -277,7 +294,16 @@ def _user_text(kind: str, ts: str, text: str, origin: str = "") -> TranscriptEnt
 # -- the result ---------------------------------------------------------------------------
 
 
-def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+def _result_entries(
+    event: dict[str, Any], ts: str, *, interrupted: bool = False, fields: bool = True
+) -> list[TranscriptEntry]:
+    """The result's notes, its ``result`` entry and its ``run_terminal``.
+
+    ``interrupted``: a person stopped the session before its result (the
+    stateful parser knows; a single line cannot tell). ``fields``: the result
+    carries the contract 1.5 summary fields (Claude Code's own meaning of its
+    counts); without them it is the 1.4 entry.
+    """
     entries: list[TranscriptEntry] = []
     denials = [as_object(denial) for denial in as_list(event.get("permission_denials"))]
     if denials:
@@ -302,25 +328,36 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         entries.append({"kind": "system", "ts": ts, "text": f"structured output:\n{shown}"})
     subtype = as_string(event.get("subtype"))
     # The CLI's own per-result ``usage`` (main loop), as the reference reports it: the
-    # wire's numbers. Run totals (modelUsage, subagents included) are the run summary's.
+    # wire's numbers. The session's tokens in the usage vocabulary (modelUsage, subagents
+    # included) are the 1.5 ``usage`` field (ending.py, one definition with the summary).
     usage = as_object(event.get("usage"))
-    entries.append(
-        {
-            "kind": "result",
-            "ts": ts,
-            "text": as_string(event.get("result")),
-            "inputTokens": as_number(usage.get("input_tokens")),
-            "outputTokens": as_number(usage.get("output_tokens")),
-            "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
-            "costUsd": as_number(event.get("total_cost_usd")),
-            "subtype": subtype,
-            # A run stopped by a limit (error_max_turns, error_max_budget_usd) failed,
-            # whatever is_error says.
-            "isError": event.get("is_error") is True or subtype.startswith("error"),
-            "errors": _result_errors(event),
-        }
-    )
-    entries.append(_run_terminal(event, subtype, entries[-1]["isError"], ts))  # type: ignore[typeddict-item]
+    outcome = result_outcome(event, interrupted=interrupted)
+    result: ResultEntry = {
+        "kind": "result",
+        "ts": ts,
+        "text": as_string(event.get("result")),
+        "inputTokens": as_number(usage.get("input_tokens")),
+        "outputTokens": as_number(usage.get("output_tokens")),
+        "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
+        "costUsd": as_number(event.get("total_cost_usd")),
+        "subtype": subtype,
+        # A run stopped by a limit (error_max_turns, error_max_budget_usd, a max_turns
+        # stop reason) failed, whatever is_error says.
+        "isError": failed(event) or outcome in FAILED_OUTCOMES,
+        "errors": _result_errors(event),
+    }
+    if fields:
+        counts = result_usage_counts(event)
+        if counts is not None:
+            result["usage"] = counts
+        result["costSource"] = cost_source(event)
+        result["outcome"] = outcome
+        session = event.get("session_id")
+        if type(session) is str and session:
+            # The usage and cost of a result are its session's so far (contract 1.5).
+            result["sessionId"] = session
+    entries.append(result)
+    entries.append(_run_terminal(event, subtype, result["isError"], ts))
     return entries
 
 
@@ -328,12 +365,12 @@ def _result_entries(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
 _STOPPED: Final = ("abort", "interrupt", "cancel")
 
 
-def _run_terminal(event: dict[str, Any], subtype: str, failed: bool, ts: str) -> TranscriptEntry:
+def _run_terminal(event: dict[str, Any], subtype: str, is_failed: bool, ts: str) -> TranscriptEntry:
     """The result's end state as contract 1.3's ``run_terminal`` (shown in the run header)."""
     reason = as_string(event.get("terminal_reason"))
     if any(word in reason for word in _STOPPED):
         states = ("interrupted", "cancelled", "yielded")
-    elif failed:
+    elif is_failed:
         states = ("failed", "failed", "blocked")
     else:
         states = ("completed", "succeeded", "done")
@@ -344,7 +381,7 @@ def _run_terminal(event: dict[str, Any], subtype: str, failed: bool, ts: str) ->
         "runState": states[1],
         "disposition": states[2],
     }
-    stop = reason or (subtype if failed else "") or as_string(event.get("stop_reason"))
+    stop = reason or (subtype if is_failed else "") or as_string(event.get("stop_reason"))
     if stop:
         entry["stopReason"] = stop
     return entry  # type: ignore[return-value]
@@ -419,9 +456,6 @@ def _entries(
     return stdout_entries(line, ts)
 
 
-_DELEGATE_TOOLS: Final = ("Task", "Agent")
-
-
 def _task_parent(event: dict[str, Any], names: BoundedMap[str, str] | None) -> str | None:
     """The Task/Agent call a ``task_*`` system event reports on: its entries nest under it.
 
@@ -469,11 +503,29 @@ class ClaudeStdoutParser:
     ``stream_event`` deltas and then repeats them in the complete ``assistant``
     message; this parser emits the deltas and skips the repeat. It also
     remembers tool names by id, so tool results carry ``toolName``.
+
+    ``summary_fields``: results carry the contract 1.5 summary fields, read
+    with Claude Code's meaning of its counts (:func:`create_stdout_parser`
+    makes such a parser). A parser of a Claude-compatible CLI that counts
+    otherwise (Qwen Code's ``input_tokens`` include the cache reads) makes
+    one without them and gets the 1.4 result, its own counts untouched.
     """
 
-    __slots__ = ("_current", "_legacy", "_names", "_requests", "_streamed", "_streaming")
+    __slots__ = (
+        "_current",
+        "_fields",
+        "_interrupted",
+        "_last_result",
+        "_legacy",
+        "_names",
+        "_requests",
+        "_sessions",
+        "_streamed",
+        "_streaming",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, *, summary_fields: bool = False) -> None:
+        self._fields = summary_fields
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)
         # Permission prompts not answered yet, by control request id and by tool use id.
         # Each maps to the request's entry and its other key.
@@ -483,6 +535,11 @@ class ClaudeStdoutParser:
         self._current: str | None = None  # id of the message being streamed
         self._streaming = False  # whether any deltas were seen (most runs have none)
         self._legacy = LegacyUsage()  # the pre-1.0 stream's tokens, for its last line
+        # A person stopped the session since the last result ("[Request interrupted by user").
+        self._interrupted = False
+        # The last result's session and result_index; the sessions results named.
+        self._last_result: tuple[object, object] | None = None
+        self._sessions: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = _event(line)
@@ -507,6 +564,12 @@ class ClaudeStdoutParser:
             entries = _assistant_entries(event, ts, skip, self._names)
         elif kind == "user":
             entries = _user_entries(event, ts, self._names)
+            if not self._interrupted:
+                for entry in entries:
+                    if entry["kind"] == "system" and entry["text"].startswith(INTERRUPTED):
+                        self._interrupted = True
+        elif kind == "result":
+            entries = self._result(event, ts)
         elif kind == "stream_event":
             entries = self._stream_event(event, ts)
         elif is_legacy_event(event):  # Claude Code before 1.0: a bare API message
@@ -523,6 +586,36 @@ class ClaudeStdoutParser:
             return with_parent(entries, parent)
         if kind == "system":
             return with_parent(entries, _task_parent(event, self._names))
+        return entries
+
+    def _result(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        """The result's entries; its ``sessionId`` only where its figures are that session's.
+
+        A multi-turn session's results carry running totals (``result_index``
+        counts them): each names the session, the latest counts. A session
+        named again otherwise (a resumed session concatenated after another)
+        reports its own figures, which add up: that result names no session.
+        """
+        entries = _result_entries(event, ts, interrupted=self._interrupted, fields=self._fields)
+        self._interrupted = False
+        if not self._fields:
+            return entries
+        session, index = event.get("session_id"), event.get("result_index")
+        last, self._last_result = self._last_result, (session, index)
+        if type(session) is not str or not session:
+            return entries
+        continues = (
+            last is not None
+            and last[0] == session
+            and type(index) is int
+            and type(last[1]) is int
+            and index > last[1]
+        )
+        if session in self._sessions and not continues:
+            for entry in entries:
+                if entry["kind"] == "result":
+                    del entry["sessionId"]
+        self._sessions[session] = True
         return entries
 
     def _requested(
@@ -585,8 +678,11 @@ class ClaudeStdoutParser:
         self._current = None
         self._streaming = False
         self._legacy.take()
+        self._interrupted = False
+        self._last_result = None
+        self._sessions.clear()
 
 
 def create_stdout_parser() -> ClaudeStdoutParser:
-    """A fresh stateful Claude parser for one transcript."""
-    return ClaudeStdoutParser()
+    """A fresh stateful Claude parser for one transcript (its results with the 1.5 fields)."""
+    return ClaudeStdoutParser(summary_fields=True)

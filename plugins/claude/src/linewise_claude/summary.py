@@ -37,6 +37,8 @@ from linewise_claude.classify import (
     login_required,
     retry_not_before,
 )
+from linewise_claude.ending import INTERRUPTED, result_outcome
+from linewise_claude.ending import failed as result_failed
 from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import (
     assistant_tokens,
@@ -71,10 +73,6 @@ def _error_texts(result: Mapping[str, Any]) -> list[str]:
     texts = [as_string(result.get("result"))]
     texts.extend(error_text(error) for error in as_list(result.get("errors")))
     return [text for text in texts if text and not is_internal_error(text)]
-
-
-def _failed(result: Mapping[str, Any]) -> bool:
-    return result.get("is_error") is True or as_string(result.get("subtype")).startswith("error")
 
 
 class _Subagents:
@@ -210,7 +208,7 @@ def _cost(result: Mapping[str, Any]) -> float:
 
 
 def _failure_texts(result: Mapping[str, Any]) -> list[str]:
-    return (_error_texts(result) or [result["subtype"]]) if _failed(result) else []
+    return (_error_texts(result) or [result["subtype"]]) if result_failed(result) else []
 
 
 class _Run:
@@ -307,9 +305,7 @@ class _Run:
             if type(block) is not dict:
                 continue
             kind = block.get("type")
-            if kind == "text" and as_string(block.get("text")).startswith(
-                "[Request interrupted by user"
-            ):
+            if kind == "text" and as_string(block.get("text")).startswith(INTERRUPTED):
                 self.interrupted = True
             elif kind == "tool_result" and type(details) is dict:
                 self.subagents.finished(as_string(block.get("tool_use_id")), details)
@@ -333,16 +329,9 @@ def _outcome(run: _Run, last: Mapping[str, Any] | None) -> str | None:
         return "cut_off"
     if last is None:
         return None
-    if is_max_turns_result(last):
-        return "max_turns"
-    if as_string(last.get("subtype")) == "error_max_budget_usd":
-        return "budget"
-    if is_refusal_result(last):
-        return "refused"
-    if _failed(last):
-        # A run a person stopped ends in an error result: the interruption is what happened.
-        return "interrupted" if run.interrupted else "failed"
-    return "completed"
+    # The last result's own outcome, as its entry says it (ending.py); a person's
+    # interruption anywhere in the run is what happened to an error result.
+    return result_outcome(last, interrupted=run.interrupted)
 
 
 def _failure_kind(last: Mapping[str, Any] | None, texts: list[str]) -> str | None:

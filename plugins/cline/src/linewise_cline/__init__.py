@@ -1,4 +1,9 @@
-"""linewise-cline: the Cline CLI ``--json`` parser plugin (adapter type ``cline_local``)."""
+"""linewise-cline: the Cline CLI ``--json`` parser plugin, as one declared ``agent``.
+
+Adapter type: ``cline_local`` (``cline --json "..."``).
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_cline.environment import check_environment
 from linewise_cline.parser import ClineStdoutParser, create_stdout_parser, parse_stdout_line
@@ -7,6 +12,7 @@ from linewise_cline.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
     "ClineStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -46,3 +52,22 @@ Output: user-facing text as assistant, reasoning as thinking, tool_call / tool_r
 by toolCallId; a failed command fails its call), system (agent lifecycle, hooks), stderr
 (errors), result (finish reason, text, tokens, cost), stdout for other lines.
 """
+
+#: The plugin (contract 1.5): Cline CLI and the one format linewise reads of it.
+agent = Agent(
+    "cline",
+    label="Cline CLI",
+    models=models,
+    formats=[
+        Format(
+            "cline_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+    ],
+)

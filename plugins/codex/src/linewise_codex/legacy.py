@@ -25,6 +25,9 @@ from linewise_contracts.extract import (
     json_or_placeholder,
     to_json_text,
 )
+from linewise_contracts.outcomes import Outcome
+
+from linewise_codex.usage import token_usage, with_session_fields
 
 __all__ = ["is_legacy_event", "legacy_entries", "legacy_result"]
 
@@ -340,8 +343,39 @@ def legacy_entries(msg: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return [{"kind": "system", "ts": ts, "text": f"codex {kind}{detail}"}]
 
 
-def legacy_result(msg: dict[str, Any], ts: str, usage: dict[str, Any]) -> ResultEntry:
-    """A task's end as a ``result``; ``usage`` is the last ``token_count`` total seen, if any."""
+#: How a legacy event that ends a turn came out (contract 1.5 ``outcome``).
+_OUTCOMES: Final[dict[str, Outcome]] = {
+    "task_complete": "completed",
+    "turn_complete": "completed",
+    "turn_aborted": "interrupted",
+}
+
+
+def legacy_result(
+    msg: dict[str, Any],
+    ts: str,
+    usage: dict[str, Any],
+    session: str = "",
+    total: dict[str, Any] | None = None,
+) -> ResultEntry:
+    """A task's end as a ``result``; ``usage`` is the last ``token_count`` total seen, if any.
+
+    ``session`` is the session the task belongs to (the stateful parsers know
+    it); ``total`` is its running total where ``usage`` is not (a rollout's
+    results count the tokens since the last one): the result carries it in
+    the usage vocabulary with its ``sessionId`` (contract 1.5).
+    """
+    result = _wire_result(msg, ts, usage)
+    return with_session_fields(
+        result,
+        usage=token_usage(usage if total is None else total),
+        outcome=_OUTCOMES.get(as_string(msg.get("type"))),
+        cost=None,
+        session=session,
+    )
+
+
+def _wire_result(msg: dict[str, Any], ts: str, usage: dict[str, Any]) -> ResultEntry:
     return {
         "kind": "result",
         "ts": ts,

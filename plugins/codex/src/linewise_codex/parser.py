@@ -11,6 +11,7 @@ from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.activity import plan_activity
 from linewise_contracts.entries import (
     JsonValue,
+    ResultEntry,
     ToolCallEntry,
     ToolResultEntry,
     TranscriptEntry,
@@ -35,6 +36,7 @@ from linewise_contracts.extract import (
 )
 
 from linewise_codex.legacy import is_legacy_event, legacy_entries, legacy_result
+from linewise_codex.usage import token_usage, with_session_fields
 
 __all__ = [
     "CODEX_EVENT_TYPES",
@@ -70,6 +72,9 @@ _TOOL_ITEMS: Final = (
     "tool_use",
 )
 _FAILED: Final = ("failed", "errored", "error", "cancelled", "declined")
+#: The collab tool that starts a sub-agent thread (``exec --json``, rollouts), and its
+#: app-server name (CollabAgentTool, camelCase).
+SPAWN_TOOLS: Final = ("spawn_agent", "spawnAgent")
 _PHASES: Final = {
     "item.started": "started",
     "item.updated": "updated",
@@ -211,13 +216,16 @@ def _tool_call(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolC
     else:
         tool_input = json_or_placeholder(_tool_input(item))
         name = _tool_name(item)
-    return {
+    call: ToolCallEntry = {
         "kind": "tool_call",
         "ts": ts,
         "name": name,
         "toolUseId": _tool_use_id(item) if ident is None else ident,
         "input": tool_input,
     }
+    if name in SPAWN_TOOLS and item.get("type") == "collab_tool_call":
+        call["startsSubagent"] = True  # contract 1.5: the call starts an agent thread
+    return call
 
 
 def _exit_code(value: object) -> int | float | None:
@@ -445,7 +453,8 @@ def _item_entries(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptE
 # -- turns and the stream -----------------------------------------------------------
 
 
-def _turn_result(event: dict[str, Any], ts: str, failed: bool) -> TranscriptEntry:
+def _turn_result(event: dict[str, Any], ts: str, failed: bool) -> ResultEntry:
+    """A turn's end as a ``result``, as the reference parser makes it (the wire's fields)."""
     usage = as_object(event.get("usage"))
     message = (
         _error_text(_first_present(event.get("error"), event.get("message"))) if failed else ""
@@ -453,6 +462,32 @@ def _turn_result(event: dict[str, Any], ts: str, failed: bool) -> TranscriptEntr
     errors = [message] if message else []
     if not failed:
         errors = [text for text in map(_error_text, as_list(event.get("errors"))) if text]
+    return _wire_result(event, ts, failed, usage, errors)
+
+
+def _thread_result(event: dict[str, Any], ts: str, failed: bool, thread: str) -> ResultEntry:
+    """:func:`_turn_result` with the contract 1.5 fields, for a turn of ``thread``.
+
+    A completed turn's usage is its thread's running total, so the result
+    carries it in the usage vocabulary only with the thread as its
+    ``sessionId`` (the latest of a thread counts); Codex reports no cost
+    (``costSource`` null). Only the stateful parser knows the thread (from
+    ``thread.started``): a single line's result keeps the reference's fields.
+    """
+    usage = as_object(event.get("usage"))
+    result = _turn_result(event, ts, failed)
+    return with_session_fields(
+        result,
+        usage=token_usage(usage) if not failed else None,
+        outcome="failed" if result["isError"] else "completed",
+        cost=event.get("total_cost_usd"),
+        session=thread,
+    )
+
+
+def _wire_result(
+    event: dict[str, Any], ts: str, failed: bool, usage: dict[str, Any], errors: list[str]
+) -> ResultEntry:
     return {
         "kind": "result",
         "ts": ts,
@@ -549,7 +584,15 @@ class CodexStdoutParser:
       ``spawn_agent`` call created) carry that call's id as ``parentToolUseId``.
     """
 
-    __slots__ = ("_legacy_text", "_legacy_usage", "_names", "_open", "_spawned", "_streamed")
+    __slots__ = (
+        "_legacy_text",
+        "_legacy_usage",
+        "_names",
+        "_open",
+        "_spawned",
+        "_streamed",
+        "_thread",
+    )
 
     def __init__(self) -> None:
         self._open: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # calls shown, results to come
@@ -558,6 +601,7 @@ class CodexStdoutParser:
         self._spawned: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # thread id -> spawn call id
         self._legacy_text: dict[str, list[str]] = {"assistant": [], "thinking": []}
         self._legacy_usage: dict[str, Any] = {}
+        self._thread = ""  # the thread (session) the turns belong to: its results name it
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event, at = read_event_at(line)
@@ -594,6 +638,9 @@ class CodexStdoutParser:
         elif kind == "thread.started":
             # Every `codex exec` numbers its items from item_0: a new run reuses the ids.
             self.reset()
+            self._thread = as_string(event.get("thread_id"))
+        elif kind in ("turn.completed", "turn.failed"):
+            return [_thread_result(event, ts, kind == "turn.failed", self._thread)]
         elif is_legacy_event(event):
             return self._legacy(event["msg"], ts)
         return _entries(event, line, ts)
@@ -642,7 +689,9 @@ class CodexStdoutParser:
             if type(total) is dict:
                 self._legacy_usage = total
         elif kind in ("task_complete", "turn_complete"):
-            entries = [legacy_result(msg, ts, self._legacy_usage)]
+            entries = [legacy_result(msg, ts, self._legacy_usage, self._thread)]
+        elif kind == "session_configured":
+            self._thread = as_string(msg.get("session_id"))
         for entry in entries:  # a begin event's call names the result of its end event
             if entry["kind"] == "tool_call" and "toolUseId" in entry:
                 self._names[entry["toolUseId"]] = entry["name"]
@@ -660,6 +709,7 @@ class CodexStdoutParser:
         for streamed in self._legacy_text.values():
             streamed.clear()
         self._legacy_usage = {}
+        self._thread = ""
 
 
 def create_stdout_parser() -> CodexStdoutParser:

@@ -1,12 +1,47 @@
-"""linewise-copilot: GitHub Copilot CLI's session events (adapter type ``copilot_session``)."""
+"""linewise-copilot: GitHub Copilot CLI's stdout and saved sessions, as one declared ``agent``.
 
-from linewise_copilot.parser import CopilotSessionParser, create_stdout_parser
+Adapter types: ``copilot_local`` (``copilot -p "..." --output-format json``: the
+parser in :mod:`.parser`, its summary in :mod:`.summary`), ``copilot_session``
+(``~/.copilot/session-state/<id>/events.jsonl``: :mod:`.session`) and
+``copilot_history`` (the legacy documents: :mod:`.session.history`). Stdout and
+session files hold the same events, read by :mod:`.events`. Each format's code is
+named by reference, imported only when that format is loaded.
+
+This module was ``copilot_session``'s entry point in contract 1.x: its names of then
+(``create_stdout_parser``, ``sniff``, ``session_stores``, ``summarize_run``,
+``label``, ``agent_configuration_doc``, ``CopilotSessionParser``) are still
+``copilot_session``'s, read from :mod:`linewise_copilot.session` when first asked
+for (deprecated: import them from there; read until 2.0); ``sniff``, the sniff both
+its formats of events share, is imported at once.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
+
+from linewise_contracts.agent import Agent, Format
+
+# Imported at once (every format reads its events with it), and so that the package's
+# ``sniff`` is this function, not the ``sniff`` submodule.
 from linewise_copilot.sniff import sniff
-from linewise_copilot.store import session_stores
-from linewise_copilot.summary import summarize_run
+
+if TYPE_CHECKING:
+    from linewise_copilot.session import (
+        CopilotSessionParser,
+        agent_configuration_doc,
+        create_stdout_parser,
+        label,
+        session_stores,
+        summarize_run,
+    )
 
 __all__ = [
+    "HISTORY_DOC",
+    "LOCAL_DOC",
+    "SESSION_DOC",
     "CopilotSessionParser",
+    "agent",
     "agent_configuration_doc",
     "create_stdout_parser",
     "label",
@@ -15,9 +50,48 @@ __all__ = [
     "summarize_run",
 ]
 
-label = "GitHub Copilot CLI (saved sessions)"
+#: The names this module had as ``copilot_session``'s 1.x entry point.
+_SESSION_NAMES: Final = frozenset(
+    {
+        "CopilotSessionParser",
+        "agent_configuration_doc",
+        "create_stdout_parser",
+        "label",
+        "session_stores",
+        "summarize_run",
+    }
+)
 
-agent_configuration_doc = """\
+
+def __getattr__(name: str) -> Any:
+    if name in _SESSION_NAMES:
+        return getattr(import_module("linewise_copilot.session"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: The routing doc of copilot_local (``linewise_copilot.stdout`` names it too).
+LOCAL_DOC = """\
+# copilot_local
+
+Adapter: copilot_local. Parses `copilot -p "..." --output-format json`: one session event
+per line (`{type, data, id, timestamp, parentId}`), streamed deltas, and a last `result`.
+
+Use when:
+- The agent is GitHub Copilot CLI run non-interactively with `--output-format json`.
+
+Don't use when:
+- The input is a saved session (`~/.copilot/session-state/<id>/events.jsonl`): use
+  copilot_session.
+- The log is Copilot's default text output (no `--output-format json`): use `process`.
+
+Output: user, thinking and assistant (fragments with delta: true while streaming),
+tool_call and tool_result (paired, with toolName), subagent entries nested under their
+tool call, system, stderr (errors), result (exit code; tokens when reported), init with
+the session id.
+"""
+
+#: The routing doc of copilot_session (``linewise_copilot.session`` names it too).
+SESSION_DOC = """\
 # copilot_session
 
 Adapter: copilot_session. Reads the sessions GitHub Copilot CLI keeps on disk,
@@ -34,3 +108,64 @@ Output: init (session id, cwd), user, thinking, assistant, tool_call and tool_re
 (paired by toolCallId, with toolName), subagent entries nested under their tool call,
 system (model changes, notices, hooks), stderr (errors), result at shutdown (tokens).
 """
+
+#: The routing doc of copilot_history (``linewise_copilot.session.history`` names it too).
+HISTORY_DOC = """\
+# copilot_history
+
+Adapter: copilot_history. Reads the session documents older GitHub Copilot CLI builds
+kept, `~/.copilot/history-session-state/<id>.json` (`COPILOT_HOME` moves `~/.copilot`):
+`{sessionId, startTime, chatMessages, timeline}`.
+
+Use when:
+- The input is a Copilot CLI legacy `history-session-state` document.
+
+Don't use when:
+- The input is a current `session-state/<id>/events.jsonl`: use copilot_session.
+- The log is `copilot -p --output-format json` output: use copilot_local.
+
+Output: init (session id), user, assistant, tool_call and tool_result (paired by id, or in
+order where the document gives none), system (other roles, timeline events of a document
+without chat messages).
+"""
+
+_PARSER = "linewise_copilot.parser"
+_SNIFF = "linewise_copilot.sniff"
+_SESSION = "linewise_copilot.session"
+_HISTORY = "linewise_copilot.session.history"
+
+#: The plugin (contract 1.5): GitHub Copilot CLI and the three formats linewise reads of it.
+agent = Agent(
+    "copilot",
+    label="GitHub Copilot CLI",
+    formats=[
+        Format(
+            "copilot_local",
+            label="GitHub Copilot CLI (local)",
+            agent_configuration_doc=LOCAL_DOC,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            sniff=f"{_SNIFF}:sniff_stdout",
+            summarize_run="linewise_copilot.summary:summarize_run",
+            check_environment="linewise_copilot.environment:check_environment",
+        ),
+        Format(
+            "copilot_session",
+            label="GitHub Copilot CLI (saved sessions)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+        ),
+        Format(
+            "copilot_history",
+            label="GitHub Copilot CLI (legacy session documents)",
+            agent_configuration_doc=HISTORY_DOC,
+            create_stdout_parser=f"{_HISTORY}:create_stdout_parser",
+            sniff=f"{_HISTORY}:sniff",
+            summarize_run=f"{_HISTORY}:summarize_run",
+            session_stores=f"{_HISTORY}:session_stores",
+            session_records=f"{_HISTORY}:session_records",
+        ),
+    ],
+)

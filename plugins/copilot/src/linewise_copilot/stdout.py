@@ -1,48 +1,15 @@
-"""GitHub Copilot CLI's stdout JSON mode (adapter type ``copilot_local``).
+"""``copilot_local``'s 1.x exports, where its entry point named them (read until 2.0).
 
-``copilot -p "..." --output-format json`` prints one JSON event per line: the
-session events of :mod:`linewise_copilot.parser` (the types the Copilot SDK's
-streaming-events reference documents, with the same ``{type, data, id,
-timestamp, parentId}`` envelope), plus what a live run adds:
-
-- ephemeral events (``"ephemeral": true``, never written to ``events.jsonl``):
-  ``assistant.message_delta`` (``data.messageId``, ``data.deltaContent``) and
-  ``assistant.reasoning_delta`` (``data.reasoningId``, ``data.deltaContent``)
-  as ``assistant`` / ``thinking`` fragments with ``delta: true``; the complete
-  ``assistant.message`` or ``assistant.reasoning`` that follows does not repeat
-  what was streamed; ``session.idle``, ``tool.execution_partial_result`` and
-  ``tool.execution_progress`` give nothing (a boundary; partial output the
-  completed tool reports whole);
-- a last ``result`` event carrying the session id: a ``result`` entry (an
-  error when its ``exitCode`` is not 0; tokens when it reports ``usage``),
-  preceded by ``init`` with that session id when no ``session.start`` came.
-
-Sources: the event types and delta payloads are those of GitHub's Copilot SDK
-reference ("Streaming session events"); that ``--output-format json`` prints
-them, and ends with a ``result`` event holding ``sessionId``, is reported by
-adapters written against real runs (Copilot CLI 1.0.36). The ``result`` event's
-other fields are not documented: they are read if present, never required.
+The parser is :mod:`linewise_copilot.parser`, the summary :mod:`linewise_copilot.summary`,
+the sniff :func:`linewise_copilot.sniff.sniff_stdout`; the format is declared in
+:data:`linewise_copilot.agent`.
 """
 
-from __future__ import annotations
-
-from typing import Any, Final
-
-from linewise_contracts.entries import InitEntry, TranscriptEntry
-from linewise_contracts.extract import (
-    as_number,
-    as_object,
-    as_string,
-    iso_timestamp,
-    parse_json_object,
-    stdout_entries,
-    with_parent,
-)
-
+from linewise_copilot import LOCAL_DOC
 from linewise_copilot.environment import check_environment
-from linewise_copilot.parser import CopilotSessionParser
+from linewise_copilot.parser import CopilotStdoutParser, create_stdout_parser
 from linewise_copilot.sniff import sniff_stdout as sniff
-from linewise_copilot.stdout_summary import summarize_run
+from linewise_copilot.summary import summarize_run
 
 __all__ = [
     "CopilotStdoutParser",
@@ -56,111 +23,5 @@ __all__ = [
 
 label = "GitHub Copilot CLI (local)"
 
-agent_configuration_doc = """\
-# copilot_local
-
-Adapter: copilot_local. Parses `copilot -p "..." --output-format json`: one session event
-per line (`{type, data, id, timestamp, parentId}`), streamed deltas, and a last `result`.
-
-Use when:
-- The agent is GitHub Copilot CLI run non-interactively with `--output-format json`.
-
-Don't use when:
-- The input is a saved session (`~/.copilot/session-state/<id>/events.jsonl`): use
-  copilot_session.
-- The log is Copilot's default text output (no `--output-format json`): use `process`.
-
-Output: user, thinking and assistant (fragments with delta: true while streaming),
-tool_call and tool_result (paired, with toolName), subagent entries nested under their
-tool call, system, stderr (errors), result (exit code; tokens when reported), init with
-the session id.
-"""
-
-_QUIET: Final = frozenset(
-    {"session.idle", "tool.execution_partial_result", "tool.execution_progress"}
-)
-
-
-def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
-    body = {**event, **as_object(event.get("data"))}
-    usage = as_object(body.get("usage"))
-    code = body.get("exitCode")
-    failed = type(code) is int and code != 0
-    return {
-        "kind": "result",
-        "ts": ts,
-        "text": as_string(body.get("result")),
-        "inputTokens": as_number(usage.get("inputTokens")),
-        "outputTokens": as_number(usage.get("outputTokens")),
-        "cachedTokens": as_number(usage.get("cacheReadTokens")),
-        "costUsd": 0,
-        "subtype": "error" if failed else "result",
-        "isError": failed,
-        "errors": [f"exit code {code}"] if failed else [],
-    }
-
-
-class CopilotStdoutParser(CopilotSessionParser):
-    """The session parser, plus streamed fragments and the final ``result`` of a live run."""
-
-    __slots__ = ("started",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.started = False
-
-    def _delta(self, kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-        text = as_string(data.get("deltaContent"))
-        key = "messageId" if kind == "assistant.message_delta" else "reasoningId"
-        ident = as_string(data.get(key))
-        if ident:
-            self.streamed[ident] = True
-        if not text:
-            return []
-        if kind == "assistant.message_delta":
-            return [{"kind": "assistant", "ts": ts, "text": text, "delta": True}]
-        return [{"kind": "thinking", "ts": ts, "text": text, "delta": True}]
-
-    def _finish(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-        entries: list[TranscriptEntry] = []
-        session = as_string(event.get("sessionId")) or as_string(
-            as_object(event.get("data")).get("sessionId")
-        )
-        if session and not self.started:
-            self.started = True
-            init: InitEntry = {"kind": "init", "ts": ts, "model": "", "sessionId": session}
-            entries.append(init)
-        entries.append(_result(event, ts))
-        return entries
-
-    def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
-        event = parse_json_object(line)
-        kind = None if event is None else event.get("type")
-        if event is None or type(kind) is not str:
-            return stdout_entries(line, ts)
-        ts = iso_timestamp(event.get("timestamp")) or ts
-        if kind == "result":
-            return self._finish(event, ts)
-        data = event.get("data")
-        if type(data) is not dict:
-            return stdout_entries(line, ts)
-        if kind in ("assistant.message_delta", "assistant.reasoning_delta"):
-            entries = self._delta(kind, data, ts)
-        elif kind in _QUIET:
-            return []
-        else:
-            self.started = self.started or kind == "session.start"
-            found = self.entries(kind, data, ts)
-            if found is None:
-                return stdout_entries(line, ts)
-            entries = found
-        return with_parent(entries, self.parent(event, data))
-
-    def reset(self) -> None:
-        super().reset()
-        self.started = False
-
-
-def create_stdout_parser() -> CopilotStdoutParser:
-    """A parser for one ``copilot -p ... --output-format json`` run."""
-    return CopilotStdoutParser()
+# The routing doc lives in the agent declaration (linewise_copilot), read from there.
+agent_configuration_doc = LOCAL_DOC

@@ -1,15 +1,24 @@
-"""The summary of a saved GitHub Copilot CLI session: ``summarize_run`` of ``copilot_session``.
+"""The summary of a ``copilot -p --output-format json`` run: copilot_local's ``summarize_run``.
 
-Read through the session parser's own entries, so the summary and the
-transcript agree: the session id and model of ``init`` (the model, when
-``init`` names none, from the first record naming one), tokens summed over the
-``result`` entries, no cost (Copilot counts premium requests, not dollars:
-unknown, never $0), the last assistant text as the final text, ``stderr``
-entries as errors. The session is complete once ``session.shutdown`` recorded
-its end; the outcome is its shutdown type in the contract's words (``routine``
-is ``completed``, ``error`` is ``failed``; the raw type in
-``details["shutdownType"]``). Tokens in the vocabulary, per model:
-:mod:`.usage`.
+Read through the stdout parser's own entries, as the session summary is, so
+the summary and the transcript agree. A live run ends with a ``result`` event;
+from it come:
+
+- the session id (``sessionId``, on the event or in its ``data``): the run's
+  own last word, so it wins over a ``session.start`` naming another;
+- the outcome: ``exitCode`` 0 is ``completed``, another number ``failed``;
+  a run without its ``result`` (killed, or still going) is ``cut_off``, or
+  unknown when nothing at all happened;
+- the tokens, when it reports ``usage`` (``inputTokens``, ``outputTokens``,
+  ``cacheReadTokens``, ``cacheWriteTokens``, ``reasoningTokens``, read as
+  :mod:`.usage` reads a shutdown's). A run whose ``result`` reports none is
+  counted from a ``session.shutdown``'s ``modelMetrics`` if the stream
+  carried one; otherwise its tokens are unknown, never 0. The per-request
+  ``assistant.usage`` events are not added up: no capture here shows their
+  fields, and they would count twice what a total reports.
+
+No cost (Copilot counts premium requests, not dollars: unknown). The model is
+the first an event names; the final text the last assistant message.
 """
 
 from __future__ import annotations
@@ -18,58 +27,107 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.extract import as_object, as_string
-from linewise_contracts.summary import RunSummary
+from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.tally import tally_entries
-from linewise_contracts.usage import TokenUsage
+from linewise_contracts.usage import TokenUsage, token_count
 
-from linewise_copilot.parser import create_stdout_parser
+from linewise_copilot.events import model_named
 from linewise_copilot.usage import shutdown_tokens
 
-__all__ = ["model_named", "summarize_run"]
+__all__ = ["result_tokens", "summarize_run"]
+
+_COMPLETED: Final = 0
 
 
-def model_named(record: dict[str, Any]) -> str:
-    """The model an event names: selected at start, changed to, or used for a message."""
-    data = as_object(record.get("data"))
-    for key in ("selectedModel", "newModel", "model", "currentModel"):
-        model = as_string(data.get(key))
-        if model:
-            return model
-    return ""
+def result_tokens(event: dict[str, Any]) -> TokenUsage:
+    """The tokens a ``result`` event's ``usage`` reports (every count None when it has none)."""
+    usage = as_object(event.get("usage")) or as_object(as_object(event.get("data")).get("usage"))
+    return TokenUsage(
+        uncached_input=token_count(usage.get("inputTokens")),
+        cache_read=token_count(usage.get("cacheReadTokens")),
+        cache_write=token_count(usage.get("cacheWriteTokens")),
+        output=token_count(usage.get("outputTokens")),
+        reasoning=token_count(usage.get("reasoningTokens")),
+    )
 
 
-# shutdownType in the contract's words ("routine": the session ended as it should).
-_OUTCOMES: Final = {"routine": "completed", "error": "failed"}
+class _Ending:
+    """The ``result`` event and any ``session.shutdown`` metrics, as the records go by."""
+
+    def __init__(self) -> None:
+        self.result: dict[str, Any] | None = None
+        self.shutdown: dict[str, TokenUsage] = {}
+
+    def see(self, record: dict[str, Any]) -> None:
+        if record.get("type") == "result":
+            self.result = record
+            return
+        for model, tokens in (shutdown_tokens(record) or {}).items():
+            self.shutdown[model] = self.shutdown.get(model, TokenUsage()) + tokens
+
+    @property
+    def session_id(self) -> str | None:
+        if self.result is None:
+            return None
+        data = as_object(self.result.get("data"))
+        return as_string(self.result.get("sessionId")) or as_string(data.get("sessionId")) or None
+
+    @property
+    def exit_code(self) -> int | None:
+        if self.result is None:
+            return None
+        code = self.result.get("exitCode", as_object(self.result.get("data")).get("exitCode"))
+        return code if type(code) is int else None
+
+
+def _wire(tokens: TokenUsage) -> Usage:
+    # The 1.x wire view, as the result entries show it: input and cache reads apart.
+    return Usage(
+        input_tokens=tokens.uncached_input or 0,
+        output_tokens=tokens.output or 0,
+        cached_tokens=tokens.cache_read or 0,
+    )
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
-    """The whole session's summary (see the module docstring)."""
-    per_model: dict[str, TokenUsage] = {}
+    """The whole run's summary (see the module docstring)."""
+    # Imported here: linewise_copilot.stdout, the entry point, exports this function.
+    from linewise_copilot.stdout import create_stdout_parser
 
-    def usage_of(record: dict[str, Any]) -> TokenUsage | None:
-        models = shutdown_tokens(record)
-        if not models:
-            return None
-        for model, tokens in models.items():
-            per_model[model] = per_model.get(model, TokenUsage()) + tokens
-        return sum(models.values(), TokenUsage())
+    ending = _Ending()
 
-    tally = tally_entries(lines, create_stdout_parser(), model_named, usage_of)
+    def seen(record: dict[str, Any]) -> TokenUsage | None:
+        ending.see(record)
+        return None  # the tokens are taken below from one source, never added twice
+
+    tally = tally_entries(lines, create_stdout_parser(), model_named, seen)
+    tokens = TokenUsage() if ending.result is None else result_tokens(ending.result)
+    # Per model only where the CLI says so (a shutdown's modelMetrics), never guessed.
+    model_usage: dict[str, TokenUsage] = {}
+    if tokens.is_empty and ending.shutdown:
+        model_usage = dict(ending.shutdown)
+        tokens = sum(model_usage.values(), TokenUsage())
+    code = ending.exit_code
+    outcome: str | None
+    if ending.result is not None:
+        outcome = "completed" if code in (None, _COMPLETED) else "failed"
+    else:
+        happened = tally.session_id or tally.texts or tally.errors
+        outcome = "cut_off" if happened else None
+    errors = list(tally.errors)
+    if code not in (None, _COMPLETED):
+        errors.append(f"exit code {code}")
     return RunSummary(
-        session_id=tally.session_id,
+        session_id=ending.session_id or tally.session_id,
         model=tally.model,
-        usage=tally.usage,
+        usage=_wire(tokens),
         cost_usd=None,
         final_text=tally.final_text,
-        # No shutdown recorded: the session is still going, or was killed.
-        outcome=_OUTCOMES.get(tally.outcome)
-        if tally.outcome
-        else "cut_off"
-        if tally.session_id
-        else None,
-        errors=tuple(tally.errors),
-        complete=tally.outcome is not None,
-        details={"shutdownType": tally.outcome},
-        token_usage=tally.token_usage,
-        model_usage=per_model,
+        outcome=outcome,
+        is_error=outcome == "failed",
+        errors=tuple(errors),
+        complete=ending.result is not None,
+        details={"exitCode": code},
+        token_usage=tokens,
+        model_usage=model_usage,
     )

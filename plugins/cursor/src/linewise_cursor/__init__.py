@@ -1,4 +1,12 @@
-"""linewise-cursor: the Cursor Agent CLI parser plugin (adapter type ``cursor``)."""
+"""linewise-cursor: the Cursor Agent CLI parser plugin, as one declared ``agent``.
+
+Adapter types: ``cursor`` (``cursor-agent -p --output-format stream-json``),
+``cursor_cloud`` (Cursor Cloud runs as ``cursor_cloud.*`` events) and ``cursor_session``
+(cursor-agent's transcripts on disk). The cloud and transcript formats' code is named by
+reference, imported only when one of them is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_cursor.environment import check_environment
 from linewise_cursor.parser import CursorStdoutParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +14,10 @@ from linewise_cursor.sniff import sniff
 from linewise_cursor.summary import is_unknown_session_error, result_usage, summarize_run
 
 __all__ = [
+    "CLOUD_DOC",
+    "SESSION_DOC",
     "CursorStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -60,3 +71,89 @@ thinking deltas, tool_call / tool_result (shell results as `exit N` with stdout 
 result (tokens from 2026.08 on, none before; Cursor reports no cost, so the run summary's
 cost is unknown), stderr for error events, stdout for lines that are not Cursor events.
 """
+
+#: The routing doc of cursor_cloud (``linewise_cursor.cloud`` names it too).
+CLOUD_DOC = """\
+# cursor_cloud
+
+Adapter: cursor_cloud. Parses the event log of a Cursor Cloud agent run:
+`cursor_cloud.init`, `.status`, `.message` (the Cursor SDK's assistant, user, thinking,
+tool_call and tool_result messages), `.tool`, `.git` and `.result`, one JSON object a line.
+
+Use when:
+- The agent ran on Cursor's cloud machines against a repository (no local CLI), and you have
+  the cursor_cloud.* event stream of the run.
+- You need the run's messages, tool calls with results, status changes, the branch and pull
+  request it produced, and its final status.
+
+Don't use when:
+- Cursor's Agent CLI ran locally (`cursor-agent -p --output-format stream-json`): use `cursor`.
+- The agent is another CLI: use its own adapter type.
+
+Output: init (agent id), system (status, tool progress, git branches and PRs), assistant,
+thinking, user, tool_call / tool_result with toolName, result (status; no tokens or cost are
+reported), stdout for lines that are not cursor_cloud events.
+"""
+
+#: The routing doc of cursor_session (``linewise_cursor.session`` names it too).
+SESSION_DOC = """\
+# cursor_session
+
+Adapter: cursor_session. Reads the transcripts cursor-agent keeps on disk,
+`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl` (older builds:
+`agent-transcripts/<id>.jsonl`; subagents: `<id>/subagents/<sub>.jsonl`), with the
+chat's `~/.cursor/chats/<workspace>/<id>/meta.json` (working directory, title, times).
+
+Use when:
+- The input is a cursor-agent transcript file, not captured stdout.
+
+Don't use when:
+- The log is `cursor-agent -p --output-format stream-json` output: use cursor.
+
+Output: init (session id, cwd from the chat metadata), system (title, turn ends, what a
+prompt held besides the person's words), user (the `<user_query>` text), assistant,
+thinking, tool_call and tool_result (paired by id, with toolName, where the transcript
+records results).
+"""
+
+_CLOUD = "linewise_cursor.cloud"
+_SESSION = "linewise_cursor.session"
+
+#: The plugin (contract 1.5): Cursor and the three formats linewise reads of it.
+agent = Agent(
+    "cursor",
+    label="Cursor",
+    models=models,
+    formats=[
+        Format(
+            "cursor",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "cursor_cloud",
+            label="Cursor Cloud",
+            agent_configuration_doc=CLOUD_DOC,
+            create_stdout_parser=f"{_CLOUD}:create_stdout_parser",
+            parse_stdout_line=f"{_CLOUD}:parse_stdout_line",
+            sniff=f"{_CLOUD}:sniff",
+            summarize_run=f"{_CLOUD}:summarize_run",
+            check_environment=f"{_CLOUD}:check_environment",
+        ),
+        Format(
+            "cursor_session",
+            label="Cursor CLI (agent transcripts)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+    ],
+)

@@ -1,4 +1,11 @@
-"""linewise-droid: the Factory Droid parser plugin (``droid_local``; ``droid_session``)."""
+"""linewise-droid: Factory Droid's stream-json and session files, as one declared ``agent``.
+
+Adapter types: ``droid_local`` (``droid exec -o stream-json``) and ``droid_session``
+(``~/.factory/sessions``). The session format's code is named by reference, imported only
+when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_droid.environment import check_environment
 from linewise_droid.parser import DroidStdoutParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +13,9 @@ from linewise_droid.sniff import sniff
 from linewise_droid.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "DroidStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -49,3 +58,54 @@ Don't use when:
 Output: init (session id, model, cwd), system (tool list), user, assistant, thinking,
 tool_call / tool_result, stderr (errors), result (final text, tokens), stdout for other lines.
 """
+
+#: The routing doc of droid_session (``linewise_droid.session`` names it too).
+SESSION_DOC = """\
+# droid_session
+
+Adapter: droid_session. Reads the sessions Factory Droid keeps on disk,
+`~/.factory/sessions/<encoded cwd>/<uuid>.jsonl` (a `session_start` record, then
+messages with Anthropic-style content blocks), with the model and token totals of the
+sibling `<uuid>.settings.json`.
+
+Use when:
+- The input is a Droid session file, not captured stdout.
+
+Don't use when:
+- The log is `droid exec -o stream-json` output: use droid_local.
+
+Output: init (session id, model from the settings, cwd), system (title, Droid's
+system reminders shortened), user, assistant, thinking, tool_call and tool_result
+(paired by id, with toolName).
+"""
+
+_SESSION = "linewise_droid.session"
+
+#: The plugin (contract 1.5): Factory Droid and the two formats linewise reads of it.
+agent = Agent(
+    "droid",
+    label="Factory Droid",
+    models=models,
+    formats=[
+        Format(
+            "droid_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "droid_session",
+            label="Factory Droid (session files)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+    ],
+)

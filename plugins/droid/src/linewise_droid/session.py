@@ -5,6 +5,7 @@ The parser is :mod:`linewise_droid.session_parser`, the store and records
 and the summary :func:`linewise_droid.summary.summarize_session`.
 """
 
+from linewise_droid import SESSION_DOC
 from linewise_droid.session_parser import DroidSessionParser, create_stdout_parser
 from linewise_droid.sniff import session_sniff as sniff
 from linewise_droid.store import session_records, session_stores
@@ -23,21 +24,5 @@ __all__ = [
 
 label = "Factory Droid (session files)"
 
-agent_configuration_doc = """\
-# droid_session
-
-Adapter: droid_session. Reads the sessions Factory Droid keeps on disk,
-`~/.factory/sessions/<encoded cwd>/<uuid>.jsonl` (a `session_start` record, then
-messages with Anthropic-style content blocks), with the model and token totals of the
-sibling `<uuid>.settings.json`.
-
-Use when:
-- The input is a Droid session file, not captured stdout.
-
-Don't use when:
-- The log is `droid exec -o stream-json` output: use droid_local.
-
-Output: init (session id, model from the settings, cwd), system (title, Droid's
-system reminders shortened), user, assistant, thinking, tool_call and tool_result
-(paired by id, with toolName).
-"""
+# The routing doc lives in the agent declaration (linewise_droid), read from there.
+agent_configuration_doc = SESSION_DOC

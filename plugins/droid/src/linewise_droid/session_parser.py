@@ -18,7 +18,7 @@ from linewise_contracts.extract import (
     truncate,
 )
 
-from linewise_droid.store import SETTINGS_RECORD
+from linewise_droid.sniff import SETTINGS_RECORD
 
 __all__ = ["DroidSessionParser", "create_stdout_parser"]
 

@@ -6,8 +6,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
-__all__ = ["session_sniff", "sniff"]
+__all__ = ["SETTINGS_RECORD", "session_sniff", "sniff"]
+
+#: The record type :func:`linewise_droid.store.session_records` gives the session's
+#: ``.settings.json`` (first); here, so the stdout summary need not import the store.
+SETTINGS_RECORD: Final = "droid_settings"
 
 # Event types of `droid exec -o stream-json` (and `-o json`'s one `result`).
 _TYPES: Final = frozenset(
@@ -49,20 +54,7 @@ def sniff(lines: Sequence[str]) -> float:
     nested tool calls ...). A system ``init`` and errors are shared and
     tolerated; plain text lines too while events outnumber them.
     """
-    own = events = other = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        verdict = _stdout_event(event)
-        if verdict is False:
-            return 0.0
-        events += 1
-        own += verdict is True
-    if not own or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _stdout_event)
 
 
 def session_sniff(lines: Sequence[str]) -> float:
@@ -86,7 +78,7 @@ def session_sniff(lines: Sequence[str]) -> float:
             if "parentId" in event:
                 return 0.0  # Pi's session records nest a message too, with id and parentId
             messages += 1
-        elif kind != "droid_settings":
+        elif kind != SETTINGS_RECORD:
             return 0.0
     if start:
         return 0.95

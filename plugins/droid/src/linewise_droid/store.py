@@ -9,10 +9,10 @@ from typing import Final
 
 from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
+from linewise_droid.sniff import SETTINGS_RECORD
+
 __all__ = ["SETTINGS_RECORD", "session_records", "session_stores", "settings_path"]
 
-#: The record type :func:`session_records` gives the session's ``.settings.json`` (first).
-SETTINGS_RECORD: Final = "droid_settings"
 _SETTINGS_LIMIT: Final = 1 << 20  # a settings file is a few hundred bytes; refuse a huge one
 
 

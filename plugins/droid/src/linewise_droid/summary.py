@@ -13,7 +13,7 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise_droid.parser import error_message
-from linewise_droid.store import SETTINGS_RECORD
+from linewise_droid.sniff import SETTINGS_RECORD
 
 __all__ = ["is_unknown_session_error", "summarize_run", "summarize_session", "token_usage"]
 

@@ -1,4 +1,11 @@
-"""linewise-gemini: the Gemini CLI stream-json parser plugin (adapter type ``gemini_local``)."""
+"""linewise-gemini: Gemini CLI's stream-json and saved chats, as one declared ``agent``.
+
+Adapter types: ``gemini_local`` (``gemini -p ... --output-format stream-json``) and
+``gemini_session`` (``~/.gemini/tmp/*/chats``). The saved chats' code is named by
+reference, imported only when that format is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_gemini.environment import check_environment
 from linewise_gemini.parser import GeminiStdoutParser, create_stdout_parser, parse_stdout_line
@@ -12,7 +19,9 @@ from linewise_gemini.summary import (
 )
 
 __all__ = [
+    "SESSION_DOC",
     "GeminiStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -65,3 +74,53 @@ Output: init, user, assistant (stream fragments with delta: true), tool_call, to
 (with toolName from the stateful parser), system (notices, warnings), stderr (errors),
 result (tokens; input tokens include cached ones), stdout for lines that are not Gemini's.
 """
+
+#: The routing doc of gemini_session (``linewise_gemini.session`` names it too).
+SESSION_DOC = """\
+# gemini_session
+
+Adapter: gemini_session. Reads the chats Gemini CLI saves on disk,
+`~/.gemini/tmp/<project hash>/chats/session-*.json` (one JSON document) and the
+newer `session-*.jsonl`, as lines through `session_records`.
+
+Use when:
+- The input is a saved Gemini CLI chat file, not captured stdout.
+
+Don't use when:
+- The log is `gemini -p ... --output-format stream-json` output: use gemini_local.
+
+Output: init (session id, model), user, thinking, assistant, tool_call and tool_result
+(paired by id, with toolName), result per reply (tokens), system (info, warnings),
+stderr (errors).
+"""
+
+_SESSION = "linewise_gemini.session"
+
+#: The plugin (contract 1.5): Gemini CLI and the two formats linewise reads of it.
+agent = Agent(
+    "gemini",
+    label="Gemini CLI",
+    models=models,
+    formats=[
+        Format(
+            "gemini_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "gemini_session",
+            label="Gemini CLI (saved chats)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+    ],
+)

@@ -1,4 +1,11 @@
-"""linewise-goose: the Goose ``stream-json`` parser plugin (adapter type ``goose_local``)."""
+"""linewise-goose: Goose's ``stream-json`` and session store, as one declared ``agent``.
+
+Adapter types: ``goose_local`` (``goose run --output-format stream-json``) and
+``goose_session`` (its session store). The session format's code is named by reference,
+imported only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_goose.environment import check_environment
 from linewise_goose.parser import GooseStdoutParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +13,9 @@ from linewise_goose.sniff import sniff
 from linewise_goose.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "GooseStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -47,3 +56,54 @@ Output: user, assistant (streamed pieces as deltas), thinking, tool_call / tool_
 (paired by id), system (notifications, model changes, confirmations), stderr (errors),
 result (tokens, cost), stdout for other lines.
 """
+
+#: The routing doc of goose_session (``linewise_goose.session`` names it too).
+SESSION_DOC = """\
+# goose_session
+
+Adapter: goose_session. Reads the sessions Goose keeps on disk: the SQLite database
+`~/.local/share/goose/sessions/sessions.db` (`XDG_DATA_HOME`, `GOOSE_PATH_ROOT`; macOS
+`~/Library/Application Support/Block/goose`), opened read-only, and the
+`<yyyymmdd_hhmmss>.jsonl` session files of older versions beside it.
+
+Use when:
+- The input is a Goose session from its store (by id, the database or a session file).
+
+Don't use when:
+- The log is `goose run --output-format stream-json` output: use goose_local.
+
+Output: init (session id, model, working directory), system (title, session type),
+user, assistant, thinking, tool_call and tool_result (paired by id, with toolName).
+"""
+
+_SESSION = "linewise_goose.session"
+
+#: The plugin (contract 1.5): Goose and the two formats linewise reads of it.
+agent = Agent(
+    "goose",
+    label="Goose",
+    models=models,
+    formats=[
+        Format(
+            "goose_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "goose_session",
+            label="Goose (session store)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+            session_keys=f"{_SESSION}:session_keys",
+        ),
+    ],
+)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from linewise_contracts.extract import as_list, as_object, parse_json_object
+from linewise_contracts.extract import as_list, as_object
+from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["sniff"]
 
@@ -50,17 +51,4 @@ def sniff(lines: Sequence[str]) -> float:
     ``complete`` event with ``total_tokens``, a ``model_change``) and none another
     CLI's; plain text lines are tolerated while events outnumber them.
     """
-    own = events = other = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        verdict = _verdict(event)
-        if verdict is False:
-            return 0.0
-        events += 1
-        own += verdict is True
-    if not own or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)

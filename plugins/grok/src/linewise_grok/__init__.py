@@ -1,11 +1,20 @@
-"""linewise-grok: the Grok Build streaming-json parser plugin (adapter type ``grok_local``)."""
+"""linewise-grok: Grok Build's streaming-json and session folders, as one declared ``agent``.
+
+Adapter types: ``grok_local`` (``streaming-json`` on stdout) and ``grok_session`` (its
+session folders). The session format's code is named by reference, imported only when it
+is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_grok.environment import check_environment
 from linewise_grok.parser import GrokStdoutParser, create_stdout_parser, parse_stdout_line, sniff
 from linewise_grok.summary import is_unknown_session_error, summarize_run, usage_from
 
 __all__ = [
+    "SESSION_DOC",
     "GrokStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -55,3 +64,54 @@ tool_result (with toolName from the stateful parser), stderr for `error` events,
 system for `end`, plans and compaction, result (tokens, cost, stop reason) when
 `end` carries usage, stdout for lines that are not JSON.
 """
+
+#: The routing doc of grok_session (``linewise_grok.session`` names it too).
+SESSION_DOC = """\
+# grok_session
+
+Adapter: grok_session. Reads the sessions Grok Build keeps on disk,
+`~/.grok/sessions/<url-encoded cwd>/<uuid>/` (`GROK_HOME` moves `~/.grok`): the
+conversation in `updates.jsonl` (ACP session/update notifications, with turn usage in
+newer builds) or `chat_history.jsonl`, with `summary.json` and `signals.json`.
+
+Use when:
+- The input is a Grok Build session folder's file, not captured stdout.
+
+Don't use when:
+- The log is `grok -p ... --output-format streaming-json` output: use grok_local.
+
+Output: init (session id, model, cwd from summary.json), system (title, completed turns
+with their tokens), user, assistant, thinking, tool_call and tool_result (paired by id).
+"""
+
+_SESSION = "linewise_grok.session"
+
+#: The plugin (contract 1.5): Grok Build and the two formats linewise reads of it.
+agent = Agent(
+    "grok",
+    label="Grok Build",
+    models=models,
+    formats=[
+        Format(
+            "grok_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "grok_session",
+            label="Grok Build (session folders)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+            session_keys=f"{_SESSION}:session_keys",
+        ),
+    ],
+)

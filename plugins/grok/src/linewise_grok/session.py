@@ -5,6 +5,7 @@ The store and records are :mod:`linewise_grok.store`, the parser and sniff
 :func:`linewise_grok.session_summary.summarize_session`.
 """
 
+from linewise_grok import SESSION_DOC
 from linewise_grok.session_parser import GrokSessionParser, create_stdout_parser
 from linewise_grok.session_parser import session_sniff as sniff
 from linewise_grok.session_summary import summarize_session as summarize_run
@@ -24,20 +25,5 @@ __all__ = [
 
 label = "Grok Build (session folders)"
 
-agent_configuration_doc = """\
-# grok_session
-
-Adapter: grok_session. Reads the sessions Grok Build keeps on disk,
-`~/.grok/sessions/<url-encoded cwd>/<uuid>/` (`GROK_HOME` moves `~/.grok`): the
-conversation in `updates.jsonl` (ACP session/update notifications, with turn usage in
-newer builds) or `chat_history.jsonl`, with `summary.json` and `signals.json`.
-
-Use when:
-- The input is a Grok Build session folder's file, not captured stdout.
-
-Don't use when:
-- The log is `grok -p ... --output-format streaming-json` output: use grok_local.
-
-Output: init (session id, model, cwd from summary.json), system (title, completed turns
-with their tokens), user, assistant, thinking, tool_call and tool_result (paired by id).
-"""
+# The routing doc lives in the agent declaration (linewise_grok), read from there.
+agent_configuration_doc = SESSION_DOC

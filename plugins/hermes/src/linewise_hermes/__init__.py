@@ -1,4 +1,11 @@
-"""linewise-hermes: the Hermes Agent text-output parser plugin (adapter type ``hermes_local``)."""
+"""linewise-hermes: Hermes Agent's text output and session store, as one declared ``agent``.
+
+Adapter types: ``hermes_local`` (``hermes chat -q "..."``'s text stdout) and
+``hermes_session`` (``~/.hermes/state.db`` and its session documents). The
+session format's code is named by reference, imported only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_hermes.environment import check_environment
 from linewise_hermes.parser import (
@@ -12,8 +19,10 @@ from linewise_hermes.parser import (
 from linewise_hermes.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "HermesStdoutParser",
     "ToolLine",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -62,3 +71,54 @@ thinking (┊ 💬 messages, reasoning box, 💭), diff (after `┊ review diff`
 (the answer; lines of one answer are deltas the host merges), stderr (errors, ⚠️
 warnings, timestamped log lines), user (the echoed `Query:`).
 """
+
+#: The routing doc of hermes_session (``linewise_hermes.session`` names it too).
+SESSION_DOC = """\
+# hermes_session
+
+Adapter: hermes_session. Reads the sessions Hermes Agent keeps on disk: the SQLite
+database `~/.hermes/state.db` (`HERMES_HOME`; named profiles' `profiles/*/state.db`),
+opened read-only, and the session documents `sessions/session_<id>.json`.
+
+Use when:
+- The input is a Hermes session from its store (by id, the database or a document).
+
+Don't use when:
+- The log is Hermes' text output (`[hermes]`, `┊` tool lines): use hermes_local.
+
+Output: init (session id, model, cwd), system (title, source platform, the session it
+continues), user, assistant, thinking (reasoning), tool_call and tool_result (paired by
+tool_call_id, with toolName).
+"""
+
+_SESSION = "linewise_hermes.session"
+
+#: The plugin (contract 1.5): Hermes Agent and the two formats linewise reads of it.
+agent = Agent(
+    "hermes",
+    label="Hermes Agent",
+    models=models,
+    formats=[
+        Format(
+            "hermes_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "hermes_session",
+            label="Hermes Agent (session store)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+            session_keys=f"{_SESSION}:session_keys",
+        ),
+    ],
+)

@@ -5,6 +5,7 @@ The store and records are :mod:`linewise_hermes.store`, the parser and sniff
 :func:`linewise_hermes.session_summary.summarize_session`.
 """
 
+from linewise_hermes import SESSION_DOC
 from linewise_hermes.session_parser import HermesSessionParser, create_stdout_parser
 from linewise_hermes.session_parser import session_sniff as sniff
 from linewise_hermes.session_summary import summarize_session as summarize_run
@@ -24,20 +25,5 @@ __all__ = [
 
 label = "Hermes Agent (session store)"
 
-agent_configuration_doc = """\
-# hermes_session
-
-Adapter: hermes_session. Reads the sessions Hermes Agent keeps on disk: the SQLite
-database `~/.hermes/state.db` (`HERMES_HOME`; named profiles' `profiles/*/state.db`),
-opened read-only, and the session documents `sessions/session_<id>.json`.
-
-Use when:
-- The input is a Hermes session from its store (by id, the database or a document).
-
-Don't use when:
-- The log is Hermes' text output (`[hermes]`, `┊` tool lines): use hermes_local.
-
-Output: init (session id, model, cwd), system (title, source platform, the session it
-continues), user, assistant, thinking (reasoning), tool_call and tool_result (paired by
-tool_call_id, with toolName).
-"""
+# The routing doc lives in the agent declaration (linewise_hermes), read from there.
+agent_configuration_doc = SESSION_DOC

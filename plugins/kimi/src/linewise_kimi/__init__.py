@@ -1,4 +1,12 @@
-"""linewise-kimi: the Kimi Code / kimi-cli parser plugin (``kimi_local``; ``kimi_session``)."""
+"""linewise-kimi: Kimi Code / kimi-cli output and session files, as one declared ``agent``.
+
+Adapter types: ``kimi_local`` (``kimi --print --output-format stream-json`` and
+``kimi --wire``) and ``kimi_session`` (Kimi Code's ``wire.jsonl``, kimi-cli's
+``context.jsonl``). The session format's code is named by reference, imported
+only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_kimi.environment import check_environment
 from linewise_kimi.parser import KimiStdoutParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +14,9 @@ from linewise_kimi.sniff import sniff
 from linewise_kimi.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "KimiStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -46,3 +56,53 @@ Output: user, assistant, thinking, tool_call / tool_result (paired by tool_call_
 system (wire lifecycle, approvals, plans, notifications), stderr (JSON-RPC errors,
 interrupted steps), stdout for other lines. Print mode reports no usage.
 """
+
+#: The routing doc of kimi_session (``linewise_kimi.session`` names it too).
+SESSION_DOC = """\
+# kimi_session
+
+Adapter: kimi_session. Reads the sessions Kimi keeps on disk: Kimi Code's
+`~/.kimi-code/sessions/*/session_<uuid>/agents/main/wire.jsonl` (metadata, config,
+prompts, the agent loop's content parts, tool calls and results, usage records) and
+kimi-cli's `~/.kimi/sessions/*/<uuid>/context.jsonl` (OpenAI-style messages).
+
+Use when:
+- The input is a Kimi session file, not captured stdout.
+
+Don't use when:
+- The log is `kimi --print --output-format stream-json` or `kimi --wire` output: use kimi_local.
+
+Output: init (the session id from its folder), system (config, permission mode),
+user, assistant and thinking (streamed parts), tool_call / tool_result (paired by id).
+"""
+
+_SESSION = "linewise_kimi.session"
+
+#: The plugin (contract 1.5): Kimi Code and the two formats linewise reads of it.
+agent = Agent(
+    "kimi",
+    label="Kimi Code",
+    models=models,
+    formats=[
+        Format(
+            "kimi_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "kimi_session",
+            label="Kimi (session files)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+    ],
+)

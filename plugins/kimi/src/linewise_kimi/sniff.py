@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["session_sniff", "sniff"]
 
@@ -86,6 +87,11 @@ def _wire(event: dict[str, Any]) -> bool | None:
     return None if "error" in event or type(result) is dict else False
 
 
+def _verdict(event: dict[str, Any]) -> bool | None:
+    """One line judged: a wire message by :func:`_wire`, else a print-mode message."""
+    return _wire(event) if event.get("jsonrpc") == "2.0" else _message(event)
+
+
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely `kimi --print --output-format stream-json` or `--wire` wrote ``lines``.
 
@@ -95,27 +101,7 @@ def sniff(lines: Sequence[str]) -> float:
     ``_usage`` roles). Wire mode's are JSON-RPC 2.0 with Kimi's methods and
     ``event`` envelopes. Plain text lines are tolerated while events outnumber them.
     """
-    own = plain = other = events = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        events += 1
-        if event.get("jsonrpc") == "2.0":
-            wire = _wire(event)
-            if wire is False:
-                return 0.0
-            own += wire is True
-            continue
-        verdict = _message(event)
-        if verdict is False:
-            return 0.0
-        own += verdict is True
-        plain += verdict is None
-    if not own or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)
 
 
 _SESSION_RECORDS: Final = frozenset(
@@ -135,12 +121,7 @@ def session_sniff(lines: Sequence[str]) -> float:
         kind = event.get("type")
         if type(kind) is not str:
             return 0.0
-        if kind in (
-            "context.append_loop_event",
-            "context.append_message",
-            "turn.prompt",
-            "usage.record",
-        ) or (kind == "metadata" and "protocol_version" in event):
+        if kind in _SESSION_RECORDS or (kind == "metadata" and "protocol_version" in event):
             own += 1
         elif "." not in kind and kind != "kimi_session":
             return 0.0

@@ -1,20 +1,17 @@
-"""Whole-run summaries of Kimi's stdout and of a Kimi session file."""
+"""Whole-run summaries of Kimi's stdout (a session file's: :mod:`linewise_kimi.session_summary`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
 
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_object, as_string, content_text, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_kimi.session_parser import record_usage
-from linewise_kimi.store import SESSION_RECORD
-
-__all__ = ["is_unknown_session_error", "summarize_run", "summarize_session"]
+__all__ = ["is_unknown_session_error", "summarize_run", "usage_of"]
 
 _UNKNOWN_SESSION: Final = re.compile(
     r"\bsession\b[^\n]{0,200}?\bnot found\b|\b(?:unknown|no such) session\b"
@@ -26,10 +23,6 @@ _UNKNOWN_SESSION: Final = re.compile(
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     """True when Kimi could not resume the session it was given (``--session`` / ``-S``)."""
     return bool(_UNKNOWN_SESSION.search(stdout) or _UNKNOWN_SESSION.search(stderr))
-
-
-def _tokens(counts: dict[str, int | None]) -> TokenUsage:
-    return TokenUsage(**counts)
 
 
 def _wire_usage(usage: object) -> TokenUsage:
@@ -48,7 +41,8 @@ def _wire_usage(usage: object) -> TokenUsage:
     )
 
 
-def _wire(tokens: TokenUsage) -> Usage:
+def usage_of(tokens: TokenUsage) -> Usage:
+    """The run summary's ``usage`` of Kimi's counts (the cache writes count as input)."""
     return Usage(
         input_tokens=(tokens.uncached_input or 0) + (tokens.cache_write or 0),
         output_tokens=tokens.output or 0,
@@ -109,75 +103,13 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         outcome = "failed"
     details: dict[str, JsonValue] = {"toolCalls": tool_calls, "mode": "wire" if wire else "print"}
     return RunSummary(
-        usage=_wire(tokens),
+        usage=usage_of(tokens),
         final_text=final.strip() if final else None,
         outcome=outcome,
         is_error=bool(errors),
         errors=tuple(dict.fromkeys(errors)),
         unknown_session=is_unknown_session_error("\n".join(errors)),
         complete=status is not None,
-        details=details,
-        token_usage=tokens,
-    )
-
-
-def summarize_session(lines: Iterable[str]) -> RunSummary:
-    """Summarise a Kimi session: turn usage records (step usage when there are none).
-
-    ``usage.record`` names the model by its configured alias; ``llm.request``
-    names the real model id, which wins. Kimi records no cost.
-    """
-    session_id: str | None = None
-    model: str | None = None
-    alias: str | None = None
-    records = TokenUsage()
-    steps = TokenUsage()
-    final: str | None = None
-    finish: str | None = None
-    tool_calls = 0
-    cwd: str | None = None
-    for line in lines:
-        record = parse_json_object(line)
-        if record is None:
-            continue
-        kind = record.get("type")
-        if kind == SESSION_RECORD:
-            session_id = as_string(record.get("sessionId")) or None
-        elif kind == "usage.record":
-            records = records + _tokens(record_usage(record.get("usage")))
-            alias = as_string(record.get("model")) or alias
-        elif kind == "llm.request":
-            model = as_string(record.get("model")) or model
-        elif kind == "config.update":
-            cwd = as_string(record.get("cwd")) or cwd
-        elif kind == "turn.prompt":
-            final = None
-        elif kind == "context.append_loop_event":
-            event: dict[str, Any] = as_object(record.get("event"))
-            loop = event.get("type")
-            if loop == "step.end":
-                steps = steps + _tokens(record_usage(event.get("usage")))
-                finish = as_string(event.get("finishReason")) or finish
-            elif loop == "content.part" and as_object(event.get("part")).get("type") == "text":
-                final = (final or "") + as_string(as_object(event.get("part")).get("text"))
-            elif loop == "tool.call":
-                tool_calls += 1
-    tokens = records if records.known else steps
-    details: dict[str, JsonValue] = {
-        "toolCalls": tool_calls,
-        "usageBasis": "turns" if records.known else ("steps" if steps.known else None),
-        "finishReason": finish,
-    }
-    if cwd:
-        details["cwd"] = cwd
-    outcome = {"end_turn": "completed", "max_tokens": "max_tokens"}.get(finish or "")
-    return RunSummary(
-        session_id=session_id,
-        model=model or alias,
-        usage=_wire(tokens),
-        final_text=final.strip() if final else None,
-        outcome=outcome,
-        complete=finish == "end_turn",
         details=details,
         token_usage=tokens,
     )

@@ -1,4 +1,11 @@
-"""linewise-opencode: the OpenCode JSON event parser plugin (adapter type ``opencode_local``)."""
+"""linewise-opencode: OpenCode's JSON events and stored sessions, as one declared ``agent``.
+
+Adapter types: ``opencode_local`` (``opencode run --format json``) and
+``opencode_session`` (OpenCode's SQLite database and session exports). The
+session format's code is named by reference, imported only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_opencode.environment import check_environment
 from linewise_opencode.parser import (
@@ -11,7 +18,9 @@ from linewise_opencode.sniff import sniff
 from linewise_opencode.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "OpenCodeStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -61,3 +70,55 @@ Output: system (step started, run finished), assistant, thinking, tool_call, too
 diff (edits), result per step (tokens, cost, finish reason), stderr (errors), stdout for
 lines that are not OpenCode events.
 """
+
+#: The routing doc of opencode_session (``linewise_opencode.session`` names it too).
+SESSION_DOC = """\
+# opencode_session
+
+Adapter: opencode_session. Reads the sessions OpenCode keeps in its SQLite database
+(`~/.local/share/opencode/opencode.db`, `XDG_DATA_HOME` moves it) and session exports
+(`[{info, parts}]` from the server API, `{info, messages}` from `opencode export`),
+as lines through `session_records`.
+
+Use when:
+- The input is OpenCode's database or an exported session.
+
+Don't use when:
+- The log is `opencode run --format json` output: use opencode_local.
+
+Output: init (session id, model, cwd), user, thinking, assistant, tool_call and
+tool_result (paired, with toolName), diff (edits), result per step (tokens, cost),
+subagent sessions nested under their task call, system, stderr (errors).
+"""
+
+_SESSION = "linewise_opencode.session"
+
+#: The plugin (contract 1.5): OpenCode and the two formats linewise reads of it.
+agent = Agent(
+    "opencode",
+    label="OpenCode",
+    models=models,
+    formats=[
+        Format(
+            "opencode_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "opencode_session",
+            label="OpenCode (stored sessions)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+            session_keys=f"{_SESSION}:session_keys",
+        ),
+    ],
+)

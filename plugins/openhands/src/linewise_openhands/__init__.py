@@ -1,4 +1,11 @@
-"""linewise-openhands: the OpenHands CLI parser plugin (openhands_local, openhands_session)."""
+"""linewise-openhands: the OpenHands CLI's events and conversations, as one declared ``agent``.
+
+Adapter types: ``openhands_local`` (``openhands --headless --json``) and
+``openhands_session`` (``~/.openhands/conversations/<id>/``). The session
+format's code is named by reference, imported only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_openhands.environment import check_environment
 from linewise_openhands.parser import OpenHandsParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +13,9 @@ from linewise_openhands.sniff import sniff
 from linewise_openhands.summary import summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "OpenHandsParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -43,3 +52,47 @@ Don't use when:
 Output: user, assistant (messages, action thoughts, the finish message), thinking, tool_call /
 tool_result paired by tool_call_id, system (state changes), stderr (agent errors).
 """
+
+#: The routing doc of openhands_session (``linewise_openhands.session`` names it too).
+SESSION_DOC = """\
+# openhands_session
+
+Adapter: openhands_session. Reads the conversations the OpenHands CLI keeps,
+`~/.openhands/conversations/<id>/` (`$OPENHANDS_CONVERSATIONS_DIR`,
+`$OPENHANDS_PERSISTENCE_DIR`): `base_state.json` and one `events/event-*.json` file per event.
+
+Use when:
+- The input is an OpenHands conversation's `base_state.json` (its folder's events are read).
+
+Output: init (the conversation id, model, working directory), then as openhands_local.
+"""
+
+_SESSION = "linewise_openhands.session"
+
+#: The plugin (contract 1.5): OpenHands and the two formats linewise reads of it.
+agent = Agent(
+    "openhands",
+    label="OpenHands",
+    models=models,
+    formats=[
+        Format(
+            "openhands_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "openhands_session",
+            label="OpenHands (conversation folders)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+            session_records=f"{_SESSION}:session_records",
+        ),
+    ],
+)

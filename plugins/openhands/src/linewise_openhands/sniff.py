@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["sniff"]
 
@@ -26,6 +26,18 @@ _KINDS: Final = frozenset(
 _SOURCES: Final = frozenset({"user", "agent", "environment"})
 
 
+def _verdict(event: dict[str, Any]) -> bool | None:
+    """True for a known SDK event from a known source, None for another event, False for none."""
+    kind = event.get("kind")
+    if (
+        "type" in event
+        or type(kind) is not str
+        or not (kind.endswith(("Event", "Observation", "Request")) or kind == "Condensation")
+    ):
+        return False
+    return (kind in _KINDS and event.get("source") in _SOURCES) or None
+
+
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely OpenHands' ``--headless --json`` wrote ``lines``.
 
@@ -34,21 +46,4 @@ def sniff(lines: Sequence[str]) -> float:
     ``type`` field; one must be a known kind with a ``source`` of user, agent
     or environment. Plain text lines are tolerated while events outnumber them.
     """
-    own = events = other = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            other += line.strip() != ""
-            continue
-        kind = event.get("kind")
-        if (
-            "type" in event
-            or type(kind) is not str
-            or not (kind.endswith(("Event", "Observation", "Request")) or kind == "Condensation")
-        ):
-            return 0.0
-        events += 1
-        own += kind in _KINDS and event.get("source") in _SOURCES
-    if not own or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)

@@ -1,4 +1,10 @@
-"""linewise-paperclip-runner: Paperclip Runner Protocol stdout (adapter ``paperclip_runner``)."""
+"""linewise-paperclip-runner: Paperclip Runner Protocol stdout, as one declared ``agent``.
+
+Adapter type: ``paperclip_runner`` (a Paperclip runner's PRP event lines; lines
+that are not PRP events go to the Codex parser).
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_paperclip_runner.parser import (
     RunnerStdoutParser,
@@ -10,6 +16,7 @@ from linewise_paperclip_runner.summary import summarize_run
 
 __all__ = [
     "RunnerStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "create_stdout_parser",
     "label",
@@ -46,3 +53,20 @@ diff lines for file changes, result for usage (subtype paperclip.usage), system 
 sessions, turns and runner diagnostics, stderr for failures. Lines that are not PRP events
 go to the Codex parser (codex_local).
 """
+
+#: The plugin (contract 1.5): Paperclip Runner and the one format linewise reads of it.
+agent = Agent(
+    "paperclip-runner",
+    label="Paperclip Runner",
+    formats=[
+        Format(
+            "paperclip_runner",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+        )
+    ],
+)

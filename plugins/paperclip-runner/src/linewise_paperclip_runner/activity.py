@@ -126,7 +126,7 @@ def _file(raw: dict[str, Any]) -> dict[str, Any]:
     previous = ntext(raw.get("previousPath"))
     return {
         "path": raw["path"],
-        "operation": operation if operation in _OPERATIONS else "modify",
+        "operation": operation if type(operation) is str and operation in _OPERATIONS else "modify",
         "previousPath": previous if previous and is_safe_workspace_path(previous) else None,
         "additions": nnum(raw.get("additions")),
         "deletions": nnum(raw.get("deletions")),
@@ -166,7 +166,7 @@ def file_reference(payload: dict[str, Any], ts: str) -> dict[str, Any]:
     path = str_(payload.get("path"))
     if not is_safe_workspace_path(path):
         return {"kind": "system", "ts": ts, "text": UNSAFE_REFERENCE}
-    presentation = payload.get("presentation")
+    presentation = str_(payload.get("presentation"))
     preview = ntext(payload.get("preview"))
     truncated = payload.get("previewTruncated") is True
     if preview is not None and len(preview) > MAX_PREVIEW_CHARS:

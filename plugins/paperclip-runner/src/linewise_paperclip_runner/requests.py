@@ -41,7 +41,7 @@ def _number(value: object) -> bool:
 def _question(raw: object, index: int) -> dict[str, Any]:
     question = obj(raw)
     mode = question.get("answerMode")
-    mode = mode if mode in _SELECT_MODES else "text"
+    mode = mode if type(mode) is str and mode in _SELECT_MODES else "text"
     out: dict[str, Any] = {"id": cut(str_(question.get("id"), f"question-{index + 1}"), 160)}
     header = ntext(question.get("header"))
     if header:
@@ -76,7 +76,7 @@ def _question(raw: object, index: int) -> dict[str, Any]:
                 if type(value) is str:
                     rules[name] = cut(value, 1_000)
             elif name == "inputType":
-                if value in _INPUT_TYPES:
+                if type(value) is str and value in _INPUT_TYPES:
                     rules[name] = value
             elif _number(value):
                 rules[name] = value

@@ -1,4 +1,11 @@
-"""linewise-pi: the Pi coding agent JSON event parser plugin (adapter type ``pi_local``)."""
+"""linewise-pi: Pi's JSON event stream and session files, as one declared ``agent``.
+
+Adapter types: ``pi_local`` (``pi --mode json`` and ``--mode rpc``) and
+``pi_session`` (``~/.pi/agent/sessions``). The session format's code is named by
+reference, imported only when it is loaded.
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_pi.environment import check_environment
 from linewise_pi.parser import PiStdoutParser, create_stdout_parser, parse_stdout_line
@@ -6,7 +13,9 @@ from linewise_pi.sniff import sniff
 from linewise_pi.summary import is_unknown_session_error, summarize_run
 
 __all__ = [
+    "SESSION_DOC",
     "PiStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
@@ -53,3 +62,53 @@ compaction), user, assistant and thinking (streamed as deltas), tool_call / tool
 toolName, stderr for errors, result at agent_end (final text, tokens, cost, stop reason),
 stdout for lines that are not Pi events.
 """
+
+#: The routing doc of pi_session (``linewise_pi.session`` names it too).
+SESSION_DOC = """\
+# pi_session
+
+Adapter: pi_session. Reads the sessions Pi keeps on disk,
+`~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl` (`PI_CODING_AGENT_DIR` moves
+`~/.pi/agent`): a `session` header, then messages, model and thinking-level changes,
+compactions, branch summaries, labels and extension entries, in a tree of branches.
+
+Use when:
+- The input is a Pi session file, not captured stdout.
+
+Don't use when:
+- The log is `pi --mode json` or `--mode rpc` output: use pi_local.
+
+Output: init (session id, cwd), user, assistant, thinking, tool_call and tool_result
+(paired by toolCallId, with toolName), system (model changes, compactions, branches,
+labels, session name, bash commands the person ran), stderr (failed requests).
+"""
+
+_SESSION = "linewise_pi.session"
+
+#: The plugin (contract 1.5): Pi and the two formats linewise reads of it.
+agent = Agent(
+    "pi",
+    label="Pi",
+    models=models,
+    formats=[
+        Format(
+            "pi_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            check_environment=check_environment,
+        ),
+        Format(
+            "pi_session",
+            label="Pi (session files)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+        ),
+    ],
+)

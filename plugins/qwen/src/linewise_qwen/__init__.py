@@ -1,23 +1,59 @@
-"""linewise-qwen: Qwen Code's saved chats (adapter type ``qwen_session``)."""
+"""linewise-qwen: Qwen Code's headless stdout and saved chats, as one declared ``agent``.
 
-from linewise_qwen.parser import QwenSessionParser, create_stdout_parser
+Adapter types: ``qwen_local`` (``qwen -p "..." -o stream-json``: Claude Code's
+stream-json envelope, read by the Claude plugin's parser, with Qwen's additions
+(goal events, tool progress, ``session_start``, a failed result's ``error``)
+and Qwen's token meaning in the summary (its input tokens include the cached
+ones)) and ``qwen_session`` (``~/.qwen/projects/<project>/chats/*.jsonl``,
+:mod:`linewise_qwen.session`, named by reference and imported only when it is
+loaded).
+
+Until contract 1.5 the package's top level was the session format and the
+stdout format lived in ``linewise_qwen.stdout`` (still importable); the
+session names are now :mod:`linewise_qwen.session`'s, as in linewise-claude.
+"""
+
+from linewise_contracts.agent import Agent, Format
+
+from linewise_qwen.parser import QwenStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_qwen.sniff import sniff
-from linewise_qwen.store import session_stores
 from linewise_qwen.summary import summarize_run
 
 __all__ = [
-    "QwenSessionParser",
+    "SESSION_DOC",
+    "QwenStdoutParser",
+    "agent",
     "agent_configuration_doc",
     "create_stdout_parser",
     "label",
-    "session_stores",
+    "parse_stdout_line",
     "sniff",
     "summarize_run",
 ]
 
-label = "Qwen Code (saved chats)"
+label = "Qwen Code (stream-json)"
 
 agent_configuration_doc = """\
+# qwen_local
+
+Adapter: qwen_local. Parses Qwen Code's headless stdout, `qwen -p "..." -o stream-json`
+(with or without `--include-partial-messages`): system init, assistant messages
+(text, thinking, tool use), user tool results, stream events, the final result.
+
+Use when:
+- The agent is Qwen Code run headless with `-o stream-json` (or `--output-format stream-json`).
+
+Don't use when:
+- The log is Claude Code's stream-json: use claude_local.
+- The input is a saved Qwen chat (`~/.qwen/projects/.../chats/*.jsonl`): use qwen_session.
+
+Output: init (model, session), thinking, assistant (deltas once), tool_call / tool_result
+(paired, with toolName), system (goals, other system messages), result (tokens as Qwen
+reports them; no cost).
+"""
+
+#: The routing doc of qwen_session (``linewise_qwen.session`` names it too).
+SESSION_DOC = """\
 # qwen_session
 
 Adapter: qwen_session. Reads the chats Qwen Code saves on disk,
@@ -36,3 +72,31 @@ Output: init (session id, cwd), user, thinking, assistant, tool_call and tool_re
 (paired by call id, with toolName), result per model request (tokens), stderr (API
 errors), system (other notices).
 """
+
+_SESSION = "linewise_qwen.session"
+
+#: The plugin (contract 1.5): Qwen Code and the two formats linewise reads of it.
+agent = Agent(
+    "qwen",
+    label="Qwen Code",
+    formats=[
+        Format(
+            "qwen_local",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            parse_stdout_line=parse_stdout_line,
+            sniff=sniff,
+            summarize_run=summarize_run,
+        ),
+        Format(
+            "qwen_session",
+            label="Qwen Code (saved chats)",
+            agent_configuration_doc=SESSION_DOC,
+            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
+            sniff=f"{_SESSION}:sniff",
+            summarize_run=f"{_SESSION}:summarize_run",
+            session_stores=f"{_SESSION}:session_stores",
+        ),
+    ],
+)

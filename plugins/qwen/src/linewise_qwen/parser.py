@@ -1,194 +1,90 @@
-"""Qwen Code's saved chats (``~/.qwen/projects/<project>/chats/<id>.jsonl``) to entries.
+"""``qwen -p ... -o stream-json`` lines to entries: Claude's reading plus Qwen's own events.
 
-Each line is one record ``{uuid, parentUuid, sessionId, timestamp, type, cwd,
-version, ...}``:
-
-- the first record also gives ``init`` (session id, ``cwd``; the model is ""
-  there, as the chat names it only in later records);
-- ``user``: ``message.parts`` text as ``user``;
-- ``assistant``: parts with ``thought: true`` as ``thinking``, other text as
-  ``assistant``, ``functionCall`` parts as ``tool_call`` (``toolUseId`` is the
-  call id);
-- ``tool_result``: the ``functionResponse`` (its ``output``, else its
-  ``error``, else ``toolCallResult.resultDisplay``) as ``tool_result`` with the
-  call's ``toolName``; an error when ``toolCallResult.status`` is ``error`` or
-  the response holds an ``error``;
-- ``system``: see :mod:`linewise_qwen.system` (telemetry as ``result`` per
-  model request, slash commands, compression and other notices; bookkeeping
-  records dropped, listed there).
-
-Records of a background subagent carry its ``agentId`` (and ``isSidechain``):
-once an ``agent_session_ready`` record ties that agent to the call that
-started it (``systemPayload.callId``), its entries nest under that call
-(``parentToolUseId``), as do those of a record whose ``agentId`` is itself a
-call id already shown. An assistant record's ``usageMetadata`` is not shown:
-the ``api_response`` telemetry carries the same counts, also for requests that
-wrote no assistant record. A record of another type comes out raw
-(``stdout``). Every entry carries its record's own ``timestamp``.
+Qwen Code's stream-json writer (``packages/cli/src/nonInteractive/io/``
+``StreamJsonOutputAdapter.ts`` and the message types in
+``nonInteractive/types.ts``) writes Claude Code's envelope (``system`` /
+``assistant`` / ``user`` / ``result`` / ``stream_event``), so the Claude
+plugin's parser reads most of it. What Qwen adds is handled here: the
+``goal_state`` / ``active_goal`` stream events, ``tool_progress`` heartbeats,
+the ``session_start`` system message and the ``error`` object of a failed
+result.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
-from linewise_contracts.extract import (
-    BoundedMap,
-    as_list,
-    as_object,
-    as_string,
-    content_text,
-    dig,
-    iso_timestamp,
-    json_or_placeholder,
-    parse_json_object,
-    stdout_entries,
-    with_parent,
-)
+from linewise_claude.parser import ClaudeStdoutParser
+from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.extract import as_object, as_string, parse_json_object, to_json_text
 
-from linewise_qwen.system import system_entries
+__all__ = ["QwenStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
-__all__ = ["QwenSessionParser", "create_stdout_parser"]
-
-_Names = BoundedMap[str, str]
+# Stream events only Qwen writes.
+_GOAL_EVENTS: Final = ("goal_state", "active_goal")
 
 
-def _text(value: object) -> str:
-    return value if type(value) is str else content_text(value)
+def _goal_text(inner: dict[str, Any]) -> str | None:
+    """A goal update in words, or None when it says there is no goal (the idle default)."""
+    value = inner.get(as_string(inner.get("type")))
+    state = as_object(value)
+    goal = state.get("goal", value if inner.get("type") == "active_goal" else None)
+    if goal is None:
+        return None
+    shown = as_string(goal) or as_string(as_object(goal).get("text")) or to_json_text(goal)
+    activity = as_string(state.get("activity"))
+    return f"goal: {shown}" + (f" ({activity})" if activity else "")
 
 
-def _init(record: dict[str, Any], ts: str) -> TranscriptEntry:
-    entry: InitEntry = {
-        "kind": "init",
-        "ts": ts,
-        "model": as_string(record.get("model")),
-        "sessionId": as_string(record.get("sessionId")),
-    }
-    cwd = as_string(record.get("cwd"))
-    if cwd:
-        entry["cwd"] = cwd
-    return entry
+def _result_error(event: dict[str, Any]) -> str:
+    error = event.get("error")
+    return as_string(as_object(error).get("message")) or as_string(error)
 
 
-def _part_text(part: object) -> str:
-    """A prompt part as text: its ``text``, an attachment named by its type, else as JSON."""
-    if type(part) is dict and type(part.get("text")) is str:
-        return as_string(part.get("text"))
-    for key in ("inlineData", "fileData"):
-        data = dig(part, key)
-        if type(data) is dict:  # an image or file: its bytes are not text to show
-            return f"[{as_string(data.get('mimeType')) or 'file'} attached]"
-    return content_text(part)
+class QwenStdoutParser:
+    """The stateful Qwen Code stream-json parser (Claude's, with Qwen's additions)."""
 
-
-def _user(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-    texts = [_part_text(part) for part in as_list(dig(record, "message", "parts"))]
-    text = "\n".join(piece for piece in texts if piece.strip()).strip()
-    return [{"kind": "user", "ts": ts, "text": text}] if text else []
-
-
-def _assistant(record: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
-    entries: list[TranscriptEntry] = []
-    for part in as_list(dig(record, "message", "parts")):
-        if type(part) is not dict:
-            continue
-        call = part.get("functionCall")
-        if type(call) is dict:
-            name = as_string(call.get("name"), "tool")
-            ident = as_string(call.get("id")) or name
-            names[ident] = name
-            entry: ToolCallEntry = {
-                "kind": "tool_call",
-                "ts": ts,
-                "name": name,
-                "input": json_or_placeholder(call.get("args", {})),
-                "toolUseId": ident,
-            }
-            entries.append(entry)
-            continue
-        text = as_string(part.get("text")).strip()
-        if not text:
-            continue
-        if part.get("thought") is True:
-            entries.append({"kind": "thinking", "ts": ts, "text": text})
-        else:
-            entries.append({"kind": "assistant", "ts": ts, "text": text})
-    return entries
-
-
-def _tool_result(record: dict[str, Any], ts: str, names: _Names) -> list[TranscriptEntry]:
-    outcome = as_object(record.get("toolCallResult"))
-    entries: list[TranscriptEntry] = []
-    for part in as_list(dig(record, "message", "parts")):
-        response = dig(part, "functionResponse")
-        if type(response) is not dict:
-            continue
-        body = as_object(response.get("response"))
-        ident = as_string(response.get("id")) or as_string(outcome.get("callId"))
-        content = _text(body.get("output")) or _text(body.get("error"))
-        if not content:
-            content = _text(outcome.get("resultDisplay"))
-        failed = as_string(outcome.get("status")) == "error" or "error" in body
-        result: ToolResultEntry = {
-            "kind": "tool_result",
-            "ts": ts,
-            "toolUseId": ident or "tool",
-            "toolName": names.get(ident) or as_string(response.get("name"), "tool"),
-            "content": content,
-            "isError": failed,
-        }
-        entries.append(result)
-    return entries
-
-
-class QwenSessionParser:
-    """Reads a Qwen Code chat; remembers tool names by call id and whether ``init`` was given."""
-
-    __slots__ = ("_agents", "_names", "_started")
+    __slots__ = ("_claude",)
 
     def __init__(self) -> None:
-        self._names: _Names = BoundedMap()
-        self._agents: _Names = BoundedMap(256)  # subagent id -> the call that started it
-        self._started = False
-
-    def _parent(self, record: dict[str, Any]) -> str:
-        agent = as_string(record.get("agentId"))
-        if not agent:
-            return ""
-        if record.get("subtype") == "agent_session_ready":
-            call = as_string(dig(record, "systemPayload", "callId"))
-            if call:
-                self._agents[agent] = call
-        return self._agents.get(agent) or (agent if agent in self._names else "")
+        self._claude = ClaudeStdoutParser()
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
-        record = parse_json_object(line)
-        if record is None or type(record.get("type")) is not str:
-            return stdout_entries(line, ts)
-        ts = iso_timestamp(record.get("timestamp")) or ts
-        kind = record["type"]
-        if kind == "user":
-            entries = _user(record, ts)
-        elif kind == "assistant":
-            entries = _assistant(record, ts, self._names)
-        elif kind == "tool_result":
-            entries = _tool_result(record, ts, self._names)
-        elif kind == "system":
-            entries = system_entries(record, ts, self._names)
-        else:
-            return stdout_entries(line, ts)
-        with_parent(entries, self._parent(record))
-        if not self._started and type(record.get("sessionId")) is str:
-            self._started = True
-            entries.insert(0, _init(record, ts))
+        event = parse_json_object(line) if line.lstrip().startswith("{") else None
+        if event is not None:
+            kind = event.get("type")
+            if kind == "stream_event":
+                inner = as_object(event.get("event"))
+                if inner.get("type") in _GOAL_EVENTS:
+                    text = _goal_text(inner)
+                    return [{"kind": "system", "ts": ts, "text": text}] if text else []
+                if inner.get("type") == "tool_progress":
+                    return []  # a liveness heartbeat; the tool's result follows
+            elif kind == "system" and event.get("subtype") == "session_start":
+                session = as_string(event.get("session_id"))
+                return [{"kind": "system", "ts": ts, "text": f"session started {session}".strip()}]
+        entries = self._claude.parse_line(line, ts)
+        if event is not None and event.get("type") == "result":
+            message = _result_error(event)
+            for entry in entries:
+                if entry["kind"] != "result":
+                    continue
+                if message and message not in entry["errors"]:
+                    entry["errors"] = [*entry["errors"], message]
+                # Qwen's input_tokens include the cache reads; the entry's inputTokens
+                # means input without them (as Claude's does), so they are taken out.
+                entry["inputTokens"] = max(entry["inputTokens"] - entry["cachedTokens"], 0)
         return entries
 
     def reset(self) -> None:
-        self._agents.clear()
-        self._names.clear()
-        self._started = False
+        self._claude.reset()
 
 
-def create_stdout_parser() -> QwenSessionParser:
-    """A parser for one Qwen Code chat."""
-    return QwenSessionParser()
+def create_stdout_parser() -> QwenStdoutParser:
+    """A fresh stateful Qwen Code parser for one transcript."""
+    return QwenStdoutParser()
+
+
+def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
+    """One line on its own (prefer :func:`create_stdout_parser`)."""
+    return QwenStdoutParser().parse_line(line, ts)

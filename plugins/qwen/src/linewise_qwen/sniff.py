@@ -1,52 +1,59 @@
-"""How surely the first lines of a file are a chat Qwen Code saved on disk."""
+"""How surely the first lines of a log are Qwen Code's ``-o stream-json`` stdout."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.extract import as_object, parse_json_object
 
 __all__ = ["sniff"]
 
-_TYPES: Final = frozenset({"user", "assistant", "tool_result", "system"})
+# Qwen writes Claude's message types (types.ts: CLIMessage and the control messages).
+_TYPES: Final = frozenset(
+    {
+        "system",
+        "assistant",
+        "user",
+        "result",
+        "stream_event",
+        "control_request",
+        "control_response",
+        "control_cancel_request",
+    }
+)
 
 
-def _is_record(record: dict[str, Any]) -> bool:
-    kind = record.get("type")
-    return (
-        type(kind) is str
-        and kind in _TYPES
-        and type(record.get("uuid")) is str
-        and type(record.get("sessionId")) is str
-        and "parentUuid" in record
-    )
-
-
-def _distinctive(record: dict[str, Any]) -> bool:
-    """Shapes only Qwen Code's chats have: Gemini-style ``parts``, a ``systemPayload``."""
-    message = record.get("message")
-    if isinstance(message, dict) and isinstance(message.get("parts"), list):
-        return True
-    return isinstance(record.get("systemPayload"), dict) or "toolCallResult" in record
+def _qwen_only(event: dict[str, Any]) -> bool:
+    """What only Qwen writes: its version in the init line, goal events, ``session_start``."""
+    kind = event.get("type")
+    if kind == "system":
+        return "qwen_code_version" in event or event.get("subtype") == "session_start"
+    if kind == "stream_event":
+        return as_object(event.get("event")).get("type") in ("goal_state", "active_goal")
+    return False
 
 
 def sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` open a Qwen Code chat (``~/.qwen/projects/*/chats/*.jsonl``).
+    """0 to 1: how surely ``qwen -p ... -o stream-json`` wrote ``lines``.
 
-    Every line must be a chat record (``uuid``, ``parentUuid``, ``sessionId``,
-    a Qwen record type) and one at least must have a shape only Qwen writes
-    (``message.parts``, ``systemPayload``): Claude Code's session records look
-    alike but carry ``message.content``.
+    Every JSON line must be one of the message types Qwen writes (Claude's
+    envelope), and one must be Qwen's own: the ``system`` init naming
+    ``qwen_code_version``, a ``session_start`` system message, or a
+    ``goal_state`` / ``active_goal`` stream event. Claude Code's stream
+    (no such line) scores 0 here; plain text lowers the score.
     """
-    records = 0
-    distinctive = 0
+    events = qwen = other = 0
     for line in lines:
-        record = parse_json_object(line)
-        if record is None or not _is_record(record):
+        event = parse_json_object(line)
+        if event is None:
+            other += line.strip() != ""
+            continue
+        kind = event.get("type")
+        if type(kind) is not str or kind not in _TYPES or "parentUuid" in event:
             return 0.0
-        records += 1
-        distinctive += _distinctive(record)
-    if not records or not distinctive:
+        events += 1
+        qwen += _qwen_only(event)
+    if not qwen or other > events:
         return 0.0
-    return 0.95
+    return 0.97 if other == 0 else 0.9

@@ -1,4 +1,9 @@
-"""linewise-rush: Rush's session files (adapter type ``rush_session``)."""
+"""linewise-rush: Rush's session files, as one declared ``agent``.
+
+Adapter type: ``rush_session`` (``~/.rush/sessions/<session id>/messages.jsonl``).
+"""
+
+from linewise_contracts.agent import Agent, Format
 
 from linewise_rush.parser import RushSessionParser, create_stdout_parser, sniff
 from linewise_rush.store import session_records, session_stores
@@ -6,6 +11,7 @@ from linewise_rush.summary import summarize_run
 
 __all__ = [
     "RushSessionParser",
+    "agent",
     "agent_configuration_doc",
     "create_stdout_parser",
     "label",
@@ -35,3 +41,21 @@ assistant, system (the execution start, other system messages, which agent write
 tool_call and tool_result (paired by tool_call_id, with toolName; failed outputs are
 errors).
 """
+
+#: The plugin (contract 1.5): Rush and the one format linewise reads of it.
+agent = Agent(
+    "rush",
+    label="Rush",
+    formats=[
+        Format(
+            "rush_session",
+            label=label,
+            agent_configuration_doc=agent_configuration_doc,
+            create_stdout_parser=create_stdout_parser,
+            sniff=sniff,
+            summarize_run=summarize_run,
+            session_stores=session_stores,
+            session_records=session_records,
+        )
+    ],
+)

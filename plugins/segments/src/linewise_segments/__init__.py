@@ -1,4 +1,12 @@
-"""linewise-segments: split streamed raw model output into text, reasoning and tool segments."""
+"""linewise-segments: split streamed raw model output into text, reasoning and tool segments.
+
+The engine is this package (no I/O, no dependencies); the linewise parser
+plugin is :mod:`linewise_segments.plugin`, whose one declared ``agent``
+(contract 1.5) is also ``linewise_segments.agent``, imported when first asked
+for, so using the engine imports neither the plugin nor the contract.
+"""
+
+from typing import TYPE_CHECKING
 
 from ._coalesce import Segment, coalesce, parse_segments
 from ._config import (
@@ -26,6 +34,9 @@ from ._invocations import ToolInvocation, json_calls, tool_invocations, xml_argu
 from ._parser import ParserFinishedError, SegmentParser
 from ._version import __version__
 
+if TYPE_CHECKING:
+    from linewise_contracts.agent import Agent
+
 __all__ = [
     "BUILTIN_TOOL_HANDLERS",
     "DEFAULT_JSON_TOOL_PATTERNS",
@@ -51,6 +62,7 @@ __all__ = [
     "ToolHandlerRegistry",
     "ToolInvocation",
     "__version__",
+    "agent",
     "coalesce",
     "config_from_environment",
     "json_calls",
@@ -59,3 +71,12 @@ __all__ = [
     "tool_invocations",
     "xml_arguments",
 ]
+
+
+def __getattr__(name: str) -> "Agent":
+    # The entry points name linewise_segments:agent.<adapter type>: the plugin, when asked.
+    if name == "agent":
+        from linewise_segments.plugin import agent
+
+        return agent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

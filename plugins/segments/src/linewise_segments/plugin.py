@@ -1,10 +1,18 @@
-"""The ``model_stream`` parser plugin: raw model output lines to TranscriptEntries."""
+"""The parser plugin: raw model output lines to TranscriptEntries, as one declared ``agent``.
+
+Three adapter types read the same stream with the engine's strategies:
+``model_stream`` (inline xml tags), ``model_stream_json`` (JSON tool calls) and
+``model_stream_sentinel`` (sentinel blocks). The package exposes :data:`agent`
+as ``linewise_segments.agent`` (the entry points name it there) without
+importing this module or the contract until it is asked for.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
+from linewise_contracts.agent import Agent, Format
 from linewise_contracts.extract import stdout_entries
 
 from ._coalesce import Segment
@@ -28,11 +36,11 @@ if TYPE_CHECKING:
     from ._events import Event
 
 __all__ = [
-    "JSON_TOOL_CALLS",
-    "SENTINEL_BLOCKS",
     "ModelStreamParser",
-    "StrategyPlugin",
+    "agent",
     "agent_configuration_doc",
+    "create_json_tool_parser",
+    "create_sentinel_parser",
     "create_stdout_parser",
     "label",
     "models",
@@ -215,24 +223,15 @@ def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStrea
         )
 
 
-class StrategyPlugin:
-    """The plugin with other detection strategies, served under its own adapter type."""
-
-    def __init__(self, strategies: tuple[str, ...], label: str) -> None:
-        self.label = label
-        self.models = models
-        self.agent_configuration_doc = agent_configuration_doc
-        self._strategies = strategies
-
-    def create_stdout_parser(self) -> ModelStreamParser:
-        """A fresh parser reading this variant's strategies."""
-        return ModelStreamParser(ParserConfig(strategies=self._strategies))
+def create_json_tool_parser() -> ModelStreamParser:
+    """A fresh parser of tool calls written as JSON objects (``model_stream_json``)."""
+    return ModelStreamParser(ParserConfig(strategies=(JSON_TOOL,)))
 
 
-#: Adapter type ``model_stream_json``: tool calls written as JSON objects.
-JSON_TOOL_CALLS = StrategyPlugin((JSON_TOOL,), "Raw model output (JSON tool calls)")
-#: Adapter type ``model_stream_sentinel``: ``[[SEG_START {...}]]`` ... ``[[SEG_END]]`` blocks.
-SENTINEL_BLOCKS = StrategyPlugin((SENTINEL,), "Raw model output (sentinel blocks)")
+def create_sentinel_parser() -> ModelStreamParser:
+    """A fresh parser of ``[[SEG_START {...}]]`` ... ``[[SEG_END]]`` blocks (sentinel)."""
+    return ModelStreamParser(ParserConfig(strategies=(SENTINEL,)))
+
 
 _MARKERS = ("<write_file", "<run_bash", "<patch_file", "<tool name=", "<think>", "[[SEG_START")
 
@@ -252,3 +251,29 @@ def sniff(lines: Sequence[str]) -> float:
     if not marked or json_lines * 4 > len(lines):
         return 0.0
     return 0.85
+
+
+#: The plugin (contract 1.5): raw model output and the three strategies linewise reads it with.
+agent = Agent(
+    "model-stream",
+    label="Raw model output",
+    agent_configuration_doc=agent_configuration_doc,
+    formats=[
+        Format(
+            "model_stream",
+            label=label,
+            create_stdout_parser=create_stdout_parser,
+            sniff=sniff,
+        ),
+        Format(
+            "model_stream_json",
+            label="Raw model output (JSON tool calls)",
+            create_stdout_parser=create_json_tool_parser,
+        ),
+        Format(
+            "model_stream_sentinel",
+            label="Raw model output (sentinel blocks)",
+            create_stdout_parser=create_sentinel_parser,
+        ),
+    ],
+)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import score_json_events
 
 from linewise_vibe.parser import SESSION_RECORD
 
@@ -33,6 +34,15 @@ _OWN: Final = frozenset(
 )
 
 
+def _verdict(message: dict[str, Any]) -> bool | None:
+    """True for a message showing a field only Vibe writes, None for a plain one, False else."""
+    role = message.get("role")
+    if type(role) is not str or role not in _ROLES or set(message) - _FIELDS:
+        return False
+    own = bool(_OWN & set(message)) or (role == "tool" and type(message.get("name")) is str)
+    return own or None
+
+
 def sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely ``vibe --output streaming`` (or Vibe's session log) wrote ``lines``.
 
@@ -41,20 +51,7 @@ def sniff(lines: Sequence[str]) -> float:
     (``injected``, ``message_id``, the ``reasoning_*`` ones) or a ``tool`` reply
     naming its tool (``name``), as Vibe's are.
     """
-    own = events = other = 0
-    for line in lines:
-        message = parse_json_object(line)
-        if message is None:
-            other += line.strip() != ""
-            continue
-        role = message.get("role")
-        if type(role) is not str or role not in _ROLES or set(message) - _FIELDS:
-            return 0.0
-        events += 1
-        own += bool(_OWN & set(message)) or (role == "tool" and type(message.get("name")) is str)
-    if not own or other > events:
-        return 0.0
-    return 0.95 if other == 0 else 0.85
+    return score_json_events(lines, _verdict)
 
 
 def session_sniff(lines: Sequence[str]) -> float:

@@ -98,7 +98,7 @@ class ToolCards:
         name = entry["name"] if isinstance(entry.get("name"), str) else ""
         use_id = self._remember(entry.get("toolUseId"), ident, name)
         value = entry.get("input")
-        agent = subagent_label(name, value)
+        agent = subagent_label(name, value, marker=entry.get("startsSubagent"))
         subagent = badge = ""
         if agent is not None and use_id is not None:
             self._subagents[use_id] = ident

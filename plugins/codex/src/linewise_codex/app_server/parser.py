@@ -17,6 +17,7 @@ from linewise_contracts.extract import (
     stdout_entries,
     to_json_text,
 )
+from linewise_contracts.outcomes import Outcome
 
 from linewise_codex.app_server.activity import (
     REQUEST_KINDS,
@@ -26,10 +27,17 @@ from linewise_codex.app_server.activity import (
 )
 from linewise_codex.app_server.items import exec_item, item_text
 from linewise_codex.parser import _item_entries, _tool_call, _tool_result, _tool_use_id
+from linewise_codex.usage import breakdown_usage, with_session_fields
 
 __all__ = ["CodexAppServerParser", "create_stdout_parser", "parse_stdout_line", "read_message"]
 
 _TOOL_ITEMS: Final = ("command_execution", "mcp_tool_call", "web_search", "collab_tool_call")
+#: A turn's status -> its outcome (contract 1.5), as the run summary reads it.
+_TURN_OUTCOMES: Final[dict[str, Outcome]] = {
+    "completed": "completed",
+    "interrupted": "interrupted",
+    "failed": "failed",
+}
 _TEXT_ITEMS: Final = ("agent_message", "reasoning", "plan")
 _DELTAS: Final = {
     "item/agentMessage/delta": "assistant",
@@ -109,9 +117,11 @@ def _other_item(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEnt
     return [{"kind": "system", "ts": ts, "text": text}]
 
 
-def _usage_counts(usage: dict[str, Any]) -> dict[str, Any]:
-    """A ``tokenUsage`` notification's running total (``total``), else its ``last`` call."""
-    return as_object(usage.get("total")) or as_object(usage.get("last"))
+def _usage_counts(usage: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """A ``tokenUsage`` notification's running total (``total``, and True), else its ``last``
+    call (and False)."""
+    total = as_object(usage.get("total"))
+    return (total, True) if total else (as_object(usage.get("last")), False)
 
 
 def _turn_result(params: dict[str, Any], ts: str, usage: dict[str, Any]) -> ResultEntry:
@@ -130,6 +140,27 @@ def _turn_result(params: dict[str, Any], ts: str, usage: dict[str, Any]) -> Resu
         "isError": status == "failed",
         "errors": [message] if message else [],
     }
+
+
+def _thread_result(
+    params: dict[str, Any], ts: str, usage: dict[str, Any], thread: str
+) -> ResultEntry:
+    """:func:`_turn_result` with the contract 1.5 fields (``usage`` in the vocabulary).
+
+    ``thread``: the turn's thread when ``usage`` is its running total (the
+    result names it, the latest of a thread counts); "" when ``usage`` is the
+    turn's last model call only, which the result carries as its own figures.
+    """
+    result = _turn_result(params, ts, usage)
+    status = as_string(as_object(params.get("turn")).get("status"), "completed")
+    return with_session_fields(
+        result,
+        usage=breakdown_usage(usage) if usage else None,
+        outcome=_TURN_OUTCOMES.get(status, "failed" if result["isError"] else "completed"),
+        cost=None,
+        session=thread,
+        own=not thread,
+    )
 
 
 def _ident(value: object) -> str:
@@ -173,7 +204,8 @@ class CodexAppServerParser:
         self._requests: BoundedMap[str, RuntimeRequestEntry] = BoundedMap(_REMEMBERED)
         self._tools: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # JSON-RPC id -> call id
         self._revisions: BoundedMap[str, int] = BoundedMap(_REMEMBERED)
-        self._usage: BoundedMap[str, dict[str, Any]] = BoundedMap(256)  # thread -> counts
+        # thread -> its latest counts, and whether they are its running total
+        self._usage: BoundedMap[str, tuple[dict[str, Any], bool]] = BoundedMap(256)
         self._threads: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)  # threads announced
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
@@ -305,9 +337,9 @@ class CodexAppServerParser:
                 self._output[ident] = (kept + as_string(params.get("delta")))[:_OUTPUT_CHARS]
             return []
         if method == "thread/tokenUsage/updated":
-            counts = _usage_counts(as_object(params.get("tokenUsage")))
+            counts, total = _usage_counts(as_object(params.get("tokenUsage")))
             if counts:
-                self._usage[as_string(params.get("threadId"))] = counts
+                self._usage[as_string(params.get("threadId"))] = (counts, total)
             return []
         if method in _SILENT:
             return []
@@ -328,8 +360,9 @@ class CodexAppServerParser:
             turn = as_string(as_object(params.get("turn")).get("id"))
             return _system(ts, "turn started" + (f" ({turn})" if turn else ""))
         if method == "turn/completed":
-            usage = self._usage.pop(as_string(params.get("threadId")), None) or {}
-            return [_turn_result(params, ts, usage)]
+            owner = as_string(params.get("threadId"))
+            usage, total = self._usage.pop(owner, None) or ({}, False)
+            return [_thread_result(params, ts, usage, owner if total else "")]
         if method == "turn/diff/updated":
             entry, unsafe = workspace_change(params, ts, 1)
             revision = (self._revisions.get(entry["changeSetId"]) or 0) + 1

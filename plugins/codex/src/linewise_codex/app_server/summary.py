@@ -6,13 +6,14 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
-from linewise_contracts.extract import as_int, as_object, as_string
+from linewise_contracts.extract import as_object, as_string
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise_codex.app_server.activity import REQUEST_KINDS
 from linewise_codex.app_server.parser import read_message
 from linewise_codex.summary import is_unknown_session_error
+from linewise_codex.usage import breakdown_usage
 
 __all__ = ["summarize_run", "token_usage"]
 
@@ -20,26 +21,8 @@ _OUTCOMES: Final = {"completed": "completed", "interrupted": "interrupted", "fai
 _KEPT_ERRORS: Final = 20
 
 
-def token_usage(counts: dict[str, Any]) -> TokenUsage:
-    """One ``TokenUsageBreakdown`` in the usage vocabulary.
-
-    Codex's ``inputTokens`` include ``cachedInputTokens``, so the uncached
-    input is the difference; ``reasoningOutputTokens`` are part of
-    ``outputTokens``. A count Codex did not send stays unknown.
-    """
-    given = as_int(counts.get("inputTokens"), -1)
-    cached = as_int(counts.get("cachedInputTokens"), -1)
-    output = as_int(counts.get("outputTokens"), -1)
-    reasoning = as_int(counts.get("reasoningOutputTokens"), -1)
-    uncached = None
-    if given >= 0:
-        uncached = given - cached if 0 <= cached <= given else given
-    return TokenUsage(
-        uncached_input=uncached,
-        cache_read=cached if cached >= 0 else None,
-        output=output if output >= 0 else None,
-        reasoning=reasoning if reasoning >= 0 else None,
-    )
+#: One ``TokenUsageBreakdown`` in the usage vocabulary (the parser's result entries use it too).
+token_usage = breakdown_usage
 
 
 class _Run:

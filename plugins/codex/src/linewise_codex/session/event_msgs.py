@@ -120,9 +120,16 @@ def tool_end_entries(
     return [*legacy_entries({**msg, "type": begin}, ts), *result]
 
 
-def turn_result(msg: dict[str, Any], ts: str, usage: dict[str, Any]) -> ResultEntry:
-    """A turn's end (``task_complete``, ``turn_aborted``) with the tokens it spent."""
-    result = legacy_result(msg, ts, usage)
+def turn_result(
+    msg: dict[str, Any], ts: str, usage: dict[str, Any], session: str, total: dict[str, Any]
+) -> ResultEntry:
+    """A turn's end (``task_complete``, ``turn_aborted``) with the tokens it spent.
+
+    The wire counts are ``usage`` (spent since the last result); the usage
+    vocabulary's (contract 1.5) are the session's running ``total``, named
+    by its ``session``.
+    """
+    result = legacy_result(msg, ts, usage, session, total)
     if as_string(msg.get("type")) == "turn_aborted":
         result["isError"] = True
         result["errors"] = [f"turn aborted: {as_string(msg.get('reason'), 'unknown')}"]

@@ -33,6 +33,8 @@ CALLS: Final = {
     "local_shell_call": "action",
     "tool_search_call": "arguments",
 }
+#: The multi-agent tool whose function call starts a sub-agent thread.
+_SPAWN_FUNCTIONS: Final = ("spawn_agent",)
 #: Item types that answer a call.
 OUTPUTS: Final = frozenset(
     {"function_call_output", "custom_tool_call_output", "tool_search_output"}
@@ -120,6 +122,8 @@ def _call(item: dict[str, Any], ts: str) -> ToolCallEntry:
         "name": f"{namespace}.{name}" if namespace else name,
         "input": _call_input(item.get(CALLS[kind])),
     }
+    if name in _SPAWN_FUNCTIONS and not namespace:
+        call["startsSubagent"] = True  # contract 1.5: the call starts an agent thread
     ident = as_string(item.get("call_id")) or as_string(item.get("id"))
     if ident:
         call["toolUseId"] = ident

@@ -227,7 +227,7 @@ class CodexSessionParser:
             kept = self._reasoning if kind == "turn_aborted" else []
             self._reasoning = []
             self._shown_reasoning = []
-            return [*kept, turn_result(msg, ts, usage)]
+            return [*kept, turn_result(msg, ts, usage, self._session(), self._total)]
         call_id = as_string(msg.get("call_id"))
         if kind in TOOL_BEGINS and call_id in self._names:
             return []  # the call item came first
@@ -236,6 +236,10 @@ class CodexSessionParser:
                 return []  # the output item already answered it
             return tool_end_entries(msg, kind, ts, called=call_id in self._open)
         return event_entries(msg, kind, ts)
+
+    def _session(self) -> str:
+        """The rollout's session id (its first ``session_meta``), "" when it has none."""
+        return self._init["sessionId"] if self._init is not None else ""
 
     def _paired(self, entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
         kept: list[TranscriptEntry] = []
@@ -272,7 +276,9 @@ class CodexSessionParser:
         usage = usage_delta(self._total, self._reported)
         if any(usage.values()):
             self._reported = self._total
-            entries.append(turn_result({"type": "token_count"}, ts, usage))
+            entries.append(
+                turn_result({"type": "token_count"}, ts, usage, self._session(), self._total)
+            )
         return entries
 
     def reset(self) -> None:

@@ -1,0 +1,64 @@
+"""What a Claude ``result`` event says about its session, in the contract's words (contract 1.5).
+
+One definition for the result entry (the parser) and the run summary: the
+session's tokens in the usage vocabulary, where its cost came from, and how
+the session ended. The host's run fold reads these from the entry, so the
+summary and every view agree on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, cast
+
+from linewise_contracts.entries import CostSource, TokenUsageCounts
+from linewise_contracts.extract import as_number, as_string
+from linewise_contracts.outcomes import Outcome
+
+from linewise_claude.classify import is_max_turns_result, is_refusal_result
+from linewise_claude.usage import result_tokens
+
+__all__ = ["INTERRUPTED", "cost_source", "failed", "result_outcome", "result_usage_counts"]
+
+#: The text Claude Code writes as the user's turn when a person stops the run.
+INTERRUPTED: Final = "[Request interrupted by user"
+
+
+def failed(result: Mapping[str, Any]) -> bool:
+    """The result says the session failed: ``is_error``, or an ``error_*`` subtype."""
+    return result.get("is_error") is True or as_string(result.get("subtype")).startswith("error")
+
+
+def result_outcome(result: Mapping[str, Any], *, interrupted: bool) -> Outcome:
+    """How the session this result ends came out (:data:`linewise_contracts.outcomes.OUTCOMES`).
+
+    ``interrupted``: a person stopped the run before this result (Claude Code
+    then writes an error result; the interruption is what happened).
+    """
+    if is_max_turns_result(result):
+        return "max_turns"
+    if as_string(result.get("subtype")) == "error_max_budget_usd":
+        return "budget"
+    if is_refusal_result(result):
+        return "refused"
+    if failed(result):
+        return "interrupted" if interrupted else "failed"
+    return "completed"
+
+
+def cost_source(result: Mapping[str, Any]) -> CostSource | None:
+    """``reported`` when the result has a cost (``total_cost_usd``, 0 included), else None."""
+    return "reported" if as_number(result.get("total_cost_usd"), -1) >= 0 else None
+
+
+def result_usage_counts(result: Mapping[str, Any]) -> TokenUsageCounts | None:
+    """The session's tokens so far in the usage vocabulary, null for a count not reported.
+
+    ``modelUsage`` summed over its models (every model call of the session:
+    main loop, subagents, internal calls) when the result has it, else its
+    ``usage`` block (the main loop); None when neither reports a count.
+    """
+    tokens = result_tokens(result)[0]
+    if not tokens.known:
+        return None
+    return cast("TokenUsageCounts", tokens.to_json())
