@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from linewise.render.export import export_logs
+from linewise.export import export_logs
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real-logs"
 

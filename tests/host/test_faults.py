@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-from host.render.export.test_export import claude_log
-from linewise.render.export import export_logs
-from linewise.render.export._folder import committed_paths
+from host.export.test_export import claude_log
+from linewise.export import export_logs
+from linewise.export._folder import committed_paths
 from support import FakeSite, wait_for_linewise
 
 pytestmark = pytest.mark.slow

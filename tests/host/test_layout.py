@@ -20,7 +20,7 @@ def test_the_top_level_holds_the_public_modules_and_the_stages_only() -> None:
     )
     assert entries == [
         "cli",
-        "errors",
+        "export",
         "hookspecs",
         "plugins",
         "render",

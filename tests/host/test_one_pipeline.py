@@ -121,7 +121,7 @@ def test_no_host_module_reads_a_clis_wire_format() -> None:
         # again on one line, for its plugin to read (the host reads none of its fields).
         "cli/json_document.py": 2,
         # The export folder's stamp and journal: files the host writes itself.
-        "render/export/_folder.py": 2,
+        "export/_folder.py": 2,
         # The isolation wire: messages between the host and its own worker process
         # (orjson, then json for what orjson refuses, such as a lone surrogate).
         "plugins/isolation/_wire.py": 2,

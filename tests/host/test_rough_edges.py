@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from host.render.export.test_export import claude_log
+from host.export.test_export import claude_log
 from linewise import Registry
 from linewise.cli import main
 from linewise.cli.commands.rendering import follow_chunks

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from linewise import Registry, build_transcript
 from linewise.cli.commands.summarizing import _row
-from linewise.render.export._work import export_file
+from linewise.export._work import export_file
 from linewise.render.outcome import result_usage, summary_tokens, summary_usage
 from linewise.transcript.run_report import summarize_log
 from linewise_contracts.usage import TOKEN_FIELDS
@@ -71,7 +71,7 @@ def test_the_corpus_is_there() -> None:
 def test_no_view_shows_zero_for_a_count_the_cli_did_not_report(
     path: Path, registry: Registry
 ) -> None:
-    from linewise.cli.session_inputs import session_report
+    from linewise.cli.inputs import session_report
 
     # What `linewise summarize PATH` and `export` read: a session file through its plugin.
     report = session_report(str(path), "auto", registry) or summarize_log(path, registry=registry)
@@ -101,7 +101,7 @@ def test_no_view_shows_zero_for_a_count_the_cli_did_not_report(
             assert f"{label} " not in footer.split("not reported:")[0], footer
 
     # runs.parquet's row: null where unknown, the same number where reported
-    from linewise.render.export._sources import UnreadableInput
+    from linewise.export._sources import UnreadableInput
 
     try:
         run = export_file(str(path), registry=registry).run

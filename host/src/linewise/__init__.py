@@ -12,15 +12,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from linewise.errors import (
-        AgentStartError,
-        AmbiguousSessionError,
-        LinewiseError,
-        ParserLineError,
-        PluginLoadError,
-        SessionNotFoundError,
-        UnknownAdapterError,
-    )
     from linewise.plugins.doctor import EnvironmentReport, check_environments
     from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
     from linewise.plugins.registry import (
@@ -35,6 +26,15 @@ if TYPE_CHECKING:
     from linewise.run.agent import RunResult, run_agent
     from linewise.sessions import SessionInfo, find_sessions, transcribe_session
     from linewise.settings.clock import utc_now
+    from linewise.settings.errors import (
+        AgentStartError,
+        AmbiguousSessionError,
+        LinewiseError,
+        ParserLineError,
+        PluginLoadError,
+        SessionNotFoundError,
+        UnknownAdapterError,
+    )
     from linewise.stream.detect import Detection, detect_adapter
     from linewise.stream.session import (
         Diagnostics,
@@ -53,7 +53,7 @@ _EXPORTS = {
     "detect_adapter": "linewise.stream.detect",
     "EnvironmentReport": "linewise.plugins.doctor",
     "check_environments": "linewise.plugins.doctor",
-    "AgentStartError": "linewise.errors",
+    "AgentStartError": "linewise.settings.errors",
     "RunResult": "linewise.run.agent",
     "run_agent": "linewise.run.agent",
     "RunReport": "linewise.transcript.run_report",
@@ -73,12 +73,12 @@ _EXPORTS = {
     "Transcript": "linewise.transcript.build",
     "build_transcript": "linewise.transcript.build",
     "open_session": "linewise.transcript.build",
-    "LinewiseError": "linewise.errors",
-    "ParserLineError": "linewise.errors",
-    "PluginLoadError": "linewise.errors",
-    "UnknownAdapterError": "linewise.errors",
-    "AmbiguousSessionError": "linewise.errors",
-    "SessionNotFoundError": "linewise.errors",
+    "LinewiseError": "linewise.settings.errors",
+    "ParserLineError": "linewise.settings.errors",
+    "PluginLoadError": "linewise.settings.errors",
+    "UnknownAdapterError": "linewise.settings.errors",
+    "AmbiguousSessionError": "linewise.settings.errors",
+    "SessionNotFoundError": "linewise.settings.errors",
     "SessionInfo": "linewise.sessions",
     "find_sessions": "linewise.sessions",
     "transcribe_session": "linewise.sessions",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from linewise.cli import main
-from linewise.cli.inputs import looks_binary
+from linewise.sessions.inputs import looks_binary
 from support import REPO
 
 SAMPLE = REPO / "examples" / "claude-sample.jsonl"

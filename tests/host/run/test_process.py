@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from linewise.errors import AgentStartError
 from linewise.run.child import Phase
 from linewise.run.process import Child, spawn
+from linewise.settings.errors import AgentStartError
 
 
 class Recording:

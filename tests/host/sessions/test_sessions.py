@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from linewise import Registry
-from linewise.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.sessions import find_sessions, resolve_session, transcribe_session
+from linewise.settings.errors import AmbiguousSessionError, SessionNotFoundError
 from session_fakes import install, records, write_tiny, write_tinydb
 from support import FakeSite
 

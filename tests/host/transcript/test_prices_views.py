@@ -137,7 +137,7 @@ def test_sessions_mark_estimated_costs_in_the_table_and_json(
 
 def test_the_export_says_where_each_cost_came_from(fake_site: FakeSite, home: Path) -> None:
     pytest.importorskip("pyarrow", reason="the export extra is not installed")
-    from linewise.render.export import export_file
+    from linewise.export import export_file
 
     registry = Registry(entry_points=fake_site.entry_points())
 

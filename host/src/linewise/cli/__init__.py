@@ -312,8 +312,8 @@ def _main(argv: Sequence[str] | None) -> int:
         configure_logging,
         fail,
     )
-    from linewise.errors import LinewiseError
     from linewise.plugins.registry import get_registry
+    from linewise.settings.errors import LinewiseError
 
     configure_logging(args.verbose)
     if argv is None:

@@ -247,7 +247,7 @@ def _render_one(
     settings: dict[str, Any], path: str, rendered: str, registry: Registry | None = None
 ) -> Outcome:
     """Render one log to the file ``rendered``; its exit code and its stderr text."""
-    from linewise.errors import LinewiseError
+    from linewise.settings.errors import LinewiseError
 
     args = argparse.Namespace(**{**settings, "path": path, "output": rendered})
     captured = io.StringIO()

@@ -20,7 +20,6 @@ from linewise_contracts.protocols import (
     SUMMARIZE_RUN,
 )
 
-from linewise.errors import JavaScriptLoadError, PluginLoadError
 from linewise.plugins.candidate import Candidate
 from linewise.plugins.discovery import adapter_type_problem, entry_point_value_problem
 from linewise.plugins.gate import GateDecision, check_contract, contract_hint
@@ -45,7 +44,7 @@ from linewise.plugins.loaded import (
     metadata_models,
     metadata_str,
 )
-from linewise.plugins.suggest import unknown_adapter
+from linewise.settings.errors import JavaScriptLoadError, PluginLoadError
 
 if TYPE_CHECKING:
     from linewise_contracts.agent import Format
@@ -107,6 +106,8 @@ class PluginLoader:
         if failure is not None:
             return generic_loaded(adapter_type, failure.describe())
         if adapter_type not in self._registry._by_type():
+            from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
             raise unknown_adapter(adapter_type, self._registry.adapter_types)
         winner, shadowed, disabled = self._registry._contenders(adapter_type)
         if winner is None:

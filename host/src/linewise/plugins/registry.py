@@ -17,7 +17,6 @@ from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
 from linewise.plugins.loading import PluginLoader, static_problem
-from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
@@ -94,7 +93,8 @@ class Registry:
         settings: Settings | None = None,
     ) -> None:
         settings = Settings.from_environment() if settings is None else settings
-        self._settings = settings
+        #: The settings it was made with (``LINEWISE_*`` as read at the edge).
+        self.settings = settings
         self._disabled = (
             _split_names(settings.disable)
             if disable is None
@@ -155,11 +155,6 @@ class Registry:
         return allowed[0], allowed[1:], None
 
     @property
-    def settings(self) -> Settings:
-        """The settings the registry was made with (``LINEWISE_*`` as read at the edge)."""
-        return self._settings
-
-    @property
     def skipped_distributions(self) -> list[str]:
         """Installed distributions left out because their metadata cannot be read, and why."""
         self._by_type()
@@ -197,6 +192,8 @@ class Registry:
             return self.parsers()[0]
         group = self._by_type().get(adapter_type)
         if not group:
+            from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
             raise unknown_adapter(adapter_type, self.adapter_types)
         winner, shadowed, _ = self._contenders(adapter_type)
         return self._info(winner or group[0], winner, shadowed)
@@ -312,7 +309,7 @@ class Registry:
         Parsers loaded before are loaded again.
         """
         policy = IsolationPolicy.build(
-            names, line_timeout=line_timeout, worker_memory=worker_memory, settings=self._settings
+            names, line_timeout=line_timeout, worker_memory=worker_memory, settings=self.settings
         )
         with self._lock:
             self.isolation = policy

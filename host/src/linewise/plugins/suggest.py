@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from linewise.errors import UnknownAdapterError
+from linewise.settings.errors import UnknownAdapterError
 
 __all__ = ["FIRST_PARTY", "unknown_adapter", "unknown_adapter_message"]
 

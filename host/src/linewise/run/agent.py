@@ -17,9 +17,7 @@ from typing import IO, TYPE_CHECKING, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
-from linewise.errors import AgentStartError, LinewiseError
 from linewise.plugins.registry import Registry, get_registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.render.redaction.entries import EntryRedactor, LineMasker
 from linewise.render.redaction.redactor import (
     MASK,
@@ -34,6 +32,7 @@ from linewise.run.process import Child, SignalInbox, forwarding_signals, spawn
 from linewise.run.written import NamedRaw, open_named
 from linewise.settings import defaults as _defaults
 from linewise.settings.clock import utc_now
+from linewise.settings.errors import AgentStartError, LinewiseError
 from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
@@ -504,6 +503,8 @@ def _registry_for(adapter_type: str, registry: Registry | None) -> Registry:
     """The registry of a run (the process's own by default); it must know ``adapter_type``."""
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         raise unknown_adapter(adapter_type, registry.adapter_types)
     return registry
 

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
-from linewise.errors import AgentStartError
 from linewise.run.child import (
     Action,
     ChildMachine,
@@ -28,6 +27,7 @@ from linewise.run.child import (
     StopReading,
 )
 from linewise.settings.defaults import EXIT_CANNOT_EXECUTE, EXIT_NOT_FOUND, READ_SIZE
+from linewise.settings.errors import AgentStartError
 
 __all__ = [
     "FORWARDED_SIGNALS",

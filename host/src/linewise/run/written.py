@@ -6,7 +6,7 @@ import io
 import os
 from typing import IO, Any
 
-from linewise.errors import LinewiseError
+from linewise.settings.errors import LinewiseError
 
 __all__ = ["NamedRaw", "OutputError", "open_named"]
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from linewise.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.plugins.registry import Registry, get_registry
 from linewise.sessions._cache import CachedRow, FactsCache, Key, cache_dir, decode, pack_text
 from linewise.sessions._declared import declared_stores
 from linewise.sessions._facts import SessionInfo, read_facts, unread_info, utc_iso
 from linewise.sessions._memo import FactsMemo
 from linewise.sessions._stores import SessionFile, session_keys_of, store_files
+from linewise.settings.errors import AmbiguousSessionError, SessionNotFoundError
 from linewise.settings.version import __version__
 
 __all__ = [
@@ -405,8 +405,8 @@ def lookup_session(
 ) -> SessionInfo:
     """The one session whose id is ``reference``, or starts with it.
 
-    An exact id wins over prefixes. Raises :class:`~linewise.errors.SessionNotFoundError`
-    or :class:`~linewise.errors.AmbiguousSessionError` (listing the candidates).
+    An exact id wins over prefixes. Raises :class:`~linewise.settings.errors.SessionNotFoundError`
+    or :class:`~linewise.settings.errors.AmbiguousSessionError` (listing the candidates).
     """
     infos = list_sessions(registry=registry, environ=environ, home=home, use_cache=use_cache)
     wanted = reference.strip()

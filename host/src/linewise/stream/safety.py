@@ -8,11 +8,11 @@ from typing import Any, Final
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.validation import entry_problem
 
-from linewise.errors import ParserLineError
 from linewise.plugins.generic import parse_generic_line
 from linewise.plugins.guard import is_plugin_failure
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.registry import LoadedParser
+from linewise.settings.errors import ParserLineError
 from linewise.stream.batching import batch_of, batched_into, batched_to
 from linewise.stream.copies import (
     OUTPUT_FACTOR,

@@ -16,7 +16,6 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise.plugins.registry import Registry, get_registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.defaults import MAX_LINE_CHARS, READ_SIZE
 from linewise.stream.diagnostics import Diagnostics
 from linewise.stream.lines import read_lines
@@ -242,6 +241,8 @@ def summarize_stream(
 
     registry = registry or get_registry()
     if adapter_type != "auto" and adapter_type not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         raise unknown_adapter(adapter_type, registry.adapter_types)
     start = stream.tell()
     pipeline = Pipeline(

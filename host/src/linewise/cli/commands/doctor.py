@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fail
 from linewise.plugins.parser_info import DEPRECATED_SHAPE
 from linewise.plugins.registry import Registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.render import STATUS_ROLES, paint
 from linewise.settings.sanitising import neutralize
 
@@ -151,6 +150,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     known = registry.adapter_types
     for name in args.adapter_types:
         if name not in known:
+            from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
             fail(str(unknown_adapter(name, known)), EXIT_USAGE)
     timeout = args.timeout if args.timeout > 0 else None
     names = list(dict.fromkeys(args.adapter_types)) or None

@@ -115,8 +115,8 @@ def _session_files(args: argparse.Namespace, registry: Registry) -> list[str]:
     A store file holding several sessions (a database) is one input, as when
     named: it is read as ``render`` reads it.
     """
-    from linewise.cli.session_inputs import terminal_progress
     from linewise.sessions import find_sessions
+    from linewise.sessions.inputs import terminal_progress
 
     progress, done = terminal_progress()
     try:
@@ -130,7 +130,7 @@ def _session_files(args: argparse.Namespace, registry: Registry) -> list[str]:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Export the logs named."""
-    from linewise.render.export import MissingExtraError, export_logs
+    from linewise.export import MissingExtraError, export_logs
     from linewise.render.progress import ProgressBar
 
     if args.scheduler and args.engine != "dask":

@@ -90,8 +90,8 @@ def _table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Run the query and print its rows."""
-    from linewise.render.export import EXAMPLE_QUERIES, MissingExtraError, run_query
-    from linewise.render.export._folder import InconsistentExportError
+    from linewise.export import EXAMPLE_QUERIES, MissingExtraError, run_query
+    from linewise.export._folder import InconsistentExportError
 
     if args.show_examples:
         for name, sql in EXAMPLE_QUERIES.items():

@@ -25,7 +25,7 @@ from linewise.cli.common import (
 from linewise.cli.drawing import drawing_for, note_detection
 from linewise.cli.entry_stream import entry_stream
 from linewise.cli.hints import warn_if_unrecognised
-from linewise.cli.inputs import refusing_binary
+from linewise.cli.inputs import refusing_binary, session_source
 from linewise.cli.options import (
     add_color,
     add_full,
@@ -37,10 +37,9 @@ from linewise.cli.options import (
     redactor_for,
 )
 from linewise.cli.render_pool import add_jobs, render_paths
-from linewise.cli.session_inputs import SessionInput, session_source
 from linewise.cli.story import KeptChunks, run_summary
 from linewise.plugins.registry import Registry
-from linewise.plugins.suggest import unknown_adapter
+from linewise.sessions.inputs import SessionInput
 from linewise.settings import signals as _signals
 from linewise.settings.defaults import EXIT_INTERRUPTED, READ_SIZE
 from linewise.settings.sanitising import neutralize
@@ -333,6 +332,8 @@ def _same_file(path: str, output: str) -> bool:
 
 def _check_options(args: argparse.Namespace, registry: Registry) -> None:
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     if args.style != "default" and args.format != "text":
         fail(f"--style {args.style} applies to --format text only", EXIT_USAGE)

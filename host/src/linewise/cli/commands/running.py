@@ -21,11 +21,10 @@ from linewise.cli.options import (
     add_redact,
     check_otlp,
 )
-from linewise.errors import LinewiseError
 from linewise.plugins.registry import Registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.render import FORMATS
 from linewise.settings.defaults import EXIT_HOST_FAILURE, GRACE
+from linewise.settings.errors import LinewiseError
 
 if TYPE_CHECKING:
     from linewise_contracts.summary import RunSummary
@@ -129,6 +128,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     if not command:
         fail("no command to run: linewise run [OPTIONS] -- COMMAND [ARG ...]", EXIT_USAGE)
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     check_otlp(args)
     if args.style == "compact" and args.format != "text":
@@ -195,9 +196,9 @@ def _run_drawn(
     args: argparse.Namespace, registry: Registry, command: list[str], output: TextIO
 ) -> RunResult:
     """Run the agent, drawing its transcript on ``output``, and end the drawing."""
-    from linewise.errors import AgentStartError
     from linewise.render.redaction.redactor import Redactor, redact_command
     from linewise.run.agent import run_agent
+    from linewise.settings.errors import AgentStartError
 
     # The title is shown (the HTML page): secret options and secret values masked.
     shown = redact_command(command, Redactor.for_environment(os.environ))

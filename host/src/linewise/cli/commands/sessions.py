@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from linewise.cli.common import EXIT_OK, EXIT_USAGE, fail, positive_int
-from linewise.cli.session_inputs import terminal_progress
 from linewise.plugins.registry import Registry
+from linewise.sessions.inputs import terminal_progress
 from linewise.settings.defaults import EXIT_INTERRUPTED
 from linewise.settings.sanitising import neutralize
 

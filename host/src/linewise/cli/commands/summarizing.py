@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from linewise.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, add_isolation_options, fail
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.registry import Registry
-from linewise.plugins.suggest import unknown_adapter
 from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -288,7 +287,7 @@ def _regular(path: str) -> bool:
 
 def _summarize_one(path: str, adapter_type: str, registry: Registry) -> RunReport:
     """One log's report; stdin is copied to a temporary file first (it is read twice)."""
-    from linewise.cli.session_inputs import session_report
+    from linewise.cli.inputs import session_report
     from linewise.transcript.run_report import summarize_log, summarize_stream
 
     if (report := session_report(path, adapter_type, registry)) is not None:
@@ -306,6 +305,8 @@ def run(args: argparse.Namespace, registry: Registry) -> int:
     from linewise.transcript.run_report import total
 
     if args.adapter != "auto" and args.adapter not in registry.adapter_types:
+        from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
         fail(str(unknown_adapter(args.adapter, registry.adapter_types)), EXIT_USAGE)
     reports: list[RunReport] = []
     unreadable: list[dict[str, str]] = []

@@ -90,7 +90,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, registry: Registry) -> int:
     """Make the report asked for."""
-    from linewise.cli.session_inputs import terminal_progress
+    from linewise.sessions.inputs import terminal_progress
     from linewise.sessions.usage._sources import UsageFilter, bounds, log_records, session_records
     from linewise.transcript.prices import warn_unpriced
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linewise.errors import JavaScriptLoadError
 from linewise.plugins.javascript._engine import (
     EngineLimits,
     JavaScriptError,
@@ -27,6 +26,7 @@ from linewise.plugins.javascript._store import (
     read_registration,
     verified_module,
 )
+from linewise.settings.errors import JavaScriptLoadError
 
 if TYPE_CHECKING:
     from linewise.settings.environment import Settings

@@ -6,18 +6,18 @@ Needs the ``export`` extra (pyarrow, DuckDB); ``engine="dask"`` needs the
 
 from __future__ import annotations
 
-from linewise.render.export._engines import ENGINES, default_workers
-from linewise.render.export._export import (
+from linewise.export._engines import ENGINES, default_workers
+from linewise.export._export import (
     ENTRIES_FILE,
     RUNS_FILE,
     ExportError,
     ExportResult,
     export_logs,
 )
-from linewise.render.export._extras import MissingExtraError
-from linewise.render.export._query import EXAMPLE_QUERIES, QueryResult, run_query
-from linewise.render.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, Column
-from linewise.render.export._work import ExportFailure, FileExport, export_file, export_sessions
+from linewise.export._extras import MissingExtraError
+from linewise.export._query import EXAMPLE_QUERIES, QueryResult, run_query
+from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, Column
+from linewise.export._work import ExportFailure, FileExport, export_file, export_sessions
 
 __all__ = [
     "ENGINES",

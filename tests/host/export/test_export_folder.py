@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host.render.export.test_export import claude_log
+from host.export.test_export import claude_log
 from linewise.cli import main
-from linewise.render.export import export_logs, run_query
-from linewise.render.export._folder import InconsistentExportError, create_temporary, writing
+from linewise.export import export_logs, run_query
+from linewise.export._folder import InconsistentExportError, create_temporary, writing
 
 pq = pytest.importorskip("pyarrow.parquet", reason="the export extra (pyarrow) is not installed")
 
@@ -68,7 +68,7 @@ def replace(source, target):
     if target.endswith("runs.parquet"):  # the new runs are in place, the old entries still there
         os.kill(os.getpid(), signal.SIGKILL)
 os.replace = replace
-from linewise.render.export import export_logs
+from linewise.export import export_logs
 export_logs([sys.argv[1]], sys.argv[2], workers=1)
 """
 
@@ -95,7 +95,7 @@ def test_a_failure_before_the_commit_leaves_the_old_export_whole(
     out = tmp_path / "out"
     export_logs([str(logs / "0.jsonl")], str(out), workers=1)
     before = (out / "runs.parquet").read_bytes(), (out / "entries.parquet").read_bytes()
-    import linewise.render.export._export as export_module
+    import linewise.export._export as export_module
 
     def full_disk(*args: Any) -> None:
         raise OSError(28, "No space left on device")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from linewise.errors import LinewiseError
+from linewise.settings.errors import LinewiseError
 
 __all__ = ["MissingExtraError", "require"]
 

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from linewise.cli.session_inputs import SessionInput
     from linewise.plugins.registry import Registry
+    from linewise.sessions.inputs import SessionInput
 
 __all__ = ["UnreadableInput", "opened_input", "opened_inputs", "refuse_unread"]
 
@@ -35,8 +35,8 @@ class UnreadableInput(ValueError):
 
 def _stored(source: str, adapter_type: str, registry: Registry) -> SessionInput | None:
     """The stored session ``source`` is (see :func:`opened_input`), or None for a log."""
-    from linewise.cli.session_inputs import session_input
     from linewise.plugins.guard import PluginCallError
+    from linewise.sessions.inputs import session_input
 
     try:
         return session_input(source, adapter_type, registry)
@@ -69,9 +69,9 @@ def opened_inputs(
     """
     from pathlib import Path
 
-    from linewise.cli.session_inputs import keyed_input
     from linewise.plugins.guard import PluginCallError
     from linewise.sessions._stores import session_keys_of
+    from linewise.sessions.inputs import keyed_input
 
     found = _stored(source, adapter_type, registry)
     if found is None:  # a log: its own lines
@@ -96,7 +96,7 @@ def opened_inputs(
 def refuse_unread(stream: IO[bytes], source: str) -> None:
     """Raise :class:`UnreadableInput` when no parser recognised ``stream`` and it is not text
     lines (see the module's docstring); ``stream`` is left at its start."""
-    from linewise.cli.inputs import looks_binary
+    from linewise.sessions.inputs import looks_binary
 
     head = stream.read(_HEAD_BYTES)
     stream.seek(0)

@@ -7,7 +7,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Final
 
-from linewise.render.export._extras import require
+from linewise.export._extras import require
 
 __all__ = ["EXAMPLE_QUERIES", "QueryResult", "run_query"]
 
@@ -61,13 +61,13 @@ def run_query(directory: str, sql: str) -> QueryResult:
     """Run ``sql`` over the export in ``directory`` (views ``runs`` and ``entries``).
 
     Raises FileNotFoundError when the folder holds no export,
-    :class:`~linewise.render.export._folder.InconsistentExportError` when its two
+    :class:`~linewise.export._folder.InconsistentExportError` when its two
     tables are not of one export, and ``duckdb.Error`` for a query DuckDB refuses.
     """
     duckdb = require("export", "duckdb")
     pq = require("export", "pyarrow.parquet")
-    from linewise.render.export._export import ENTRIES_FILE, RUNS_FILE
-    from linewise.render.export._folder import check_pair, committed_paths, reading
+    from linewise.export._export import ENTRIES_FILE, RUNS_FILE
+    from linewise.export._folder import check_pair, committed_paths, reading
 
     files = {"runs": RUNS_FILE, "entries": ENTRIES_FILE}
     with reading(directory), tempfile.TemporaryDirectory(prefix="linewise-query-") as aliases:

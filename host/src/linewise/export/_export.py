@@ -8,20 +8,20 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from linewise.errors import LinewiseError
-from linewise.render.export._engines import ENGINES, Result, dask_results, process_results
-from linewise.render.export._extras import require
-from linewise.render.export._folder import (
+from linewise.export._engines import ENGINES, Result, dask_results, process_results
+from linewise.export._extras import require
+from linewise.export._folder import (
     InconsistentExportError,
     Stamp,
     check_pair,
     commit,
     writing,
 )
-from linewise.render.export._inputs import collect_inputs
-from linewise.render.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
-from linewise.render.export._work import ExportFailure, Redaction, content_hash
-from linewise.render.export._writer import TableWriter
+from linewise.export._inputs import collect_inputs
+from linewise.export._schema import ENTRIES_COLUMNS, RUNS_COLUMNS, arrow_schema
+from linewise.export._work import ExportFailure, Redaction, content_hash
+from linewise.export._writer import TableWriter
+from linewise.settings.errors import LinewiseError
 
 __all__ = ["ENTRIES_FILE", "RUNS_FILE", "ExportError", "ExportResult", "export_logs"]
 
@@ -153,7 +153,7 @@ def export_logs(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     require("export", "pyarrow")
-    from linewise.render.export._engines import default_workers
+    from linewise.export._engines import default_workers
 
     workers = workers or default_workers()
     os.makedirs(directory, exist_ok=True)

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-from linewise.errors import LinewiseError
+from linewise.settings.errors import LinewiseError
 
 __all__ = [
     "JOURNAL_FILE",

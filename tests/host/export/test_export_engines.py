@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from linewise.cli import main
-from linewise.render.export import EXAMPLE_QUERIES, export_logs, run_query
+from linewise.export import EXAMPLE_QUERIES, export_logs, run_query
 from linewise.transcript.run_report import summarize_log
 from support import CORPUS, corpus_path
 
@@ -26,7 +26,7 @@ DASK_SCRIPT = """
 import sys
 from distributed import LocalCluster
 from linewise.cli import main
-from linewise.render.export import export_logs
+from linewise.export import export_logs
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                   dashboard_address=None) as cluster:
@@ -188,7 +188,7 @@ def test_example_queries_run_on_the_real_logs(corpus_export: tuple[Path, Path]) 
 PRIVATE_CLUSTER = """
 import sys
 from distributed import Client
-from linewise.render.export._engines import local_cluster
+from linewise.export._engines import local_cluster
 
 cluster, security = local_cluster(2)
 with cluster:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from linewise import Registry
 from linewise.cli import main
-from linewise.render.export import (
+from linewise.export import (
     ENTRIES_COLUMNS,
     EXAMPLE_QUERIES,
     RUNS_COLUMNS,
@@ -393,16 +393,16 @@ def test_without_append_an_export_replaces_the_folder_contents(logs: Path, tmp_p
 def test_an_input_that_fails_is_reported_and_the_rest_exported(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import linewise.render.export._work
+    import linewise.export._work
 
-    real = linewise.render.export._work.content_hash
+    real = linewise.export._work.content_hash
 
     def vanishing(path: str) -> str:
         if path.endswith("b.jsonl"):  # deleted between the walk and the read
             raise FileNotFoundError(2, "No such file or directory")
         return real(path)
 
-    monkeypatch.setattr(linewise.render.export._work, "content_hash", vanishing)
+    monkeypatch.setattr(linewise.export._work, "content_hash", vanishing)
     code, _, err = _cli(
         "export", str(logs), "--to", str(tmp_path / "out"), "-j", "1", capsys=capsys
     )

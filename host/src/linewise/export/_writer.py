@@ -6,9 +6,9 @@ import contextlib
 import os
 from typing import Any, Final
 
-from linewise.render.export._extras import require
-from linewise.render.export._folder import METADATA_KEY, Stamp, create_temporary
-from linewise.render.export._schema import Column, arrow_schema
+from linewise.export._extras import require
+from linewise.export._folder import METADATA_KEY, Stamp, create_temporary
+from linewise.export._schema import Column, arrow_schema
 
 __all__ = ["TableWriter"]
 
@@ -19,7 +19,7 @@ ROW_GROUP_ROWS: Final = 64 * 1024
 class TableWriter:
     """Writes one table for ``path`` to a hidden temporary file, completed by :meth:`finish`.
 
-    The export folder's commit (:mod:`linewise.render.export._folder`) then puts it in place.
+    The export folder's commit (:mod:`linewise.export._folder`) then puts it in place.
 
     Rows are buffered and written at input boundaries once :data:`ROW_GROUP_ROWS`
     are held, so the same rows in the same order always give the same file.

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from linewise import Registry
-from linewise.cli.session_inputs import session_report
-from linewise.render.export import export_logs
+from linewise.cli.inputs import session_report
+from linewise.export import export_logs
 from linewise.sessions import find_sessions
 from linewise.transcript.run_report import summarize_log
 from session_fakes import install, records, write_tinydb
@@ -22,7 +22,7 @@ def _layouts() -> dict[str, Any]:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "real_homes", Path(__file__).parents[2] / "sessions" / "test_sessions_real_homes.py"
+        "real_homes", Path(__file__).parents[1] / "sessions" / "test_sessions_real_homes.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -172,7 +172,7 @@ def test_every_session_of_a_store_file_holding_several_is_a_run_of_its_own(
     home: Path, fake_site: FakeSite
 ) -> None:
     """A database of sessions (the fake tinydb store) exports each session, not the newest."""
-    from linewise.render.export import export_file, export_sessions
+    from linewise.export import export_file, export_sessions
 
     install(fake_site)
     registry = Registry(entry_points=fake_site.entry_points())

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from typing import Any, Final, TypeAlias
 
-from linewise.render.export._extras import require
-from linewise.render.export._work import ExportFailure, FileExport, Redaction, export_or_fail
+from linewise.export._extras import require
+from linewise.export._work import ExportFailure, FileExport, Redaction, export_or_fail
 from linewise.settings.workers import worker_pool
 
 __all__ = [

@@ -1,37 +1,60 @@
-"""``render`` and ``summarize`` of a stored session: given by id, or a file its plugin reads.
+"""An input that may be a stored session: given by id, or a file its plugin reads.
 
 An input is a session when it names no file but a session's id (or an
-unambiguous prefix of one), or when it is a file whose adapter type (given
-with ``-a``, or detected) exports ``session_records`` or whose store's layout
-holds it. The session's record lines, with secret values masked, then stand
-in for the file: everything after that is the ordinary ``render`` or
-``summarize``. Any other input is left alone, and ``render FILE -a TYPE`` of a
-type without ``session_records`` imports nothing more.
+unambiguous prefix of one), or when it is a file whose adapter type (given,
+or detected) exports ``session_records`` or whose store's layout holds it.
+The session's record lines, with secret values masked, then stand in for the
+file: ``render``, ``summarize`` and ``export`` read them as they read a log.
+Any other input is left alone (and a type without ``session_records`` imports
+nothing more). :func:`looks_binary` tells a log that is not text.
 """
 
 from __future__ import annotations
 
-import argparse
+import codecs
 import errno
+import logging
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING
-
-from linewise.cli.common import EXIT_FAILURE, fail, logger
-from linewise.errors import SessionNotFoundError
-from linewise.plugins.guard import PluginCallError
-from linewise.plugins.registry import Registry
+from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from linewise.plugins.registry import Registry
     from linewise.render.progress import ProgressBar
     from linewise.stream.detect import Detection
-    from linewise.transcript.run_report import RunReport
 
-__all__ = ["SessionInput", "session_input", "session_report", "session_source", "terminal_progress"]
+__all__ = ["SessionInput", "keyed_input", "looks_binary", "session_input", "terminal_progress"]
+
+logger = logging.getLogger("linewise")
+
+#: How much of the start of an input is looked at.
+LOOKED_AT: Final = 1024
+#: Share of characters that may be undecodable or control characters in text.
+MOST_UNREADABLE: Final = 0.3
+# Control characters an agent's output does carry: tab, newline, carriage return,
+# form feed, backspace and escape (colours).
+_TEXT_CONTROLS: Final = frozenset("\t\n\r\f\b\x1b")
+
+
+def looks_binary(start: bytes) -> bool:
+    """True when ``start`` (a stream's first bytes) is not text: it holds a NUL byte, or
+    a large share of it is not UTF-8 or is control characters."""
+    start = start[:LOOKED_AT]
+    if b"\x00" in start:
+        return True
+    # Incremental: a character cut at the end of what is looked at is not held against it.
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(start, final=False)
+    if not text:
+        return False
+    unreadable = sum(
+        1 for char in text if char == "\ufffd" or (char < " " and char not in _TEXT_CONTROLS)
+    )
+    return unreadable > MOST_UNREADABLE * len(text)
+
 
 # What pathlib's is_file() and exists() take for "not there" rather than an error.
 _ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
@@ -90,8 +113,8 @@ def terminal_progress() -> tuple[Callable[[int, int], None] | None, Callable[[],
 def session_input(reference: str, adapter_type: str, registry: Registry) -> SessionInput | None:
     """The session ``reference`` names, or None when it is an ordinary input.
 
-    Raises :class:`~linewise.errors.SessionNotFoundError` and
-    :class:`~linewise.errors.AmbiguousSessionError` for an id that matches no
+    Raises :class:`~linewise.settings.errors.SessionNotFoundError` and
+    :class:`~linewise.settings.errors.AmbiguousSessionError` for an id that matches no
     session or several, :class:`OSError` and
     :class:`~linewise.plugins.guard.PluginCallError` when the session cannot be read.
     """
@@ -196,58 +219,3 @@ def _read(
             yield line if masking is None else masking(line)
 
     return SessionInput(stream, adapter_type, path, detection, listing=listing)
-
-
-def session_source(args: argparse.Namespace, registry: Registry) -> SessionInput | None:
-    """For ``render``: the session ``args.path`` names, or None when it names none.
-
-    ``args.adapter`` becomes the session's adapter type (what detection chose
-    is said on stderr, as for any log). Exits with a clear message when the
-    session cannot be found or read. With ``--follow`` its stream is closed:
-    :attr:`SessionInput.listing` is read instead, again as the session grows.
-    """
-    try:
-        found = session_input(args.path, args.adapter, registry)
-    except SessionNotFoundError as error:
-        fail(str(error), EXIT_FAILURE)
-    except PluginCallError as error:
-        fail(f"cannot read the session {args.path}: {error.failure.describe()}", EXIT_FAILURE)
-    except OSError as error:
-        fail(f"cannot read {args.path}: {error.strerror or error}", EXIT_FAILURE)
-    if found is None:
-        return None
-    if args.follow:
-        found.stream.close()
-    if found.detection is not None:
-        from linewise.cli.drawing import note_detection
-
-        note_detection(found.detection, quiet=args.quiet)
-    if found.about is not None and not args.quiet:
-        from linewise.settings.sanitising import neutralize
-        from linewise.transcript.privacy import censor_text
-
-        about = censor_text(found.about) if args.censor_usernames else found.about
-        sys.stderr.write(f"linewise: {neutralize(about)}\n")
-    args.adapter = found.adapter_type
-    return found
-
-
-def session_report(reference: str, adapter_type: str, registry: Registry) -> RunReport | None:
-    """For ``summarize``: the report of the session ``reference`` names, or None.
-
-    An id that matches no session gives None (the input is then reported as an
-    unreadable file, like any missing path); a session that cannot be read
-    raises :class:`OSError`, so it is reported the same way.
-    """
-    from linewise.transcript.run_report import summarize_stream
-
-    try:
-        found = session_input(reference, adapter_type, registry)
-    except SessionNotFoundError:
-        return None
-    except PluginCallError as error:
-        raise OSError(f"cannot read the session: {error.failure.describe()}") from error
-    if found is None:
-        return None
-    with found.stream:
-        return summarize_stream(found.stream, reference, found.adapter_type, registry=registry)

@@ -13,14 +13,14 @@ import orjson
 from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import iso_timestamp
 
-from linewise.plugins.registry import Registry
-from linewise.render.described import DESCRIBED_KINDS, heading
-from linewise.render.export._sources import (
+from linewise.export._sources import (
     UnreadableInput,
     opened_input,
     opened_inputs,
     refuse_unread,
 )
+from linewise.plugins.registry import Registry
+from linewise.render.described import DESCRIBED_KINDS, heading
 from linewise.transcript.prices import cost_source
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ def export_file(
     merged first, so one row holds what several deltas held). Raises OSError
     when the file cannot be read, :class:`UnreadableInput` when no installed plugin reads it
     and its lines would be rows of raw bytes (a binary file, a JSON document: see
-    :mod:`linewise.render.export._sources`). A stored session is read through its plugin.
+    :mod:`linewise.export._sources`). A stored session is read through its plugin.
     """
     from linewise.plugins.registry import get_registry
 

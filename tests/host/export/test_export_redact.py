@@ -20,7 +20,7 @@ pa = pytest.importorskip("pyarrow")
 
 def _secret_corpus() -> ModuleType:
     # The corpus and its helpers are the redaction tests' own: loaded, not copied.
-    path = Path(__file__).parents[1] / "redaction" / "test_redact_content.py"
+    path = Path(__file__).parents[1] / "render" / "redaction" / "test_redact_content.py"
     spec = importlib.util.spec_from_file_location("secret_corpus", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
