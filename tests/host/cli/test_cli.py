@@ -165,7 +165,8 @@ def test_list_shows_the_installed_claude_plugin() -> None:
     done = _linewise("list")
     assert done.returncode == 0
     out = done.stdout.decode()
-    assert "claude_local" in out and "linewise-claude" in out and ">=1.3,<2" in out
+    [row] = [line for line in out.splitlines() if line.startswith("claude_local ")]
+    assert "linewise-claude" in row and ">=1.5,<2" in row  # its distribution, its contract range
     assert "claude_session" in out
     assert "process" in out and "built in" in out
 
