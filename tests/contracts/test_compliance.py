@@ -362,6 +362,27 @@ def test_garbage_written_to_the_results_channel_fails_the_check_without_a_crash(
     assert reason in text
 
 
+def test_an_entry_as_deep_as_the_contract_allows_reaches_the_checker_whole(
+    tmp_path: Path,
+) -> None:
+    # A tool call whose input nests 500 objects (the contract allows 512): each one is three
+    # levels of the channel's JSON, beyond json's default recursion limit; it is judged, not
+    # taken for a tampered channel.
+    source = GOOD + textwrap.dedent(
+        """
+
+        def parse_stdout_line(line, ts):  # noqa: F811
+            deep = {}
+            for _ in range(500):
+                deep = {"a": deep}
+            return [{"kind": "tool_call", "ts": ts, "name": "x", "input": deep, "toolUseId": "t"}]
+        """
+    )
+    checks = _by_check(run_checks(str(_project(tmp_path, source)), examples=0))
+    assert checks["parse.valid"][0] == "pass", checks["parse.valid"]
+    assert "tampered" not in " ".join(message for _, message in checks.values())
+
+
 def test_a_missing_verdict_is_a_failure(tmp_path: Path) -> None:
     # The plugin ends the worker cleanly right after import: every later check lacks a verdict.
     source = (

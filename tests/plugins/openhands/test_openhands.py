@@ -109,3 +109,13 @@ def test_other_clis_are_not_openhands() -> None:
 def test_the_compliance_checks_pass() -> None:
     report = run_checks("openhands_local", examples=100)
     assert report.ok, [f"{r.check}: {r.message}" for r in report.results if r.status == "fail"]
+
+
+def test_an_event_whose_source_is_not_a_word_is_no_known_event() -> None:
+    # A list or an object where the source's word belongs: no TypeError (unhashable) from
+    # sniff, the line is simply not a known OpenHands event.
+    for source in ([], ["agent"], {"name": "agent"}):
+        line = json.dumps({"kind": "MessageEvent", "source": source, "id": "e1"})
+        assert sniff([line]) == 0.0
+    known = json.dumps({"kind": "MessageEvent", "source": "agent", "id": "e1"})
+    assert sniff([known]) > 0.5

@@ -26,6 +26,7 @@ import json
 import mmap
 import os
 import struct
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
@@ -34,8 +35,12 @@ __all__ = ["SLOT_BYTES", "ChannelError", "Receiver", "Sender", "Slot", "SlotRead
 _HEADER: Final = struct.Struct("<I")
 #: Largest record the parent accepts (a plugin's sample run with big entries fits).
 _MAX_RECORD: Final = 512 * 1024 * 1024
-#: Containers deeper than this are not sent (the value is described as too deep instead).
-MAX_DEPTH: Final = 2000
+#: Containers deeper than this are not sent (the value is described as too deep instead):
+#: above the contract's MAX_JSON_DEPTH (512), so every valid entry travels whole.
+MAX_DEPTH: Final = 600
+#: JSON levels a record of MAX_DEPTH containers takes at most (a tagged dict is three:
+#: ``{"d": [[key, value]]}``), with room for the record around it: what decode() reads.
+_JSON_LEVELS: Final = 3 * MAX_DEPTH + 200
 
 _SLOT: Final = struct.Struct("<QQqd")  # counter, running (0/1), line index, limit in seconds
 SLOT_BYTES: Final = _SLOT.size
@@ -129,10 +134,18 @@ def _untag(tagged: dict[str, Any]) -> object:
 
 def decode(text: bytes) -> object:
     """The value :func:`encode` wrote; ValueError for anything else."""
+    # json's decoder counts each level against the recursion limit (1000 by default): a
+    # record encode() accepted may be deeper, so the limit covers what it can send.
+    limit = sys.getrecursionlimit()
+    if limit < _JSON_LEVELS:
+        sys.setrecursionlimit(_JSON_LEVELS)
     try:
         return json.loads(text, object_hook=_untag)
     except (ValueError, TypeError, RecursionError) as error:  # TypeError: an unhashable key
         raise ValueError(str(error)[:200]) from None
+    finally:
+        if limit < _JSON_LEVELS:
+            sys.setrecursionlimit(limit)
 
 
 class Sender:

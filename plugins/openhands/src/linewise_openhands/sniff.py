@@ -35,7 +35,8 @@ def _verdict(event: dict[str, Any]) -> bool | None:
         or not (kind.endswith(("Event", "Observation", "Request")) or kind == "Condensation")
     ):
         return False
-    return (kind in _KINDS and event.get("source") in _SOURCES) or None
+    source = event.get("source")  # any JSON value: a list is not hashable
+    return (kind in _KINDS and type(source) is str and source in _SOURCES) or None
 
 
 def sniff(lines: Sequence[str]) -> float:
