@@ -591,7 +591,7 @@ class CodexStdoutParser:
         "_open",
         "_spawned",
         "_streamed",
-        "_thread",
+        "_thread_id",
     )
 
     def __init__(self) -> None:
@@ -601,7 +601,7 @@ class CodexStdoutParser:
         self._spawned: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # thread id -> spawn call id
         self._legacy_text: dict[str, list[str]] = {"assistant": [], "thinking": []}
         self._legacy_usage: dict[str, Any] = {}
-        self._thread = ""  # the thread (session) the turns belong to: its results name it
+        self._thread_id = ""  # the thread (session) the turns belong to: its results name it
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event, at = read_event_at(line)
@@ -638,9 +638,9 @@ class CodexStdoutParser:
         elif kind == "thread.started":
             # Every `codex exec` numbers its items from item_0: a new run reuses the ids.
             self.reset()
-            self._thread = as_string(event.get("thread_id"))
+            self._thread_id = as_string(event.get("thread_id"))
         elif kind in ("turn.completed", "turn.failed"):
-            return [_thread_result(event, ts, kind == "turn.failed", self._thread)]
+            return [_thread_result(event, ts, kind == "turn.failed", self._thread_id)]
         elif is_legacy_event(event):
             return self._legacy(event["msg"], ts)
         return _entries(event, line, ts)
@@ -689,9 +689,9 @@ class CodexStdoutParser:
             if type(total) is dict:
                 self._legacy_usage = total
         elif kind in ("task_complete", "turn_complete"):
-            entries = [legacy_result(msg, ts, self._legacy_usage, self._thread)]
+            entries = [legacy_result(msg, ts, self._legacy_usage, self._thread_id)]
         elif kind == "session_configured":
-            self._thread = as_string(msg.get("session_id"))
+            self._thread_id = as_string(msg.get("session_id"))
         for entry in entries:  # a begin event's call names the result of its end event
             if entry["kind"] == "tool_call" and "toolUseId" in entry:
                 self._names[entry["toolUseId"]] = entry["name"]
@@ -709,7 +709,7 @@ class CodexStdoutParser:
         for streamed in self._legacy_text.values():
             streamed.clear()
         self._legacy_usage = {}
-        self._thread = ""
+        self._thread_id = ""
 
 
 def create_stdout_parser() -> CodexStdoutParser:
