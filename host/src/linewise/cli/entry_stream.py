@@ -47,11 +47,11 @@ def entry_stream() -> Iterator[TextIO]:
     saved = os.dup(1)
     # Line-buffered when the original was (a terminal): someone is watching.
     line_buffered = getattr(original, "line_buffering", False) is True
-    from linewise.run.written import NamedWriter
+    from linewise.run.written import NamedRaw
 
     # A write error (a full disk behind a redirect) names stdout, not the input.
     output = io.TextIOWrapper(
-        NamedWriter(os.dup(1), "stdout"),
+        io.BufferedWriter(NamedRaw(os.dup(1), "stdout")),
         encoding=original.encoding or "utf-8",
         errors="replace",
         line_buffering=line_buffered,

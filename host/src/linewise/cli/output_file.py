@@ -17,7 +17,7 @@ import os
 import stat
 from typing import Final, TextIO
 
-from linewise.run.written import NamedWriter, OutputError
+from linewise.run.written import NamedRaw, OutputError
 
 __all__ = ["OutputError", "OutputFile", "opened"]
 
@@ -53,10 +53,10 @@ class OutputFile:
                 descriptor = os.open(self.target, flags)
         except OSError as error:
             raise OutputError(path, error) from None
-        self.raw = NamedWriter(descriptor, path)
+        self.raw = NamedRaw(descriptor, path)
         # newline="" keeps "\n" on every platform; text from the agent is already neutralised.
         self.stream: TextIO = io.TextIOWrapper(
-            self.raw, encoding="utf-8", errors="replace", newline=""
+            io.BufferedWriter(self.raw), encoding="utf-8", errors="replace", newline=""
         )
 
     def _create(self, flags: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import signal
@@ -28,7 +29,7 @@ from linewise.render.redaction.redactor import (
 )
 from linewise.run.child import exit_code
 from linewise.run.process import Child, SignalInbox, forwarding_signals, spawn
-from linewise.run.written import NamedRandom, open_named
+from linewise.run.written import NamedRaw, open_named
 from linewise.settings import defaults as _defaults
 from linewise.settings.clock import utc_now
 from linewise.settings.errors import AgentStartError, LinewiseError
@@ -124,7 +125,7 @@ def _spool() -> IO[bytes]:
     with tempfile.TemporaryFile() as anonymous:
         descriptor = os.dup(anonymous.fileno())
     where = f"a temporary copy of the agent's output in {tempfile.gettempdir()}"
-    return NamedRandom(descriptor, where)
+    return io.BufferedRandom(NamedRaw(descriptor, where, "w+b"))
 
 
 @dataclass(frozen=True, slots=True)
