@@ -86,7 +86,9 @@ class RunFold(EntryFold):
         self.session_id: str | None = None
         self.model: str | None = None
         self.usage: Usage = Usage()
-        self.token_usage: TokenUsage = TokenUsage()
+        # The sum of the sessions' latest usage, made when read (see token_usage): summed
+        # at every result, a log of many sessions cost O(sessions) a result.
+        self._token_usage: TokenUsage | None = TokenUsage()
         self.cost_usd: float | None = None
         #: ``reported``, ``estimated`` or ``mixed``: where the results' costs came from.
         self.cost_source: str | None = None
@@ -154,6 +156,15 @@ class RunFold(EntryFold):
                 self.stop_reason = entry.get("stopReason")
                 self.open_session = False
 
+    @property
+    def token_usage(self) -> TokenUsage:
+        """The results' usage in the usage vocabulary (contract 1.5): each session's latest,
+        added up, with the results that name no session; unknown when none carried one."""
+        total = self._token_usage
+        if total is None:
+            total = self._token_usage = sum(self._session_tokens.values(), self._loose_tokens)
+        return total
+
     def _add_result(self, entry: dict[str, Any]) -> None:
         self.results += 1
         self.open_session = False
@@ -170,7 +181,7 @@ class RunFold(EntryFold):
             self._session_tokens[said] = TokenUsage.from_json(tokens)
             if said is None:  # no session named: a result's own figures, added up
                 self._loose_tokens += self._session_tokens.pop(None)
-            self.token_usage = sum(self._session_tokens.values(), self._loose_tokens)
+            self._token_usage = None
         self._add_cost(entry, said)
         self.outcome = entry["subtype"] or None
         self.result_outcome = entry.get("outcome")
