@@ -112,7 +112,9 @@ class RunFold(EntryFold):
         self.disposition: str | None = None
         self.stop_reason: str | None = None
         # Contract 1.5: each session's latest usage and cost (results carry their session's so far).
-        self._session_tokens: dict[str | None, TokenUsage] = {}
+        # Each session's latest ``usage`` as the entry gave it (validated): made a TokenUsage
+        # only when token_usage is read, so a result costs a dict store, not a dataclass.
+        self._session_tokens: dict[str, dict[str, Any]] = {}
         self._session_costs: dict[str, float] = {}
         self._loose_tokens: TokenUsage = TokenUsage()
 
@@ -162,7 +164,8 @@ class RunFold(EntryFold):
         added up, with the results that name no session; unknown when none carried one."""
         total = self._token_usage
         if total is None:
-            total = self._token_usage = sum(self._session_tokens.values(), self._loose_tokens)
+            latest = (TokenUsage.from_json(usage) for usage in self._session_tokens.values())
+            total = self._token_usage = sum(latest, self._loose_tokens)
         return total
 
     def _add_result(self, entry: dict[str, Any]) -> None:
@@ -178,9 +181,10 @@ class RunFold(EntryFold):
             self.session_id = self.result_session_id = said
         tokens = entry.get("usage")
         if tokens is not None:
-            self._session_tokens[said] = TokenUsage.from_json(tokens)
             if said is None:  # no session named: a result's own figures, added up
-                self._loose_tokens += self._session_tokens.pop(None)
+                self._loose_tokens += TokenUsage.from_json(tokens)
+            else:
+                self._session_tokens[said] = dict(tokens)
             self._token_usage = None
         self._add_cost(entry, said)
         self.outcome = entry["subtype"] or None
