@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from linewise.transcript.fold import SUBAGENT_TOOLS
+from linewise.transcript.fold import SUBAGENT_TOOLS, subagent_start
 
 __all__ = [
     "SUBAGENT_TOOLS",
@@ -100,7 +100,7 @@ def subagent_kind(name: str, tool_input: object, *, marker: object = None) -> st
     only the fallback for a call without it, from a plugin of contract 1.4 or
     older; every caller passes the entry's marker.
     """
-    if (marker is not True) if marker is not None else name not in SUBAGENT_TOOLS:
+    if not subagent_start(marker, name):
         return None
     arguments: Mapping[str, Any] = tool_input if isinstance(tool_input, Mapping) else {}
     kind = arguments.get("subagent_type") or arguments.get("agent_type")

@@ -36,6 +36,7 @@ __all__ = [
     "merged",
     "run_fold",
     "starts_subagent",
+    "subagent_start",
 ]
 
 #: Most tokens a summary believes one run used; beyond it a count is nonsense.
@@ -50,12 +51,16 @@ SUBAGENT_TOOLS: Final = frozenset({"Task", "Agent", "spawn_agent", "task"})
 
 
 def starts_subagent(entry: Mapping[str, Any]) -> bool:
-    """True when a tool call starts a subagent: its ``startsSubagent`` (contract 1.5) says so,
-    or, for an entry without the marker (an older plugin), its tool name is one that does."""
-    marker = entry.get("startsSubagent")
+    """True when a tool call entry starts a subagent (see :func:`subagent_start`)."""
+    return subagent_start(entry.get("startsSubagent"), entry.get("name"))
+
+
+def subagent_start(marker: object, name: object) -> bool:
+    """The one rule: a call's ``startsSubagent`` (contract 1.5) decides when given; a call
+    without it (an older plugin's) starts one when its tool name is one that does."""
     if marker is not None:
         return marker is True
-    return entry.get("name") in SUBAGENT_TOOLS
+    return name in SUBAGENT_TOOLS
 
 
 class RunFold(EntryFold):
@@ -111,9 +116,9 @@ class RunFold(EntryFold):
         self.turn_state: str | None = None
         self.disposition: str | None = None
         self.stop_reason: str | None = None
-        # Contract 1.5: each session's latest usage and cost (results carry their session's so far).
-        # Each session's latest ``usage`` as the entry gave it (validated): made a TokenUsage
-        # only when token_usage is read, so a result costs a dict store, not a dataclass.
+        # Contract 1.5: each session's latest usage and cost (results carry their session's so
+        # far); the usage as the entry gave it (validated), made a TokenUsage only when
+        # token_usage is read, so a result costs a dict store, not a dataclass.
         self._session_tokens: dict[str, dict[str, Any]] = {}
         self._session_costs: dict[str, float] = {}
         self._loose_tokens: TokenUsage = TokenUsage()
@@ -134,8 +139,7 @@ class RunFold(EntryFold):
             kind: str = entry["kind"]
             if kind == "tool_call":
                 self.tool_calls += 1
-                marker = entry.get("startsSubagent")  # starts_subagent(), inline
-                if marker is True or (marker is None and entry.get("name") in SUBAGENT_TOOLS):
+                if subagent_start(entry.get("startsSubagent"), entry.get("name")):
                     self.subagent_calls += 1
             elif kind == "tool_result":
                 self.tool_errors += entry["isError"] is True
