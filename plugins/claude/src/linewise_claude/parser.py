@@ -199,18 +199,26 @@ def _tool_result(
     if type(ident) is not str:
         ident = ""
     content = block.get("content")
-    result: ToolResultEntry = {
+    text = content if type(content) is str else content_text(content)
+    failed = block.get("is_error") is True
+    name = names.get(ident) if names is not None else None
+    if name is None:
+        return {
+            "kind": "tool_result",
+            "ts": ts,
+            "toolUseId": ident,
+            "content": text,
+            "isError": failed,
+        }
+    # Made whole: a toolName set afterwards would grow the dict past its first size.
+    return {
         "kind": "tool_result",
         "ts": ts,
         "toolUseId": ident,
-        "content": content if type(content) is str else content_text(content),
-        "isError": block.get("is_error") is True,
+        "content": text,
+        "isError": failed,
+        "toolName": name,
     }
-    if names is not None:
-        name = names.get(ident)
-        if name is not None:
-            result["toolName"] = name
-    return result
 
 
 def _structured_patch(details: dict[str, Any]) -> str:

@@ -343,7 +343,10 @@ def _tool_use_output(item: dict[str, Any]) -> tuple[str, bool]:
     )
 
 
-def _tool_result(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolResultEntry:
+def _tool_result(
+    item: dict[str, Any], ts: str, ident: str | None = None, name: str | None = None
+) -> ToolResultEntry:
+    """The result of a tool item; with ``name``, its ``toolName`` (the stateful parser's)."""
     kind = item.get("type")
     if type(kind) is str and kind == "command_execution":
         content, failed = _command_output(item)
@@ -355,12 +358,23 @@ def _tool_result(item: dict[str, Any], ts: str, ident: str | None = None) -> Too
         content, failed = _collab_output(item)
     else:
         content, failed = _tool_use_output(item)
+    ident = _tool_use_id(item) if ident is None else ident
+    if name is None:
+        return {
+            "kind": "tool_result",
+            "ts": ts,
+            "toolUseId": ident,
+            "content": content,
+            "isError": failed,
+        }
+    # Made whole: a toolName set afterwards would grow the dict past its first size.
     return {
         "kind": "tool_result",
         "ts": ts,
-        "toolUseId": _tool_use_id(item) if ident is None else ident,
+        "toolUseId": ident,
         "content": content,
         "isError": failed,
+        "toolName": name,
     }
 
 
@@ -677,9 +691,7 @@ class CodexStdoutParser:
             self._names[ident] = name
             entries.append(call)
         if completed:
-            result = _tool_result(item, ts, ident)
-            result["toolName"] = name
-            entries.append(result)
+            entries.append(_tool_result(item, ts, ident, name))
         else:
             self._open[ident] = name
         kind = item.get("type")
