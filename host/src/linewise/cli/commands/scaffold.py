@@ -136,6 +136,8 @@ def scaffold(
         "pyproject.toml.tmpl": Path("pyproject.toml"),
         "README.md.tmpl": Path("README.md"),
         "src/__init__.py.tmpl": source / "__init__.py",
+        "src/parser.py.tmpl": source / "parser.py",
+        "src/sniff.py.tmpl": source / "sniff.py",
         "src/samples.jsonl.tmpl": source / "samples" / "sample.jsonl",
         "tests/test_parser.py.tmpl": Path("tests") / "test_parser.py",
     }
