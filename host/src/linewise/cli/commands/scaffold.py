@@ -110,7 +110,7 @@ def scaffold(
     problem = _label_problem(label)
     if problem:
         raise ValueError(problem)
-    major, minor = (int(part) for part in CONTRACT_VERSION.split(".")[:2])
+    major = int(CONTRACT_VERSION.split(".")[0])
     cli = name.replace("_", "-")
     # The label goes into Python and TOML strings, docstrings and Markdown: each its own way.
     values = {
@@ -121,8 +121,8 @@ def scaffold(
         "label_py": json.dumps(label, ensure_ascii=False),
         "label_doc": _docstring_text(label),
         "description_toml": json.dumps(f"{label} parser for linewise", ensure_ascii=False),
-        # The Agent declaration it is made with came in contract 1.5.
-        "contract_floor": f"{major}.{max(minor, 5) if major == 1 else 0}",
+        # The Agent declaration it is made with came in contract 1.5: the oldest it needs.
+        "contract_floor": f"{major}.5" if major == 1 else f"{major}.0",
         "agent_name_py": json.dumps(cli),
         "agent_label_py": json.dumps(cli.replace("-", " ").title(), ensure_ascii=False),
         "contract_major": str(major),
