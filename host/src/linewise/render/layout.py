@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import IO, Final
 
-from linewise.render.segments import NEWLINE, Role, Segment
-from linewise.render.terminal import TerminalWriter
+from linewise.render.segments import Role, Segment
+from linewise.render.terminal import INDENT, LABEL_WIDTH, TerminalWriter
 
-__all__ = ["DEFAULT_WIDTH", "INDENT", "LABEL_WIDTH", "NEXT_LINE", "TextLayout"]
+__all__ = ["DEFAULT_WIDTH", "INDENT", "LABEL_WIDTH", "TextLayout"]
 
-LABEL_WIDTH: Final = 12
-INDENT: Final = " " * LABEL_WIDTH
-#: A new line of a block, under its first (past the label's width).
-NEXT_LINE: Final[Segment] = ("plain", "\n" + INDENT)
 _RESULT_LINES: Final = 12
 #: Width assumed when the output is not a terminal (a file or a pipe).
 DEFAULT_WIDTH: Final = 160
@@ -50,24 +46,25 @@ class NestedStream:
 class TextLayout:
     """Lays out labelled blocks of segments, cutting lines to the terminal's width.
 
-    It makes segments of raw text (labels, bodies with a hanging indent) and
-    hands them to the :class:`~linewise.render.terminal.TerminalWriter`, which
-    neutralises and colours them, and writes the result on a :class:`NestedStream`.
+    It makes segments of raw text (bodies with a hanging indent) and hands
+    them to the :class:`~linewise.render.terminal.TerminalWriter`, which
+    neutralises and colours them and draws the labels, and writes the result
+    on a :class:`NestedStream`.
     """
 
     def __init__(self, stream: IO[str], *, color: bool, full: bool, width: int | None) -> None:
         self.out = NestedStream(stream)
-        self._writer = TerminalWriter(color)
+        self.writer = TerminalWriter(color)
         self._full = full
         self._width = max(width or _terminal_width(stream), 40)
 
-    def write(self, segments: Iterable[Segment]) -> None:
-        """Segments written one after another (neutralised and coloured by the writer)."""
-        self.out.write(self._writer.join(segments))
+    def write(self, segments: Sequence[Segment]) -> None:
+        """Segments one after another, then a newline."""
+        self.out.write(self.writer.join(segments) + "\n")
 
-    @staticmethod
-    def label(label: str, role: Role) -> Segment:
-        return (role, label.ljust(LABEL_WIDTH))
+    def write_block(self, label: Segment, lines: Sequence[Sequence[Segment]]) -> None:
+        """A labelled block of lines (see :meth:`TerminalWriter.block`)."""
+        self.out.write(self.writer.block(label, lines))
 
     @staticmethod
     def body(text: str, role: Role = "plain") -> Segment:
@@ -75,7 +72,8 @@ class TextLayout:
         return (role, text.replace("\n", "\n" + INDENT))
 
     def block(self, label: str, role: Role, text: str, body_role: Role = "plain") -> None:
-        self.write(((role, label.ljust(LABEL_WIDTH)), self.body(text, body_role), NEWLINE))
+        body = (body_role, text.replace("\n", "\n" + INDENT))
+        self.out.write(self.writer.block((role, label), ((body,),)))
 
     def cut_lines(self, text: str) -> str:
         """Each line at most the room the terminal has beside the label, with what was hidden."""

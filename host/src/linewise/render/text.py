@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final, assert_never
 
 from linewise_contracts.entries import TranscriptEntry
@@ -11,7 +11,7 @@ from linewise_contracts.summary import RunSummary
 
 from linewise.render import described
 from linewise.render.clocks import RunClock
-from linewise.render.layout import INDENT, NEXT_LINE, TextLayout
+from linewise.render.layout import TextLayout
 from linewise.render.nesting import Subagents
 from linewise.render.outcome import (
     result_failed,
@@ -23,7 +23,7 @@ from linewise.render.outcome import (
 )
 from linewise.render.pending import MAX_PENDING_CALLS, PendingCalls
 from linewise.render.preview import tool_preview
-from linewise.render.segments import NEWLINE, Role, Segment
+from linewise.render.segments import Role, Segment
 
 try:
     # Built in; hashlib would load OpenSSL first, 3.7 MiB more of resident memory.
@@ -82,19 +82,15 @@ def _described_block(layout: TextLayout, entry: Mapping[str, Any]) -> None:
     """A contract 1.3 entry: its heading, then its details (diffs and previews shortened)."""
     kind = entry["kind"]
     role: Role = "error" if described.is_failure(entry) else _DESCRIBED_ROLES.get(kind, "lifecycle")
-    segments = [
-        layout.label(described.kind_label(kind), role),
-        layout.body(layout.cut_lines(described.heading(entry)), role),
-    ]
+    lines = [(layout.body(layout.cut_lines(described.heading(entry)), role),)]
     details = "\n".join(described.details(entry))
     if details:
         if kind in ("workspace_change", "workspace_file_reference"):
             details = layout.shorten_lines(details)
         else:
             details = layout.cut_lines(details)
-        segments += (NEXT_LINE, layout.body(details))
-    segments.append(NEWLINE)
-    layout.write(segments)
+        lines.append((layout.body(details),))
+    layout.write_block((role, described.kind_label(kind)), lines)
 
 
 class TextRenderer:
@@ -168,7 +164,7 @@ class TextRenderer:
             return
         self._out.prefix = _NEST * agent.depth
         name = f"#{agent.number} {agent.label}" if agent.number else agent.label
-        self._layout.write((("muted", f"⤷ {name}"), NEWLINE))
+        self._layout.write((("muted", f"⤷ {name}"),))
         self._out.prefix = _NEST * (agent.depth + 1)
 
     # -- entries ---------------------------------------------------------------
@@ -239,21 +235,18 @@ class TextRenderer:
         if self._open == "folded":
             return  # one marker for a whole run of thinking
         self._end_open()
-        self._layout.write(
-            (self._layout.label("thinking", "input"), ("thinking", _FOLDED), NEWLINE)
-        )
+        self._layout.write_block(("input", "thinking"), ((("thinking", _FOLDED),),))
         self._open = "folded"
 
     def _fragment(self, kind: str, text: str) -> None:
         role: Role = "assistant" if kind == "assistant" else "thinking"
-        body = self._layout.body(text, role)
+        writer = self._layout.writer
+        body = writer.segment(*self._layout.body(text, role))
         if self._open != kind:
             self._end_open()
             self._open = kind
-            label = self._layout.label(kind, "assistant" if kind == "assistant" else "input")
-            self._layout.write((label, body))
-        else:
-            self._layout.write((body,))
+            body = writer.label(("assistant" if kind == "assistant" else "input", kind)) + body
+        self._out.write(body)
 
     def _write_init(self, entry: Mapping[str, Any]) -> None:
         model = entry["model"] or "not reported"
@@ -265,10 +258,7 @@ class TextRenderer:
         number = self._numbered
         name: str = entry["name"]
         ident = entry.get("toolUseId")
-        head: list[Segment] = [
-            self._layout.label("tool_call", "tool"),
-            ("tool_name", f"#{number} {name}"),
-        ]
+        head: list[Segment] = [("tool_name", f"#{number} {name}")]
         agent = self._subagents.called(entry, number)
         if agent is not None:
             head.append(("tool", f"  subagent {agent.label}"))
@@ -276,13 +266,13 @@ class TextRenderer:
             head.append(("muted", f"  [{ident}]"))
             preview = tool_preview(entry["input"], _LINK_PREVIEW)
             self._calls.remember(ident, number, name, preview.short() if preview else "")
-        head.append(NEWLINE)
+        lines: list[Sequence[Segment]] = [head]
         if entry["input"] not in ({}, [], None, ""):
             arguments = to_json_text(entry["input"])  # compact: its size follows the input's
             if not self._full and len(arguments) > _INPUT_PREVIEW:
                 arguments = arguments[:_INPUT_PREVIEW] + f"… ({len(arguments)} chars)"
-            head += (("plain", INDENT), self._layout.body(arguments, "input"), NEWLINE)
-        self._layout.write(head)
+            lines.append((self._layout.body(arguments, "input"),))
+        self._layout.write_block(("tool", "tool_call"), lines)
         self._last_call = ident
 
     def _write_tool_result(self, entry: Mapping[str, Any], after_call: str | None) -> None:
@@ -292,16 +282,15 @@ class TextRenderer:
         role: Role = "error" if error else "result"
         name = entry.get("toolName") or (call.name if call else "")
         head = f"{'error' if error else 'ok'}{' · ' + name if name else ''}  [{ident}]"
-        line: list[Segment] = [self._layout.label("tool_result", role), (role, head)]
+        line: list[Segment] = [(role, head)]
         if call is not None and ident != after_call:
             link = f"  ← #{call.number} {call.preview}" if call.preview else f"  ← #{call.number}"
             line.append(("muted", link))
-        line.append(NEWLINE)
+        lines: list[Sequence[Segment]] = [line]
         content = self._layout.shorten_lines(entry["content"].rstrip())
         if content:
-            body = self._layout.body(content, "error" if error else "plain")
-            line += (("plain", INDENT), body, NEWLINE)
-        self._layout.write(line)
+            lines.append((self._layout.body(content, "error" if error else "plain"),))
+        self._layout.write_block((role, "tool_result"), lines)
 
     def _write_result(self, entry: Mapping[str, Any]) -> None:
         failed = result_failed(entry)
@@ -317,7 +306,7 @@ class TextRenderer:
             else:
                 parts.append(self._layout.body(self._layout.shorten_lines(text)))
         parts.extend(self._layout.body(f"error: {message}", "error") for message in entry["errors"])
-        self._layout.write(_lines(self._layout.label("result", role), parts))
+        self._layout.write_block((role, "result"), [(part,) for part in parts])
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         """End an open block, list calls that never got a result, the run's summary; flush."""
@@ -334,16 +323,7 @@ class TextRenderer:
     def _write_summary(self, summary: RunSummary) -> None:
         role: Role = "error" if summary_failed(summary) else "assistant"
         lines = _summary_lines(self._layout, summary, role, self._clock)
-        self._layout.write(_lines(self._layout.label("run", role), lines))
-
-
-def _lines(label: Segment, lines: list[Segment]) -> list[Segment]:
-    """A block of several lines: the label, then each line under the first, then a newline."""
-    segments = [label, lines[0]]
-    for line in lines[1:]:
-        segments += (NEXT_LINE, line)
-    segments.append(NEWLINE)
-    return segments
+        self._layout.write_block((role, "run"), [(line,) for line in lines])
 
 
 def _summary_lines(
