@@ -16,20 +16,25 @@ import linewise.render
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from linewise.render import create_renderer
 from linewise.render.compact import CompactRenderer
+from linewise.render.markdown_text import code, inline
 from linewise.render.segments import ROLES
 from linewise.render.terminal import TerminalWriter
 from linewise.render.text import TextRenderer
 from linewise.settings.sanitising import neutralize
+from markdown_it import MarkdownIt
+
+# GitHub's renderer: CommonMark with tables, raw HTML passed through.
+GITHUB = MarkdownIt("commonmark", {"html": True}).enable(["table"])
 
 RENDER = Path(linewise.render.__file__).resolve().parent
 #: The writers: the only modules of render/ that neutralise or escape.
-WRITERS = frozenset({"terminal.py"})
+WRITERS = frozenset({"terminal.py", "markdown_text.py"})
 #: Renderers still neutralising or escaping their own text until their medium's
 #: writer lands (issue 32, step 3): this set only shrinks.
 NOT_YET_ON_A_WRITER = frozenset(
     {
-        "markdown.py",
         "html/entries.py",
         "html/frame.py",
         "html/markup.py",
@@ -169,3 +174,37 @@ def test_hostile_text_is_shown_neutralised_once_in_the_terminal_views(view: obje
 def test_the_text_view_shows_the_agent_text_exactly_as_neutralised() -> None:
     out = _text_view([{"kind": "assistant", "ts": "", "text": HOSTILE}], color=True)
     assert out == f"\x1b[32massistant   \x1b[0m\x1b[32m{HOSTILE_SHOWN}\x1b[0m\n"
+
+
+# -- the Markdown writer ----------------------------------------------------------------
+
+
+def _markdown_view(entries: list[dict[str, object]]) -> str:
+    out = io.StringIO()
+    renderer = create_renderer(out, format="markdown", title="run.jsonl", full=True)
+    for entry in entries:
+        renderer.write(entry)  # type: ignore[arg-type]
+    renderer.close()
+    return out.getvalue()
+
+
+def test_hostile_text_is_neutralised_and_escaped_once_in_markdown() -> None:
+    markdown = _markdown_view([*HOSTILE_ENTRIES, {"kind": "user", "ts": "", "text": HOSTILE}])
+    assert not set(markdown) & {"\x1b", "\x07", "\x00", "\x08", "\r", "\u202e", "\u200b"}
+    page = GITHUB.render(markdown)
+    # Code (the command, the result, stderr) shows the text exactly as neutralised once;
+    # HTML escaping there is the Markdown renderer's, once.
+    code_blocks = [t.content for t in GITHUB.parse(markdown) if t.type == "fence"]
+    assert code_blocks.count(HOSTILE_SHOWN + "\n") == 3
+    # Prose: its HTML shown as text (escaped once: no &amp;lt;), its backslash kept single.
+    assert "&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;" in page
+    assert "&amp;lt;" not in page
+    assert "title␛]0;pwned␇" in page
+    assert "<script" not in page
+    assert "\\\\" not in markdown  # no backslash escaped twice
+
+
+def test_the_markdown_writer_escapes_inline_text_and_code_once() -> None:
+    assert inline("a\\b `c` <d>\x1b[31m") == "a\\\\b \\`c\\` &lt;d&gt;"
+    assert code("x `y` \x07") == "``x `y` ␇``"
+    assert GITHUB.render(code("``` \x00")).strip() == "<p><code>``` ␀</code></p>"
