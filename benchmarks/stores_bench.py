@@ -22,6 +22,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from linewise_contracts.agent import Agent, Format
+
 TS = "2026-01-01T00:00:00.000Z"
 START_MS = 1_780_000_000_000
 OUTPUT = "line of output\n" * 40
@@ -182,28 +184,39 @@ def opencode_database(folder: Path, exchanges: int) -> Path:
     return path
 
 
+#: Each store's adapter type, the package declaring it and the session writer. The code is
+#: read through the package's declared ``agent`` (contract 1.5), as the host reads it.
 STORES: dict[str, tuple[str, Callable[[Path, int], Path]]] = {
-    "gemini_session": ("linewise_gemini.session", gemini_chat),
-    "qwen_session": ("linewise_qwen.session", qwen_chat),
+    "gemini_session": ("linewise_gemini", gemini_chat),
+    "qwen_session": ("linewise_qwen", qwen_chat),
     "copilot_session": ("linewise_copilot", copilot_events),
-    "opencode_session": ("linewise_opencode.session", opencode_database),
+    "opencode_session": ("linewise_opencode", opencode_database),
 }
 
 
-def measure(module_name: str, path: Path) -> str:
-    module = importlib.import_module(module_name)
+def session_format(package: str, adapter_type: str) -> Format:
+    """The declared format of ``adapter_type``, its references imported."""
+    agent = importlib.import_module(package).agent
+    assert isinstance(agent, Agent), f"{package} declares no Agent"
+    found = agent.format(adapter_type)
+    found.resolve()
+    return found
+
+
+def measure(fmt: Format, path: Path) -> str:
+    assert fmt.create_stdout_parser is not None and fmt.summarize_run is not None
     started = time.perf_counter()
-    if hasattr(module, "session_records"):
-        records = list(module.session_records(path))
+    if fmt.session_records is not None:
+        records = list(fmt.session_records(path))
     else:
         records = path.read_text(encoding="utf-8").splitlines()
     read = time.perf_counter() - started
     started = time.perf_counter()
-    parser = module.create_stdout_parser()
+    parser = fmt.create_stdout_parser()
     entries = sum(len(parser.parse_line(line, TS)) for line in records)
     parse = time.perf_counter() - started
     started = time.perf_counter()
-    module.summarize_run(records)
+    fmt.summarize_run(records)
     summary = time.perf_counter() - started
     started = time.perf_counter()
     for line in records:
@@ -222,9 +235,9 @@ def main() -> None:
     arguments.add_argument("--exchanges", type=int, default=2000, help="exchanges per session")
     options = arguments.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        for name, (module_name, write) in STORES.items():
+        for name, (package, write) in STORES.items():
             path = write(Path(folder), options.exchanges)
-            print(f"{name:17} {measure(module_name, path)}", flush=True)
+            print(f"{name:17} {measure(session_format(package, name), path)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import os
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from importlib.metadata import Distribution, EntryPoint
 from pathlib import Path
 from typing import Any
@@ -451,8 +452,9 @@ class Drawn:
         self.renderer = renderer
         self.pipeline = Pipeline(adapter_type, on_entry=renderer.write, on_line=on_line, **options)
         self.session = self.pipeline.session
-        self.feed = self.pipeline.feed
-        self.feed_stderr = self.pipeline.feed_stderr
+        self.receive = self.pipeline.receive
+        self.feed = partial(self.pipeline.receive, "stdout")
+        self.feed_stderr = partial(self.pipeline.receive, "stderr")
 
     def close(self) -> None:
         """End the stream, then the renderer."""

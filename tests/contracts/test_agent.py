@@ -101,6 +101,20 @@ def test_an_agent_names_its_formats_and_each_format_answers_with_the_agents_meta
             TypeError,
             "models must be a list",
         ),
+        (
+            lambda: Format("demo_local", parse_stdout_line=parse, models=[{"id": "m1"}]),
+            TypeError,
+            r"Format\('demo_local'\): models\[0\] must be a dict with exactly the keys",
+        ),
+        (
+            lambda: Format(
+                "demo_local",
+                parse_stdout_line=parse,
+                models=[{"id": "m1", "label": "M"}, {"id": "m1", "label": "M again"}],
+            ),
+            ValueError,
+            r"Format\('demo_local'\): models\[1\] repeats the id 'm1'",
+        ),
     ],
 )
 def test_a_wrong_field_is_refused_when_the_object_is_made_naming_the_field(
@@ -108,6 +122,18 @@ def test_a_wrong_field_is_refused_when_the_object_is_made_naming_the_field(
 ) -> None:
     with pytest.raises(error, match=message):
         make()
+
+
+def test_a_format_with_models_of_its_own_answers_with_them_and_not_the_agents() -> None:
+    cloud = Format("demo_cloud", parse_stdout_line=parse, models=[{"id": "c1", "label": "C 1"}])
+    stated_none = Format("demo_remote", parse_stdout_line=parse, models=())
+    local = Format("demo_local", parse_stdout_line=parse)
+    _agent(formats=[local, cloud, stated_none], models=[{"id": "m1", "label": "M 1"}])
+    assert cloud.models == [{"id": "c1", "label": "C 1"}]
+    assert stated_none.models == []  # states none: not the agent's
+    assert local.models == [{"id": "m1", "label": "M 1"}]
+    cloud.models.clear()  # a copy, as the 1.x export was: the declaration stays
+    assert cloud.models == [{"id": "c1", "label": "C 1"}]
 
 
 def test_a_format_belongs_to_one_agent_only() -> None:

@@ -35,7 +35,8 @@ stay the index the host lists and chooses from without importing anything.
 The fields keep the 1.x export names, so nothing is renamed in the move, and
 every reader of 1.x exports reads a :class:`Format` as it reads a module
 (``fmt.label``, ``fmt.models`` and ``fmt.agent_configuration_doc`` answer
-with the agent's when the format has none of its own).
+with the agent's when the format has none of its own; a format's own
+``models`` came in contract 1.6).
 
 A callable field takes the function, or its ``"module:attribute"`` reference
 when importing it at once would cost every start-up of the plugin's other
@@ -188,16 +189,20 @@ class Format:
     ``session_keys``, ``check_environment`` (see :mod:`linewise_contracts.protocols` and
     :mod:`linewise_contracts.sessions` for what each takes and returns);
     ``label`` and ``agent_configuration_doc`` when this format's differ from
-    its agent's. Each callable may be given as a ``"module:attribute"``
-    reference, imported when first read.
+    its agent's; ``models`` (contract 1.6) when the models a run of this
+    format can be started with are not the agent's (Cursor Cloud's are the
+    account's, not the Cursor CLI's): ``()`` says the format states none,
+    ``None`` (the default) that it has the agent's. Each callable may be given
+    as a ``"module:attribute"`` reference, imported when first read.
     """
 
-    __slots__ = ("_agent", "_doc", "_label", "_values", "adapter_type")
+    __slots__ = ("_agent", "_doc", "_label", "_models", "_values", "adapter_type")
 
     adapter_type: str
     _agent: Agent | None
     _label: str | None
     _doc: str | None
+    _models: tuple[ModelOption, ...] | None
     _values: dict[str, object]
 
     def __init__(
@@ -206,6 +211,7 @@ class Format:
         *,
         label: str | None = None,
         agent_configuration_doc: str | None = None,
+        models: Iterable[Mapping[str, str]] | None = None,
         create_stdout_parser: StdoutParserFactory | str | None = None,
         parse_stdout_line: ParseStdoutLine | str | None = None,
         sniff: Callable[..., float] | str | None = None,
@@ -246,6 +252,7 @@ class Format:
         setter(
             self, "_doc", _text(owner, "agent_configuration_doc", agent_configuration_doc, _MAX_DOC)
         )
+        setter(self, "_models", None if models is None else _models(owner, models))
         setter(self, "_values", values)
         setter(self, "_agent", None)
 
@@ -282,8 +289,11 @@ class Format:
 
     @property
     def models(self) -> list[ModelOption]:
-        """The agent's model options, as the 1.x ``models`` export listed them."""
-        return [] if self._agent is None else [dict(m) for m in self._agent.models]  # type: ignore[misc]
+        """This format's model options (contract 1.6), else its agent's, as the 1.x
+        ``models`` export listed them."""
+        own = self._models
+        listed = own if own is not None else () if self._agent is None else self._agent.models
+        return [dict(m) for m in listed]  # type: ignore[misc]
 
     # -- the callables --------------------------------------------------------
 

@@ -13,16 +13,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from linewise.plugins.doctor import EnvironmentReport, check_environments
+    from linewise.plugins.failed_load import FailedLoad
     from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
-    from linewise.plugins.registry import (
-        FailedLoad,
-        LoadedParser,
-        ParserInfo,
-        ParserStatus,
-        Registry,
-        get_registry,
-        reset_registry,
-    )
+    from linewise.plugins.loaded import LoadedParser
+    from linewise.plugins.parser_info import ParserInfo, ParserStatus
+    from linewise.plugins.registry import Registry, get_registry, reset_registry
     from linewise.run.agent import RunResult, run_agent
     from linewise.sessions import SessionInfo, find_sessions, transcribe_session
     from linewise.settings.clock import utc_now
@@ -39,6 +34,7 @@ if TYPE_CHECKING:
     from linewise.stream.session import (
         Diagnostics,
         LineError,
+        Stream,
         TranscriptSession,
         merge_deltas,
     )
@@ -67,6 +63,7 @@ _EXPORTS = {
     "reset_registry": "linewise.plugins.registry",
     "Diagnostics": "linewise.stream.session",
     "LineError": "linewise.stream.session",
+    "Stream": "linewise.stream.session",
     "TranscriptSession": "linewise.stream.session",
     "merge_deltas": "linewise.stream.session",
     "utc_now": "linewise.settings.clock",
@@ -104,6 +101,7 @@ __all__ = [
     "RunResult",
     "SessionInfo",
     "SessionNotFoundError",
+    "Stream",
     "Transcript",
     "TranscriptSession",
     "UnknownAdapterError",

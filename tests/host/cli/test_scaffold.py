@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -119,11 +120,17 @@ def test_a_label_with_quotes_or_backslashes_makes_a_readable_project(
     root = scaffold("quoted", tmp_path, label=label)[0].parent
     with (root / "pyproject.toml").open("rb") as handle:
         assert tomllib.load(handle)["project"]["description"] == f"{label} parser for linewise"
-    namespace: dict[str, object] = {}
-    source = (root / "src" / "linewise_quoted" / "__init__.py").read_text(encoding="utf-8")
-    exec(compile(source, "linewise_quoted/__init__.py", "exec"), namespace)
-    assert namespace["label"] == label
-    assert label in str(namespace["__doc__"]).replace("\\\\", "\\")
+    package = root / "src" / "linewise_quoted"
+    for module in ("__init__.py", "parser.py", "sniff.py"):
+        tree = ast.parse((package / module).read_text(encoding="utf-8"), module)
+        assert label in str(ast.get_docstring(tree)).replace("\\\\", "\\"), module
+    declared = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    (value,) = (
+        node.value
+        for node in declared.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "label"
+    )
+    assert ast.literal_eval(value) == label
     compile((root / "tests" / "test_parser.py").read_text(encoding="utf-8"), "t.py", "exec")
     check = _run(LINEWISE, "check", str(root), "--json", "--examples", "0")
     assert check.returncode == 0, check.stdout + check.stderr

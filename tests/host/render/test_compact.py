@@ -200,7 +200,7 @@ def _render_log(name: str) -> str:
     session = pipeline.session
     with corpus_path("real-logs", "claude", name).open("rb") as log:
         while chunk := log.read(65536):
-            pipeline.feed(chunk)
+            pipeline.receive("stdout", chunk)
     pipeline.close()
     assert session.diagnostics.accounted
     return out.getvalue()

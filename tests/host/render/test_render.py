@@ -407,8 +407,8 @@ def test_a_line_renderer_gets_the_lines_the_parser_saw_in_any_cut() -> None:
         pipeline = Drawn("process", recorder)
         session = pipeline.session
         for start in range(0, len(data), size):
-            pipeline.feed(data[start : start + size])
-        pipeline.feed_stderr(b"warning\n")
+            pipeline.receive("stdout", data[start : start + size])
+        pipeline.receive("stderr", b"warning\n")
         pipeline.close()
         assert recorder.lines == ["first", "second", "third é"]
         assert [e["text"] for e in recorder.entries] == ["warning\n"]
@@ -421,8 +421,8 @@ def test_a_line_longer_than_the_limit_reaches_a_line_renderer_as_the_cut_entry()
     pipeline = Drawn("process", recorder, max_line_chars=10)
     session = pipeline.session
     for _ in range(100):
-        pipeline.feed(b"x" * 50)  # a line that never ends is not kept whole
-    pipeline.feed(b"\nshort\n")
+        pipeline.receive("stdout", b"x" * 50)  # a line that never ends is not kept whole
+    pipeline.receive("stdout", b"\nshort\n")
     pipeline.close()
     assert recorder.lines == ["short"]
     assert [e["text"][:10] for e in recorder.entries] == ["x" * 10]
@@ -433,7 +433,7 @@ def test_a_line_longer_than_the_limit_reaches_a_line_renderer_as_the_cut_entry()
 def test_other_renderers_get_the_session_entries() -> None:
     out = io.StringIO()
     pipeline = Drawn("process", TextRenderer(out))
-    pipeline.feed(b"one\ntw")
+    pipeline.receive("stdout", b"one\ntw")
     pipeline.close()
     assert out.getvalue() == "stdout      one\nstdout      tw\n"
 
@@ -448,7 +448,7 @@ def _render_file(path: Path, **options: Any) -> str:
     pipeline = Drawn("claude_local", TextRenderer(out, **options))
     with path.open("rb") as log:
         while chunk := log.read(65536):
-            pipeline.feed(chunk)
+            pipeline.receive("stdout", chunk)
     pipeline.close()
     return out.getvalue()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from linewise_cursor import session
-from linewise_cursor.prompt_stamp import prompt_time
+from linewise_cursor.session.prompt_stamp import prompt_time
 from session_checks import (
     HOST_TS,
     listed,

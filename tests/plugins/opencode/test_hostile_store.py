@@ -181,7 +181,7 @@ def test_a_session_that_is_its_own_child_is_read_once(tmp_path: Path) -> None:
 _BUDGET = """
 import sys
 from pathlib import Path
-from linewise_opencode.store import _connect
+from linewise_opencode.session.store import _connect
 connection, budget = _connect(Path(sys.argv[1]))
 try:
     connection.execute(
@@ -201,7 +201,7 @@ def test_a_query_that_never_ends_is_stopped_by_the_step_budget(tmp_path: Path) -
 
 
 def test_a_storage_session_that_starts_itself_as_a_subagent_is_read_once(tmp_path: Path) -> None:
-    from linewise_opencode.store import session_records
+    from linewise_opencode.session.store import session_records
 
     storage = tmp_path / "opencode" / "storage"
     session = storage / "session" / "prj_demo" / "ses_loop.json"
@@ -222,7 +222,7 @@ def test_a_storage_session_that_starts_itself_as_a_subagent_is_read_once(tmp_pat
 def test_a_session_with_more_subagents_than_the_cap_says_where_it_stopped(
     tmp_path: Path,
 ) -> None:
-    from linewise_opencode.store import _MAX_SESSIONS, session_records
+    from linewise_opencode.session.store import _MAX_SESSIONS, session_records
 
     path = tmp_path / "opencode.db"
     with closing(sqlite3.connect(path)) as db:

@@ -273,7 +273,7 @@ class _Output:
             self.flush_stderr()  # it came first
         if self.detect_by is None and self.pipeline.detecting:
             self.detect_by = now + self.detect_wait
-        self.pipeline.feed(data, utc_now())
+        self.pipeline.receive("stdout", data, utc_now())
 
     def stderr(self, chunk: bytes, now: float) -> None:
         self.last_output = now
@@ -282,12 +282,12 @@ class _Output:
     def take_stderr(self, data: bytes) -> None:
         text = self.stderr_lines.feed_block(data)
         if text:
-            self.pipeline.feed_stderr(text, utc_now())
+            self.pipeline.receive("stderr", text, utc_now())
 
     def flush_stderr(self, final: bool = False) -> None:
         text = self.stderr_lines.flush_block(final)
         if text:
-            self.pipeline.feed_stderr(text, utc_now())
+            self.pipeline.receive("stderr", text, utc_now())
 
     def closed(self, stream: str, now: float) -> None:
         """One of the child's pipes ended: pass on what was held back."""
@@ -301,7 +301,7 @@ class _Output:
 
     def say(self, text: str) -> None:
         """A message from linewise itself, as a system entry in the transcript."""
-        self.pipeline.feed_system(f"linewise: {text}", utc_now())
+        self.pipeline.receive("system", f"linewise: {text}", utc_now())
 
     def wake_at(self) -> float | None:
         deadlines = []

@@ -181,7 +181,7 @@ def read_facts(
     problem = None
     try:
         for line in session_lines(parser, found.path, found.key):
-            pipeline.feed(line + "\n", ts)
+            pipeline.receive("stdout", line + "\n", ts)
     except PluginCallError as error:
         registry.call_failures.add(error.failure)
         problem = f"read in part: {error.failure.describe()}"

@@ -10,7 +10,6 @@ parser after a line that raised, so the net does not reset it again.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
@@ -20,28 +19,29 @@ from linewise.stream.lines import stripped
 if TYPE_CHECKING:
     from linewise_contracts.entries import TranscriptEntry
 
+    from linewise.plugins.loaded import LoadedParser
     from linewise.stream.safety import SafetyNet
 
-__all__ = ["Batch", "batch_of", "batched_into", "batched_to", "parse_batched"]
+__all__ = ["Batch", "batch_of", "batched_to", "parse_batched"]
 
 #: ``parse_batch(lines, ts)``: one result per line (a list, or the exception raised).
 Batch = Callable[[list[str], str], Iterator[Any]]
 
 _BOM: Final = "\ufeff"
-_ISOLATED: Final = "linewise.plugins.isolation._parser"
 
 
-def batch_of(parser: object) -> Batch | None:
+def batch_of(loaded: LoadedParser, parser: object) -> Batch | None:
     """The batch door of an isolated parser; None for any other parser.
 
-    Only the host's own IsolatedParser is trusted with it: a plugin's parser
-    with a ``parse_batch`` attribute gets the ordinary per-line path.
+    Only the host's own isolation is trusted with it: ``loaded.isolated`` is set
+    by the host's loader alone (:mod:`linewise.plugins.isolation`), whose parsers
+    are host code; a plugin's parser with a ``parse_batch`` attribute gets the
+    ordinary per-line path.
     """
-    module = sys.modules.get(_ISOLATED)
-    if module is None or type(parser) is not module.IsolatedParser:
+    if not loaded.isolated:
         return None
-    batch: Batch = parser.parse_batch  # type: ignore[attr-defined]
-    return batch
+    batch = getattr(parser, "parse_batch", None)
+    return batch if callable(batch) else None
 
 
 def parse_batched(
@@ -85,12 +85,6 @@ def parse_batched(
     if callable(take):
         net.diagnostics.parser_restarts += int(take())
     return done
-
-
-def batched_into(net: SafetyNet, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
-    """:meth:`SafetyNet.lines` for a batch: every piece's entries into ``out``."""
-    for _, entries in parse_batched(net, pieces, ts, out):
-        out.extend(entries)
 
 
 def batched_to(

@@ -9,8 +9,6 @@ from linewise.settings.defaults import PEEK_LIMIT
 from linewise.stream.lines import stripped
 
 if TYPE_CHECKING:
-    from linewise_contracts.entries import TranscriptEntry
-
     from linewise.stream.detect import Detection, Sniffer
 
 __all__ = ["Hold", "Message"]
@@ -18,7 +16,6 @@ __all__ = ["Hold", "Message"]
 #: The streams that are not stdout: the agent's stderr and the host's own messages.
 Message: TypeAlias = Literal["stderr", "system"]
 _Held: TypeAlias = tuple[Literal["line", "last", "stderr", "system"], str, str]
-_Out: TypeAlias = "list[TranscriptEntry]"
 
 
 class Hold:
@@ -40,9 +37,9 @@ class Hold:
         sniffer: Sniffer,
         on_detect: Callable[[Detection], None],
         *,
-        stdout: Callable[[list[str], str, _Out], None],
-        last_line: Callable[[str, str, _Out], None],
-        message: Callable[[Message, str, str, _Out], None],
+        stdout: Callable[[list[str], str], None],
+        last_line: Callable[[str, str], None],
+        message: Callable[[Message, str, str], None],
     ) -> None:
         self.sniffer = sniffer
         self._on_detect = on_detect
@@ -57,7 +54,7 @@ class Hold:
         """True once stdout is held: what comes after it must wait too."""
         return bool(self._held)
 
-    def stdout(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
+    def stdout(self, pieces: list[str], ts: str) -> None:
         """Hold stdout lines; the ones after the line that settles detection go downstream."""
         sniffer = self.sniffer
         for index, piece in enumerate(pieces):
@@ -66,47 +63,47 @@ class Hold:
             line = stripped(piece)
             detection = sniffer.add(line) if line else None
             if detection is not None:
-                self._settled(detection, out)
+                self._settled(detection)
                 if index + 1 < len(pieces):
-                    self._stdout(pieces[index + 1 :], ts, out)
+                    self._stdout(pieces[index + 1 :], ts)
                 return
         if sniffer.eager and pieces:
             detection = sniffer.try_partial()
             if detection is not None:
-                self._settled(detection, out)
+                self._settled(detection)
                 return
-        self._check_size(out)
+        self._check_size()
 
-    def last_line(self, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+    def last_line(self, text: str, ts: str) -> None:
         """Hold the line the stream ended in, without a newline."""
         self._held.append(("last", text, ts))
         line = stripped(text)
         detection = self.sniffer.add(line) if line else None
         if detection is not None:
-            self._settled(detection, out)
+            self._settled(detection)
 
-    def message(self, stream: Message, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+    def message(self, stream: Message, text: str, ts: str) -> None:
         """Hold stderr or a host message that came after held stdout."""
         self._held.append((stream, text, ts))
         self._chars += len(text)
-        self._check_size(out)
+        self._check_size()
 
-    def settle(self, out: list[TranscriptEntry]) -> None:
+    def settle(self) -> None:
         """Settle detection on what came so far (the stream ended, or a caller stopped waiting)."""
-        self._settled(self.sniffer.finish(), out)
+        self._settled(self.sniffer.finish())
 
-    def _check_size(self, out: list[TranscriptEntry]) -> None:
+    def _check_size(self) -> None:
         if self._chars >= PEEK_LIMIT:
-            self.settle(out)
+            self.settle()
 
-    def _settled(self, detection: Detection, out: list[TranscriptEntry]) -> None:
+    def _settled(self, detection: Detection) -> None:
         self._on_detect(detection)
         held, self._held = self._held, []
         self._chars = 0
         for stream, text, stamp in held:
             if stream == "line":
-                self._stdout([text], stamp, out)
+                self._stdout([text], stamp)
             elif stream == "last":
-                self._last_line(text, stamp, out)
+                self._last_line(text, stamp)
             else:
-                self._message(stream, text, stamp, out)
+                self._message(stream, text, stamp)

@@ -78,9 +78,8 @@ class Pipeline:
             max_line_chars=max_line_chars,
             **options,
         )
-        self.feed = self.session.feed
-        self.feed_stderr = self.session.feed_stderr
-        self.feed_system = self.session.feed_system
+        #: The session's one door in: ``receive(stream, data, ts)`` (see TranscriptSession).
+        self.receive = self.session.receive
         self.decide = self.session.decide
         self.discard_partial = self.session.discard_partial
 

@@ -13,7 +13,7 @@ from linewise.plugins.guard import is_plugin_failure
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.registry import LoadedParser
 from linewise.settings.errors import ParserLineError
-from linewise.stream.batching import batch_of, batched_into, batched_to
+from linewise.stream.batching import batch_of, batched_to
 from linewise.stream.copies import (
     OUTPUT_FACTOR,
     OUTPUT_FLOOR,
@@ -60,27 +60,6 @@ class SafetyNet:
         self._use(new_parser(loaded, diagnostics, strict=strict))
         #: Set when a real Ctrl-C stopped the parser; the session resumes from it.
         self.leftover: Leftover | None = None
-
-    def lines(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
-        """Parse whole lines (without their ``\\n``) into ``out``."""
-        if self.batch is not None:
-            batched_into(self, pieces, ts, out)
-            return
-        diagnostics = self.diagnostics
-        before = diagnostics.lines + diagnostics.blank_lines
-        try:  # self.line called as a method: compiled, a bound method would be a dynamic call
-            if self.raw:
-                for piece in pieces:
-                    self.line(piece + "\n", ts, out)
-            else:
-                for piece in pieces:
-                    self.line(piece, ts, out)
-        except KeyboardInterrupt:
-            # Each line is counted before it is parsed: the interrupted one is counted already.
-            started = diagnostics.lines + diagnostics.blank_lines - before
-            diagnostics.lines -= 1
-            self.leftover = Leftover(out, pieces[max(started - 1, 0) :])
-            raise
 
     def take_leftover(self) -> Leftover | None:
         """What a real Ctrl-C inside the parser left, if anything (cleared as it is taken)."""
@@ -240,7 +219,7 @@ class SafetyNet:
         #: The parser asks for lines exactly as printed (see StdoutParser.raw_lines).
         self.raw = getattr(parser, "raw_lines", False) is True
         #: An isolated parser's batch door (see linewise.stream.batching), else None.
-        self.batch = batch_of(parser)
+        self.batch = batch_of(self._loaded, parser)
 
     def cut(self, line: str, ts: str) -> TranscriptEntry:
         diagnostics = self.diagnostics

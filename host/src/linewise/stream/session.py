@@ -1,10 +1,27 @@
-"""Transcript sessions: stdout bytes in, validated entries out, with the per-line safety net."""
+"""Transcript sessions: one run's output in, validated entries out, with the per-line safety net.
+
+A session is a state machine with no I/O of its own (in the style of
+:mod:`linewise.run.child`): the caller hands it what arrived, on which stream
+and when, through one door (:meth:`TranscriptSession.receive`), ends it with
+:meth:`~TranscriptSession.close`, and every entry leaves through one door, the
+session's sink. Reading files or pipes, the clock, Ctrl-C and isolation are the
+callers' and drivers' business.
+
+The safety net: a parser exception on a line sends that line through the
+generic parser, is recorded in the session's ``diagnostics``, and resets a
+stateful parser, which stays in use. Every entry is validated; invalid ones are
+dropped and counted, and a line left with no valid entry is shown raw.
+
+A real Ctrl-C inside the parser propagates; the lines read and not parsed yet
+stay with the session: its next call parses them first (and returns what the
+interrupted one had made), or ``stop_parsing()`` drops them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, cast
 
 from linewise_contracts.entries import TranscriptEntry
 
@@ -26,6 +43,7 @@ __all__ = [
     "Diagnostics",
     "EntrySink",
     "LineError",
+    "Stream",
     "TranscriptSession",
     "merge_deltas",
 ]
@@ -35,30 +53,35 @@ DEFAULT_MAX_LINE_CHARS = MAX_LINE_CHARS
 #: Most entries one line may produce; the rest are dropped and counted.
 DEFAULT_MAX_ENTRIES_PER_LINE = MAX_ENTRIES_PER_LINE
 
-#: Where a session with a sink hands its output: each stdout line (as the parser saw it)
-#: with its entries, or None with entries that come from no whole line (stderr, host
-#: messages, a line cut for length, what the parser held at the end).
+#: The session's one door out: each stdout line (as the parser saw it) with its entries,
+#: or None with entries that come from no whole line (stderr, host messages, a line cut
+#: for length, what the parser held at the end, what a Ctrl-C left).
 EntrySink: TypeAlias = Callable[[str | None, list[TranscriptEntry]], None]
+
+#: What :meth:`TranscriptSession.receive` takes: the agent's stdout (parsed line by line),
+#: its stderr (one stderr entry a chunk, as the reference host makes it), or a message from
+#: the host app itself (one system entry).
+Stream: TypeAlias = Literal["stdout", "stderr", "system"]
 
 
 class TranscriptSession:
     """Turns one run's output into validated TranscriptEntries as it arrives.
 
-    Feed stdout as ``str`` or ``bytes`` chunks in any cut (UTF-8 is decoded
-    incrementally with replacement; ``\\n`` and ``\\r\\n`` end lines; a partial
-    line waits for more data or :meth:`close`), stderr and system text, or
-    single lines. Each call returns the entries it produced. Lines are
-    trimmed and blank ones skipped, as the reference host does.
-
-    The safety net: a parser exception on a line sends that line through the
-    generic parser, is recorded in :attr:`diagnostics`, and resets a stateful
-    parser, which stays in use. Every entry is validated; invalid ones are
-    dropped and counted, and a line left with no valid entry is shown raw.
+    The one door in is :meth:`receive` (``stream``, ``data``, ``ts``): stdout
+    as ``str`` or ``bytes`` chunks in any cut (UTF-8 is decoded incrementally
+    with replacement; ``\\n`` and ``\\r\\n`` end lines; a partial line waits for
+    more data or :meth:`close`), stderr and system text. Lines are trimmed and
+    blank ones skipped, as the reference host does. The one door out is the
+    ``sink``: each line with its entries, in order. Without a sink the session
+    collects the entries itself and each call returns the ones it produced
+    (with a sink, calls return ``[]``). ``feed``, ``feed_line``, ``feed_stderr``
+    and ``feed_system`` are the same door under the names of 1.x callers.
 
     ``parser`` may be a :class:`~linewise.stream.detect.Sniffer` instead (what
     ``open_session("auto")`` gives): output is then held back until the first
-    lines settle the format, and :attr:`adapter_type` is ``"auto"`` until then.
-    With ``sink``, output goes to it in order instead of being returned.
+    lines settle the format (or :meth:`decide` says to stop waiting), and
+    :attr:`adapter_type` is ``"auto"`` until then. The safety net and a real
+    Ctrl-C: see the module's documentation.
     """
 
     def __init__(
@@ -85,7 +108,9 @@ class TranscriptSession:
             max_entries=max_entries_per_line,
         )
         self._clock = clock
-        self._sink = sink
+        # Without a sink of the caller's, entries collect here and each call hands them out.
+        self._collected: list[TranscriptEntry] = []
+        self._sink: EntrySink = self._collect if sink is None else sink
         self._on_detect = on_detect
         self._reader = LineReader(max_line_chars)
         self._stderr = LineReader(max_line_chars)
@@ -127,86 +152,116 @@ class TranscriptSession:
         """True while output is held back until the format is detected."""
         return self._net is None
 
-    # -- feeding -------------------------------------------------------------
+    # -- the door in ---------------------------------------------------------
 
-    def feed(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
-        """Feed a stdout chunk; returns the entries of the lines it completed."""
-        self._check_open()
-        stamp = self._ts(ts)
-        pieces = self._reader.feed(chunk)
-        self._take_skipped()
-        out = self._resume(stamp)
-        self._stdout(pieces, stamp, out)
-        return out
+    def receive(
+        self, stream: Stream, data: str | bytes, ts: str | None = None
+    ) -> list[TranscriptEntry]:
+        """What arrived on ``stream`` at ``ts`` (the clock's time when None).
 
-    def feed_line(self, line: str, ts: str | None = None) -> list[TranscriptEntry]:
-        """Parse one complete stdout line (it must not contain a newline).
-
-        The same door as :meth:`feed`: ``feed_line(x)`` gives what ``feed(x + "\\n")`` gives.
+        Stdout is cut into lines and parsed as they complete; a stderr chunk or a
+        host message becomes one entry (none if blank). Entries go to the sink;
+        without one, the entries this call produced are returned.
         """
-        if "\n" in line:
-            raise ValueError("feed_line() takes one line; use feed() for text with newlines")
-        net = self._net
-        if net is None or net.leftover or self._closed or self._sink or not self._reader.idle:
-            return self.feed(line + "\n", ts)
-        # Nothing is held anywhere: the reader would hand this very line on.
-        out: list[TranscriptEntry] = []
-        self._stdout([line], self._ts(ts), out)
-        return out
-
-    def feed_stderr(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
-        """Feed a stderr chunk; it becomes one stderr entry, as the reference host does."""
-        self._check_open()
-        text = chunk if isinstance(chunk, str) else self._stderr.decode(chunk)
-        return self._other("stderr", text, self._ts(ts))
-
-    def feed_system(self, text: str, ts: str | None = None) -> list[TranscriptEntry]:
-        """Add a message from the host app itself (not from the agent) as a system entry."""
-        self._check_open()
-        return self._other("system", text, self._ts(ts))
+        if self._closed:
+            raise ValueError("this transcript session is closed")
+        stamp = self._clock() if ts is None else ts
+        self._last_ts = stamp
+        if stream == "stdout":
+            pieces = self._reader.feed(data)
+            self._take_skipped()
+            self._resume(stamp)
+            self._stdout(pieces, stamp)
+        elif stream in ("stderr", "system"):
+            if not isinstance(data, str):
+                data = (
+                    self._stderr.decode(data)
+                    if stream == "stderr"
+                    else data.decode("utf-8", "replace")
+                )
+            if self._hold is not None and self._hold.holding:
+                # Stdout waits for detection: what came after it waits too, in order.
+                self._hold.message(stream, data, stamp)
+            else:
+                self._message(stream, data, stamp)
+        else:
+            raise ValueError(f"unknown stream {stream!r}; expected stdout, stderr or system")
+        return self._handed_out()
 
     def decide(self) -> list[TranscriptEntry]:
         """While detecting: settle the format on what came so far (a caller stopped waiting)."""
-        self._check_open()
-        out: list[TranscriptEntry] = []
+        if self._closed:
+            raise ValueError("this transcript session is closed")
         if self._hold is not None and self._net is None:
-            self._hold.settle(out)
-        return out
+            self._hold.settle()
+        return self._handed_out()
 
     def discard_partial(self) -> str:
         """Drop the unfinished last line (a followed file stopped mid-line) and return it."""
         return self._reader.take_pending()
 
     def close(self, ts: str | None = None) -> list[TranscriptEntry]:
-        """End the stream: parse the trailing partial line, if any. Idempotent."""
+        """End the stream: the trailing partial line, what the parser held. Idempotent."""
         if self._closed:
             return []
         stamp = ts if ts is not None else (self._last_ts or self._clock())
-        out = self._resume(stamp)
+        self._resume(stamp)
         pieces, partial = self._reader.close()
         self._take_skipped()
-        self._stdout(pieces, stamp, out)
+        self._stdout(pieces, stamp)
         if partial:
-            self._last_line(partial, stamp, out)
+            self._last_line(partial, stamp)
         if self._hold is not None and self._net is None:
-            self._hold.settle(out)
+            self._hold.settle()
         assert self._net is not None
-        self._emit(None, self._net.finish(stamp), out)
+        self._emit(self._net.finish(stamp))
         # A stderr chunk that ended inside a UTF-8 sequence leaves a replacement char.
-        self._message("stderr", self._stderr.flush_block(True), stamp, out)
+        self._message("stderr", self._stderr.flush_block(True), stamp)
         self._closed = True
-        return out
+        return self._handed_out()
+
+    def stop_parsing(self) -> tuple[list[TranscriptEntry], int]:
+        """After a real Ctrl-C in the parser: hand out the interrupted call's entries, leave
+        the lines read and not parsed unparsed (a hung parser would hang again): their count."""
+        left = self._net.take_leftover() if self._net is not None else None
+        if left is not None:
+            self._emit(left.entries)
+        unparsed = 0 if left is None else sum(1 for line in left.lines if line.strip())
+        return self._handed_out(), unparsed
+
+    # -- the same door, as 1.x callers name it ------------------------------
+
+    def feed(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
+        """``receive("stdout", chunk, ts)``: the entries of the lines the chunk completed."""
+        return self.receive("stdout", chunk, ts)
+
+    def feed_line(self, line: str, ts: str | None = None) -> list[TranscriptEntry]:
+        """Parse one complete stdout line (it must not contain a newline).
+
+        ``feed_line(x)`` gives what ``receive("stdout", x + "\\n")`` gives.
+        """
+        if "\n" in line:
+            raise ValueError("feed_line() takes one line; use feed() for text with newlines")
+        return self.receive("stdout", line + "\n", ts)
+
+    def feed_stderr(self, chunk: str | bytes, ts: str | None = None) -> list[TranscriptEntry]:
+        """``receive("stderr", chunk, ts)``: one stderr entry, as the reference host makes it."""
+        return self.receive("stderr", chunk, ts)
+
+    def feed_system(self, text: str, ts: str | None = None) -> list[TranscriptEntry]:
+        """``receive("system", text, ts)``: a message from the host app itself."""
+        return self.receive("system", text, ts)
 
     # -- internals -----------------------------------------------------------
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise ValueError("this transcript session is closed")
+    def _collect(self, line: str | None, entries: list[TranscriptEntry]) -> None:
+        """The sink of a session without one: entries wait for the call to return them."""
+        self._collected.extend(entries)
 
-    def _ts(self, ts: str | None) -> str:
-        stamp = self._clock() if ts is None else ts
-        self._last_ts = stamp
-        return stamp
+    def _handed_out(self) -> list[TranscriptEntry]:
+        """What this call returns: the collected entries (none when a sink took them)."""
+        out, self._collected = self._collected, []
+        return out
 
     def _start(self, parser: LoadedParser) -> None:
         self.diagnostics.adapter_type = parser.adapter_type
@@ -226,68 +281,39 @@ class TranscriptSession:
             self.diagnostics.truncated_chars += self._reader.skipped_chars
             self._reader.skipped_chars = 0
 
-    def _stdout(self, pieces: list[str], ts: str, out: list[TranscriptEntry]) -> None:
+    def _stdout(self, pieces: list[str], ts: str) -> None:
         net = self._net
         if net is None:
             assert self._hold is not None
-            self._hold.stdout(pieces, ts, out)
-            return
-        # A real Ctrl-C inside the parser leaves net.leftover: what was parsed, and the
-        # lines not parsed yet (the interrupted one first), for the next call or close().
-        if self._sink is None:
-            net.lines(pieces, ts, out)
+            self._hold.stdout(pieces, ts)
         else:  # each line with its entries straight to the sink, no call in between
             net.lines_to(pieces, ts, self._sink)
 
-    def _last_line(self, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+    def _last_line(self, text: str, ts: str) -> None:
         """The line the stream ended in, without a newline (raw-line parsers see it so)."""
         net = self._net
         if net is None:
             assert self._hold is not None
-            self._hold.last_line(text, ts, out)
-            return
-        if self._sink is None:
-            net.line(text, ts, out)
+            self._hold.last_line(text, ts)
         else:
             net.last_line_to(text, ts, self._sink)
 
-    def stop_parsing(self) -> tuple[list[TranscriptEntry], int]:
-        """After a real Ctrl-C in the parser: hand out the interrupted call's entries, leave
-        the lines read and not parsed unparsed (a hung parser would hang again): their count."""
-        left = self._net.take_leftover() if self._net is not None else None
-        out: list[TranscriptEntry] = []
-        if left is not None and left.entries:
-            self._emit(None, left.entries, out)
-        return out, 0 if left is None else sum(1 for line in left.lines if line.strip())
-
-    def _resume(self, ts: str) -> list[TranscriptEntry]:
-        """What a Ctrl-C left: the entries not yet handed out, the lines not yet parsed."""
+    def _resume(self, ts: str) -> None:
+        """What a Ctrl-C left: the entries not yet handed out, then the lines not yet parsed."""
         if self._net is None or (left := self._net.take_leftover()) is None:
-            return []
-        self._stdout(left.lines, ts, left.entries)
-        return left.entries
+            return
+        self._emit(left.entries)
+        self._stdout(left.lines, ts)
 
-    def _other(self, stream: Message, text: str, ts: str) -> list[TranscriptEntry]:
-        out: list[TranscriptEntry] = []
-        if self._hold is not None and self._hold.holding:
-            # Stdout waits for detection: what came after it waits too, in order.
-            self._hold.message(stream, text, ts, out)
-        else:
-            self._message(stream, text, ts, out)
-        return out
-
-    def _message(self, stream: Message, text: str, ts: str, out: list[TranscriptEntry]) -> None:
+    def _message(self, stream: Message, text: str, ts: str) -> None:
         """Stderr or a host message: one entry, as the reference host makes it (none if blank)."""
         if text.strip():
-            self._emit(None, [message_entry(self.diagnostics, stream, text, ts)], out)
+            self._emit([message_entry(self.diagnostics, stream, text, ts)])
 
-    def _emit(
-        self, line: str | None, entries: list[TranscriptEntry], out: list[TranscriptEntry]
-    ) -> None:
-        if self._sink is None:
-            out.extend(entries)
-        elif entries or line is not None:
-            self._sink(line, entries)
+    def _emit(self, entries: list[TranscriptEntry]) -> None:
+        """Entries of no whole line to the sink."""
+        if entries:
+            self._sink(None, entries)
 
 
 def message_entry(diagnostics: Diagnostics, stream: Message, text: str, ts: str) -> TranscriptEntry:

@@ -64,14 +64,8 @@ def build_transcript(
         text = chunk.get("chunk", "")
         ts = chunk.get("ts")
         last_ts = ts if isinstance(ts, str) else last_ts
-        if stream == "stdout":
-            entries.extend(session.feed(text, last_ts))
-        elif stream == "stderr":
-            entries.extend(session.feed_stderr(text, last_ts))
-        elif stream == "system":
-            entries.extend(session.feed_system(str(text), last_ts))
-        else:
-            raise ValueError(f"unknown stream {stream!r}; expected stdout, stderr or system")
+        # An unknown stream is refused by receive (ValueError), naming the three it takes.
+        entries.extend(session.receive(stream, str(text) if stream == "system" else text, last_ts))
     entries.extend(session.close(last_ts))
     if censor_usernames:
         from linewise.transcript.privacy import censor_usernames as censor

@@ -249,7 +249,7 @@ def summarize_stream(
         adapter_type, registry=registry, max_line_chars=max_line_chars, fold=RunFold()
     )
     while chunk := stream.read(READ_SIZE):
-        pipeline.feed(chunk)
+        pipeline.receive("stdout", chunk)
     pipeline.close()
     session = pipeline.session
     parser = registry.load(session.adapter_type)

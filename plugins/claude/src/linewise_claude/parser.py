@@ -52,12 +52,12 @@ __all__ = ["ClaudeStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 _REMEMBERED: Final = 4096
 
 _NOTHING: Final[frozenset[str]] = frozenset()
-# A tuple, not a set: a block's "type" may be any JSON value, even an unhashable one.
-_TOOL_USE_BLOCKS: Final = ("tool_use", "server_tool_use", "mcp_tool_use")
 _OMITTED_THINKING: Final = "(thinking omitted: the API returned only its signature)"
 _REDACTED_THINKING: Final = "(redacted thinking)"
 #: The tools whose call runs a subagent (its entries nest under the call).
 _DELEGATE_TOOLS: Final = ("Task", "Agent")
+#: orjson's decoder, held here: compiled, a call to it is then direct, not a lookup in orjson.
+_loads: Final = orjson.loads
 
 
 def _line_ts(event: dict[str, Any], ts: str) -> str:
@@ -69,7 +69,7 @@ def _line_ts(event: dict[str, Any], ts: str) -> str:
 def _event(line: str) -> dict[str, Any] | None:
     """The JSON object on ``line`` (:func:`parse_json_object`, its common case inline)."""
     try:
-        event = orjson.loads(line)
+        event = _loads(line)
     except orjson.JSONDecodeError:
         return parse_json_object(line)
     return event if type(event) is dict else None
@@ -105,11 +105,14 @@ def _tool_call(block: dict[str, Any], ts: str, names: BoundedMap[str, str] | Non
     name = block.get("name")
     if type(name) is not str:
         name = "tool"
+    given = block.get("input")
+    if given is None and "input" not in block:
+        given = {}
     call: ToolCallEntry = {
         "kind": "tool_call",
         "ts": ts,
         "name": name,
-        "input": json_or_placeholder(block.get("input", {})),
+        "input": json_or_placeholder(given),
     }
     if name in _DELEGATE_TOOLS:
         call["startsSubagent"] = True  # contract 1.5: the Task/Agent tool runs a subagent
@@ -156,15 +159,17 @@ def _assistant_entries(
     for block in content:
         if type(block) is not dict:
             continue
-        kind = block.get("type")
+        given = block.get("type")
+        # A str to compare (natively, compiled); a type that is no str is no known block.
+        kind: str = given if type(given) is str else ""
         if kind == "text":
             text = block.get("text")
-            if type(text) is str and text and "text" not in skip:
+            if type(text) is str and text and (not skip or "text" not in skip):
                 if text_kind == "assistant":
                     entries.append({"kind": "assistant", "ts": ts, "text": text})
                 else:
                     entries.append({"kind": "stderr", "ts": ts, "text": text})
-        elif kind in _TOOL_USE_BLOCKS:
+        elif kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
             entries.append(_tool_call(block, ts, names))
         elif kind == "thinking":
             if "thinking" not in skip:
@@ -172,7 +177,7 @@ def _assistant_entries(
                 entries.append({"kind": "thinking", "ts": ts, "text": text or _OMITTED_THINKING})
         elif kind == "redacted_thinking":
             entries.append({"kind": "thinking", "ts": ts, "text": _REDACTED_THINKING})
-        elif type(kind) is not str or not kind:
+        elif not kind:
             continue
         elif kind.endswith("_tool_result"):
             # Server-side tools (web search, code execution, MCP) report inline.
@@ -194,18 +199,26 @@ def _tool_result(
     if type(ident) is not str:
         ident = ""
     content = block.get("content")
-    result: ToolResultEntry = {
+    text = content if type(content) is str else content_text(content)
+    failed = block.get("is_error") is True
+    name = names.get(ident) if names is not None else None
+    if name is None:
+        return {
+            "kind": "tool_result",
+            "ts": ts,
+            "toolUseId": ident,
+            "content": text,
+            "isError": failed,
+        }
+    # Made whole: a toolName set afterwards would grow the dict past its first size.
+    return {
         "kind": "tool_result",
         "ts": ts,
         "toolUseId": ident,
-        "content": content if type(content) is str else content_text(content),
-        "isError": block.get("is_error") is True,
+        "content": text,
+        "isError": failed,
+        "toolName": name,
     }
-    if names is not None:
-        name = names.get(ident)
-        if name is not None:
-            result["toolName"] = name
-    return result
 
 
 def _structured_patch(details: dict[str, Any]) -> str:
@@ -554,7 +567,10 @@ class ClaudeStdoutParser:
         own = event.get("timestamp")
         if own is not None:
             ts = iso_timestamp(own) or ts
-        kind = event.get("type")
+        given = event.get("type")
+        # A str to compare (natively, compiled); "" for a type that is no str, which is
+        # none of the names below either.
+        kind: str = given if type(given) is str else ""
         if kind == "assistant":
             skip = _NOTHING
             if self._streaming:

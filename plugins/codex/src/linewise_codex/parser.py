@@ -95,6 +95,8 @@ _TRACING: Final = re.compile(
     r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) +(?:TRACE|DEBUG|INFO|WARN|ERROR) +[\w:]+: "
 )
 _ERROR_KEYS: Final = ("message", "error", "code")
+#: orjson's decoder, held here: compiled, a call to it is then direct, not a lookup in orjson.
+_loads: Final = orjson.loads
 
 
 def _codex_event(event: dict[str, Any]) -> bool:
@@ -113,7 +115,7 @@ def read_event_at(line: str) -> tuple[dict[str, Any] | None, str | None]:
     log lines stay text.
     """
     try:
-        event = orjson.loads(line)  # the common case of parse_json_object, inline
+        event = _loads(line)  # the common case of parse_json_object, inline
     except orjson.JSONDecodeError:
         event = parse_json_object(line)
     else:
@@ -167,7 +169,7 @@ def _first_present(*values: object) -> object:
 
 def _tool_use_id(item: dict[str, Any]) -> str:
     kind = item.get("type")
-    if kind == "command_execution":
+    if type(kind) is str and kind == "command_execution":
         ident = item.get("id")
         if type(ident) is str and ident:
             return ident
@@ -209,7 +211,8 @@ def _tool_input(item: dict[str, Any]) -> JsonValue:
 
 
 def _tool_call(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolCallEntry:
-    if item.get("type") == "command_execution":
+    kind = item.get("type")
+    if type(kind) is str and kind == "command_execution":
         # The most common call; its input is made here of two strs, plain JSON already.
         tool_input: JsonValue = _tool_input(item)
         name = "command_execution"
@@ -236,12 +239,27 @@ def _exit_code(value: object) -> int | float | None:
 
 
 def _command_output(item: dict[str, Any]) -> tuple[str, bool]:
-    command = as_string(item.get("command"))
-    status = as_string(item.get("status"))
+    command = item.get("command")
+    status = item.get("status")
     code = item.get("exit_code")
+    output = item.get("aggregated_output")
+    if (
+        type(command) is str
+        and command
+        and type(status) is str
+        and status
+        and type(code) is int
+        and -(2**53) <= code <= 2**53
+        and type(output) is str
+    ):
+        # The usual completed command, written at once: what the lines below join to.
+        output = output.rstrip()
+        text = f"command: {command}\nstatus: {status}\nexit_code: {code}"
+        return (f"{text}\n\n{output}" if output else text), code != 0 or status in _FAILED
+    command, status = as_string(command), as_string(status)
     # An int exit code (the usual) is itself; anything else goes through _exit_code.
     exit_code = code if type(code) is int and -(2**53) <= code <= 2**53 else _exit_code(code)
-    output = as_string(item.get("aggregated_output")).rstrip()
+    output = as_string(output).rstrip()
     lines = [f"command: {command}"] if command else []
     if status:
         lines.append(f"status: {status}")
@@ -325,9 +343,12 @@ def _tool_use_output(item: dict[str, Any]) -> tuple[str, bool]:
     )
 
 
-def _tool_result(item: dict[str, Any], ts: str, ident: str | None = None) -> ToolResultEntry:
+def _tool_result(
+    item: dict[str, Any], ts: str, ident: str | None = None, name: str | None = None
+) -> ToolResultEntry:
+    """The result of a tool item; with ``name``, its ``toolName`` (the stateful parser's)."""
     kind = item.get("type")
-    if kind == "command_execution":
+    if type(kind) is str and kind == "command_execution":
         content, failed = _command_output(item)
     elif kind == "mcp_tool_call":
         content, failed = _mcp_output(item)
@@ -337,12 +358,23 @@ def _tool_result(item: dict[str, Any], ts: str, ident: str | None = None) -> Too
         content, failed = _collab_output(item)
     else:
         content, failed = _tool_use_output(item)
+    ident = _tool_use_id(item) if ident is None else ident
+    if name is None:
+        return {
+            "kind": "tool_result",
+            "ts": ts,
+            "toolUseId": ident,
+            "content": content,
+            "isError": failed,
+        }
+    # Made whole: a toolName set afterwards would grow the dict past its first size.
     return {
         "kind": "tool_result",
         "ts": ts,
-        "toolUseId": _tool_use_id(item) if ident is None else ident,
+        "toolUseId": ident,
         "content": content,
         "isError": failed,
+        "toolName": name,
     }
 
 
@@ -412,7 +444,8 @@ def _explicit_result(item: dict[str, Any], ts: str) -> ToolResultEntry:
 
 
 def _item_entries(item: dict[str, Any], ts: str, phase: str) -> list[TranscriptEntry]:
-    kind = as_string(item.get("type"))
+    given = item.get("type")
+    kind = given if type(given) is str else ""  # as_string, inline
     if kind in ("agent_message", "plan"):
         text = as_string(item.get("text"))
         return [{"kind": "assistant", "ts": ts, "text": text}] if text else []
@@ -618,7 +651,9 @@ class CodexStdoutParser:
         item = event.get("item")
         phase = _PHASES.get(kind) if type(kind) is str else None
         if phase is not None and type(item) is dict:
-            item_kind = item.get("type")
+            given = item.get("type")
+            # A str to compare (natively, compiled); "" for a type that is no str (no tool).
+            item_kind: str = given if type(given) is str else ""
             if item_kind in _TOOL_ITEMS:
                 return self._tool_item(item, ts, phase)
             plan_done = item_kind == "plan" and phase == "completed"
@@ -656,12 +691,11 @@ class CodexStdoutParser:
             self._names[ident] = name
             entries.append(call)
         if completed:
-            result = _tool_result(item, ts, ident)
-            result["toolName"] = name
-            entries.append(result)
+            entries.append(_tool_result(item, ts, ident, name))
         else:
             self._open[ident] = name
-        if item.get("type") != "collab_tool_call":
+        kind = item.get("type")
+        if type(kind) is not str or kind != "collab_tool_call":
             return entries
         if item.get("tool") == "spawn_agent":
             for thread in as_list(item.get("receiver_thread_ids")):

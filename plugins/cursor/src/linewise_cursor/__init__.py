@@ -119,7 +119,8 @@ records results).
 _CLOUD = "linewise_cursor.cloud"
 _SESSION = "linewise_cursor.session"
 
-#: The plugin (contract 1.5): Cursor and the three formats linewise reads of it.
+#: The plugin (contract 1.5; a format's own models, 1.6): Cursor and the three formats
+#: linewise reads of it.
 agent = Agent(
     "cursor",
     label="Cursor",
@@ -139,6 +140,9 @@ agent = Agent(
             "cursor_cloud",
             label="Cursor Cloud",
             agent_configuration_doc=CLOUD_DOC,
+            # Not the Cursor CLI's: the account decides which models a cloud agent may
+            # use (and its default), and the Cursor API lists them; none is stated here.
+            models=(),
             create_stdout_parser=f"{_CLOUD}:create_stdout_parser",
             parse_stdout_line=f"{_CLOUD}:parse_stdout_line",
             sniff=f"{_CLOUD}:sniff",

@@ -10,7 +10,7 @@ from linewise_contracts.sniffing import score_json_events
 
 __all__ = ["SETTINGS_RECORD", "session_sniff", "sniff"]
 
-#: The record type :func:`linewise_droid.store.session_records` gives the session's
+#: The record type :func:`linewise_droid.session.store.session_records` gives the session's
 #: ``.settings.json`` (first); here, so the stdout summary need not import the store.
 SETTINGS_RECORD: Final = "droid_settings"
 
@@ -61,7 +61,7 @@ def session_sniff(lines: Sequence[str]) -> float:
     """0 to 1: how surely ``lines`` are a Droid session file (``~/.factory/sessions``).
 
     The file starts with ``{"type": "session_start", "id", "cwd", "title"}`` (after
-    the settings record :func:`linewise_droid.store.session_records` puts first),
+    the settings record :func:`linewise_droid.session.store.session_records` puts first),
     then ``{"type": "message", "message": {"role", "content": [...]}}`` records.
     """
     start = messages = 0

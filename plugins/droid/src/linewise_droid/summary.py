@@ -1,4 +1,4 @@
-"""Whole-run summaries: a ``droid exec`` stream's, and a Droid session file's."""
+"""Whole-run summaries of a ``droid exec`` stream (a session file's: :mod:`.session.summary`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise_droid.parser import error_message
-from linewise_droid.sniff import SETTINGS_RECORD
 
-__all__ = ["is_unknown_session_error", "summarize_run", "summarize_session", "token_usage"]
+__all__ = ["is_unknown_session_error", "summarize_run", "token_usage", "usage_of"]
 
 _UNKNOWN_SESSION: Final = re.compile(
     r"\bsession\b[^\n]{0,200}?\bnot found\b|\b(?:unknown|invalid|no such) session\b"
@@ -62,7 +61,7 @@ def token_usage(usage: object, *, camel: bool = False) -> TokenUsage:
     )
 
 
-def _wire(tokens: TokenUsage) -> Usage:
+def usage_of(tokens: TokenUsage) -> Usage:
     # The 1.x wire view: input without cache reads (cache writes counted as input, as Claude's).
     return Usage(
         input_tokens=(tokens.uncached_input or 0) + (tokens.cache_write or 0),
@@ -160,7 +159,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     return RunSummary(
         session_id=run.session_id,
         model=run.model,
-        usage=_wire(run.tokens),
+        usage=usage_of(run.tokens),
         cost_usd=run.cost,
         cost_source="reported" if run.cost is not None else None,
         final_text=text or run.last_text,
@@ -172,58 +171,4 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         complete=run.final is not None,
         details=details,
         token_usage=run.tokens,
-    )
-
-
-def summarize_session(lines: Iterable[str]) -> RunSummary:
-    """Summarise a Droid session file: model and token totals from its settings record.
-
-    The session's transcript has no usage; Droid keeps the session's totals
-    (and model) in ``<uuid>.settings.json``, which the records start with. A
-    session file ends whenever the person stops, so its outcome is unknown
-    unless the last message is the assistant's (``completed``).
-    """
-    session_id = model = cwd = title = None
-    tokens = TokenUsage()
-    last_role: str | None = None
-    last_text: str | None = None
-    tool_calls = 0
-    for line in lines:
-        record = parse_json_object(line)
-        if record is None:
-            continue
-        kind = record.get("type")
-        if kind == SETTINGS_RECORD:
-            settings = as_object(record.get("settings"))
-            model = as_string(settings.get("model")) or model
-            tokens = token_usage(settings.get("tokenUsage"), camel=True)
-        elif kind == "session_start":
-            session_id = as_string(record.get("id")) or session_id
-            cwd = as_string(record.get("cwd")) or cwd
-            title = as_string(record.get("title")) or title
-        elif kind == "message":
-            message = as_object(record.get("message"))
-            last_role = as_string(message.get("role")) or last_role
-            content = message.get("content")
-            for block in content if type(content) is list else []:
-                if type(block) is not dict:
-                    continue
-                if block.get("type") == "tool_use":
-                    tool_calls += 1
-                elif block.get("type") == "text" and last_role == "assistant":
-                    last_text = as_string(block.get("text")) or last_text
-    details: dict[str, JsonValue] = {"toolCalls": tool_calls}
-    if cwd:
-        details["cwd"] = cwd
-    if title:
-        details["title"] = title
-    return RunSummary(
-        session_id=session_id,
-        model=model,
-        usage=_wire(tokens),
-        final_text=last_text,
-        outcome="completed" if last_role == "assistant" else None,
-        complete=last_role == "assistant",
-        details=details,
-        token_usage=tokens,
     )

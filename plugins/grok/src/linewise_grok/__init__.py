@@ -8,7 +8,8 @@ is loaded.
 from linewise_contracts.agent import Agent, Format
 
 from linewise_grok.environment import check_environment
-from linewise_grok.parser import GrokStdoutParser, create_stdout_parser, parse_stdout_line, sniff
+from linewise_grok.parser import GrokStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_grok.sniff import sniff
 from linewise_grok.summary import is_unknown_session_error, summarize_run, usage_from
 
 __all__ = [

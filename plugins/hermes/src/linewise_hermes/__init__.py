@@ -14,8 +14,8 @@ from linewise_hermes.parser import (
     create_stdout_parser,
     parse_stdout_line,
     parse_tool_line,
-    sniff,
 )
+from linewise_hermes.sniff import sniff
 from linewise_hermes.summary import is_unknown_session_error, summarize_run
 
 __all__ = [

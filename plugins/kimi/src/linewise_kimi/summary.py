@@ -1,4 +1,4 @@
-"""Whole-run summaries of Kimi's stdout (a session file's: :mod:`linewise_kimi.session_summary`)."""
+"""Whole-run summaries of Kimi's stdout (a session file's: :mod:`linewise_kimi.session.summary`)."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ __all__ = [
     "thinking_text",
 ]
 
-#: The record :func:`linewise_openhands.store.session_records` puts first: the conversation.
+#: The record :func:`linewise_openhands.session.store.session_records` puts first: the conversation.
 CONVERSATION_RECORD: Final = "linewise.OpenHandsConversation"
 
 _SYSTEM_TEXT_LIMIT: Final = 2000

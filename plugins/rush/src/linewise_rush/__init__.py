@@ -5,9 +5,9 @@ Adapter type: ``rush_session`` (``~/.rush/sessions/<session id>/messages.jsonl``
 
 from linewise_contracts.agent import Agent, Format
 
-from linewise_rush.parser import RushSessionParser, create_stdout_parser, sniff
-from linewise_rush.store import session_records, session_stores
-from linewise_rush.summary import summarize_run
+from linewise_rush.session.parser import RushSessionParser, create_stdout_parser, sniff
+from linewise_rush.session.store import session_records, session_stores
+from linewise_rush.session.summary import summarize_run
 
 __all__ = [
     "RushSessionParser",

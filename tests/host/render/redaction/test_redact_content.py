@@ -374,7 +374,7 @@ def test_false_positives_on_the_real_corpus_stay_below_one_per_thousand_lines() 
             pipeline = Pipeline("auto", registry=registry, on_entry=redactor.entry)
             data = path.read_bytes()
             lines += data.count(b"\n")
-            pipeline.feed(data, TS)
+            pipeline.receive("stdout", data, TS)
             pipeline.close(TS)
             redactor.flush()
             masked += redactor.masked

@@ -614,7 +614,7 @@ def _pump(
                 fail(f"cannot read {path}: {error.strerror or error}", EXIT_FAILURE)
             if shared is not None:
                 shared.hide()
-            pipeline.feed(chunk, ts)
+            pipeline.receive("stdout", chunk, ts)
             done += len(chunk)
             if live:
                 output.flush()  # someone is watching: show each piece as it arrives

@@ -110,7 +110,7 @@ def scaffold(
     problem = _label_problem(label)
     if problem:
         raise ValueError(problem)
-    major, minor = (int(part) for part in CONTRACT_VERSION.split(".")[:2])
+    major = int(CONTRACT_VERSION.split(".")[0])
     cli = name.replace("_", "-")
     # The label goes into Python and TOML strings, docstrings and Markdown: each its own way.
     values = {
@@ -121,8 +121,8 @@ def scaffold(
         "label_py": json.dumps(label, ensure_ascii=False),
         "label_doc": _docstring_text(label),
         "description_toml": json.dumps(f"{label} parser for linewise", ensure_ascii=False),
-        # The Agent declaration it is made with came in contract 1.5.
-        "contract_floor": f"{major}.{max(minor, 5) if major == 1 else 0}",
+        # The Agent declaration it is made with came in contract 1.5: the oldest it needs.
+        "contract_floor": f"{major}.5" if major == 1 else f"{major}.0",
         "agent_name_py": json.dumps(cli),
         "agent_label_py": json.dumps(cli.replace("-", " ").title(), ensure_ascii=False),
         "contract_major": str(major),
@@ -136,6 +136,8 @@ def scaffold(
         "pyproject.toml.tmpl": Path("pyproject.toml"),
         "README.md.tmpl": Path("README.md"),
         "src/__init__.py.tmpl": source / "__init__.py",
+        "src/parser.py.tmpl": source / "parser.py",
+        "src/sniff.py.tmpl": source / "sniff.py",
         "src/samples.jsonl.tmpl": source / "samples" / "sample.jsonl",
         "tests/test_parser.py.tmpl": Path("tests") / "test_parser.py",
     }

@@ -1,0 +1,30 @@
+"""OpenCode's stored sessions: the ``opencode_session`` adapter type's exports.
+
+The parser is :mod:`linewise_opencode.session.parser` (what becomes what), the
+records :mod:`linewise_opencode.session.store` (where sessions are and how one is read),
+the detection :mod:`linewise_opencode.session.sniff` and the summary
+:mod:`linewise_opencode.session.summary`.
+"""
+
+from linewise_opencode import SESSION_DOC
+from linewise_opencode.session.parser import OpenCodeSessionParser, create_stdout_parser
+from linewise_opencode.session.sniff import sniff
+from linewise_opencode.session.store import session_keys, session_records, session_stores
+from linewise_opencode.session.summary import summarize_run
+
+__all__ = [
+    "OpenCodeSessionParser",
+    "agent_configuration_doc",
+    "create_stdout_parser",
+    "label",
+    "session_keys",
+    "session_records",
+    "session_stores",
+    "sniff",
+    "summarize_run",
+]
+
+label = "OpenCode (stored sessions)"
+
+# The routing doc lives in the agent declaration (linewise_opencode), read from there.
+agent_configuration_doc = SESSION_DOC
