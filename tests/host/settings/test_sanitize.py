@@ -95,3 +95,22 @@ def test_hidden_text_neutralising_is_linear() -> None:
 
     tags = "\U000e0061" * 7 + "\U000e007f"
     assert_linear_time(lambda n: neutralize(("\U0001f3f4" + tags + "\u200d") * n))
+
+
+def test_ascii_text_is_checked_by_the_same_rule_as_any_other() -> None:
+    # neutralize looks at ASCII text through a smaller class of characters (it is faster):
+    # each ASCII character is left alone exactly when the whole rule leaves it alone.
+    from linewise.settings import sanitising
+
+    for code in range(128):
+        text = f"a{chr(code)}b"
+        whole_rule_finds = sanitising._UNSAFE.search(text) is not None
+        assert (neutralize(text) != text) == whole_rule_finds, repr(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_is_neutralised_as_before(text: str) -> None:
+    from linewise.settings import sanitising
+
+    whole = sanitising._HIDDEN.sub(sanitising._shown, sanitising._CSI.sub("", text))
+    assert neutralize(text) == whole.translate(sanitising._TABLE)

@@ -7,10 +7,11 @@ format. Without one, :class:`CompactRenderer` applies the same spirit to
 entries: ``[session <id8> · <model>]``, ``[<Tool>] <argument>``, ``→ <first
 line of the result>``, 120-character lines, ``--- Result ---``.
 
-Everything shown is neutralised and coloured by role through the one colour
-table. Entries from a subagent get a prefix naming it (``⤷ Explore · ``). A
-failed result is followed by ``[failed: <subtype>]`` in red, and a summary
-given to :meth:`close` by one ``[run ...]`` line with its outcome, tokens and cost.
+Every line is a ``(role, text)`` segment of raw text, neutralised and coloured
+by role by the terminal writer (:mod:`linewise.render.terminal`). Entries from
+a subagent get a prefix naming it (``⤷ Explore · ``). A failed result is
+followed by ``[failed: <subtype>]`` in red, and a summary given to
+:meth:`close` by one ``[run ...]`` line with its outcome, tokens and cost.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from linewise_contracts.protocols import COMPACT_ROLES, CompactLine, CompactRole
 from linewise_contracts.summary import RunSummary
 
 from linewise.render import described
-from linewise.render.colours import paint
 from linewise.render.nesting import Subagents
 from linewise.render.outcome import (
     result_failed,
@@ -32,8 +32,9 @@ from linewise.render.outcome import (
     summary_outcome,
     summary_usage,
 )
-from linewise.render.preview import one_line, subagent_kind, tool_preview
-from linewise.settings.sanitising import neutralize
+from linewise.render.preview import subagent_kind, tool_preview
+from linewise.render.segments import Segment
+from linewise.render.terminal import TerminalWriter, first_line
 
 __all__ = ["LIMIT", "CompactRenderer", "FormatterRenderer"]
 
@@ -46,7 +47,7 @@ _OUTPUT_SLACK: Final = 1 << 20
 
 
 def _summary_line(text: str) -> str:
-    return one_line(neutralize(text[:65536]), LIMIT)
+    return first_line(text, LIMIT)
 
 
 _HEADER_KEY: Final = frozenset("abcdefghijklmnopqrstuvwxyz_")
@@ -104,8 +105,8 @@ def _described_line(entry: Mapping[str, Any]) -> CompactLine:
 
 
 def _session_line(session_id: object, model: object) -> CompactLine:
-    ident = neutralize(session_id)[:8] if type(session_id) is str and session_id else "?"
-    name = neutralize(model) if type(model) is str and model else "?"
+    ident = session_id[:8] if type(session_id) is str and session_id else "?"
+    name = model if type(model) is str and model else "?"
     return ("lifecycle", f"[session {ident} · {name}]")
 
 
@@ -115,11 +116,11 @@ def tool_line(name: str, tool_input: object, *, marker: object = None) -> str:
     ``marker`` is the call's ``startsSubagent`` (contract 1.5), see
     :func:`linewise.render.preview.subagent_kind`.
     """
-    shown = neutralize(name) or "tool"
+    shown = name or "tool"
     kind = subagent_kind(name, tool_input, marker=marker)
-    label = f"[{shown}: {neutralize(kind)}]" if kind and kind != "subagent" else f"[{shown}]"
+    label = f"[{shown}: {kind}]" if kind and kind != "subagent" else f"[{shown}]"
     preview = tool_preview(tool_input, LIMIT)
-    return f"{label} {neutralize(preview.short())}" if preview else label
+    return f"{label} {preview.short()}" if preview else label
 
 
 class CompactRenderer:
@@ -133,23 +134,18 @@ class CompactRenderer:
 
     def __init__(self, stream: IO[str], *, color: bool = False) -> None:
         self._stream = stream
-        self._color = color
+        self._writer = TerminalWriter(color)
         self._open: str | None = None  # kind of the delta line still being written
         self._subagents = Subagents()
         self._calls = 0
 
     def _prefix(self, entry: Mapping[str, Any]) -> str:
         agent = self._subagents.parent(entry)
-        return f"⤷ {neutralize(agent.kind)} · " if agent is not None else ""
+        return f"⤷ {agent.kind} · " if agent is not None else ""
 
-    def _lines(self, lines: Sequence[CompactLine], prefix: str = "") -> None:
+    def _lines(self, lines: Sequence[Segment], prefix: str = "") -> None:
         self._end_fragment()
-        self._stream.write(
-            "".join(
-                paint(prefix, "muted", self._color) + paint(text, role, self._color) + "\n"
-                for role, text in lines
-            )
-        )
+        self._stream.write(self._writer.lines(lines, prefix))
 
     def _end_fragment(self) -> None:
         if self._open is not None:
@@ -168,11 +164,11 @@ class CompactRenderer:
                 if self._open != kind:
                     self._end_fragment()
                     self._open = kind
-                    self._stream.write(paint(prefix, "muted", self._color))
-                self._stream.write(paint(neutralize(item["text"]), "assistant", self._color))
+                    self._stream.write(self._writer.segment("muted", prefix))
+                self._stream.write(self._writer.segment("assistant", item["text"]))
             case "assistant":
                 if item["text"]:
-                    self._lines([("assistant", neutralize(item["text"]))], prefix)
+                    self._lines([("assistant", item["text"])], prefix)
             case "init":
                 self._lines([_session_line(item["sessionId"], item["model"])], prefix)
             case "tool_call":
@@ -192,7 +188,7 @@ class CompactRenderer:
             case "stderr":
                 self._lines([("error", f"[stderr] {_summary_line(item['text'])}")], prefix)
             case "diff" | "stdout":
-                self._lines([("plain", neutralize(item["text"]))], prefix)
+                self._lines([("plain", item["text"])], prefix)
             case (
                 "provider_activity"
                 | "workspace_change"
@@ -215,10 +211,10 @@ class CompactRenderer:
         lines: list[CompactLine] = [
             ("plain", ""),
             ("error" if failed else "heading", "--- Result ---"),
-            ("plain", neutralize(text)),
+            ("plain", text),
         ]
         if failed:
-            lines.append(("error", f"[failed: {neutralize(result_label(entry))}]"))
+            lines.append(("error", f"[failed: {result_label(entry)}]"))
         return lines
 
     def close(self, *, summary: RunSummary | None = None) -> None:
@@ -226,8 +222,8 @@ class CompactRenderer:
         self._end_fragment()
         if summary is not None:
             role: CompactRole = "error" if summary_failed(summary) else "lifecycle"
-            model = f" · {neutralize(summary.model)}" if summary.model else ""
-            text = f"[run {neutralize(summary_outcome(summary))}{model} · {summary_usage(summary)}]"
+            model = f" · {summary.model}" if summary.model else ""
+            text = f"[run {summary_outcome(summary)}{model} · {summary_usage(summary)}]"
             self._lines([(role, text)])
         self._stream.flush()
 
@@ -238,7 +234,8 @@ class FormatterRenderer(CompactRenderer):
     The pipeline hands it every stdout line with the entries the session made
     of it (:meth:`write_line`); entries that come from no whole line (stderr,
     system messages, lines cut for length) go through :meth:`write` and the
-    entry rules. The plugin's lines are neutralised and coloured by role; a
+    entry rules. The plugin's lines are segments like any other, neutralised and
+    coloured by role by the terminal writer; a
     formatter that raises, returns something that is not a list of
     ``(role, text)`` pairs, or returns far more text than it was given is not
     believed for that line: the line's entries are drawn instead.
@@ -273,9 +270,9 @@ class FormatterRenderer(CompactRenderer):
                 self._subagents.called(item, self._calls)
             elif item["kind"] == "result" and result_failed(item):
                 failed = item
-        shown = [(role, neutralize(text)) for role, text in lines]
+        shown: list[Segment] = list(lines)
         if failed is not None:
-            shown.append(("error", f"[failed: {neutralize(result_label(failed))}]"))
+            shown.append(("error", f"[failed: {result_label(failed)}]"))
         if shown:
             self._lines(shown, prefix)
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import IO, Final
 
-from linewise.render.colours import paint
-from linewise.settings.sanitising import neutralize
+from linewise.render.segments import Role, Segment
+from linewise.render.terminal import INDENT, LABEL_WIDTH, TerminalWriter
 
 __all__ = ["DEFAULT_WIDTH", "INDENT", "LABEL_WIDTH", "TextLayout"]
 
-LABEL_WIDTH: Final = 12
-INDENT: Final = " " * LABEL_WIDTH
 _RESULT_LINES: Final = 12
 #: Width assumed when the output is not a terminal (a file or a pipe).
 DEFAULT_WIDTH: Final = 160
@@ -45,25 +44,36 @@ class NestedStream:
 
 
 class TextLayout:
-    """Draws labelled blocks on a :class:`NestedStream`, cutting lines to the terminal's width."""
+    """Lays out labelled blocks of segments, cutting lines to the terminal's width.
+
+    It makes segments of raw text (bodies with a hanging indent) and hands
+    them to the :class:`~linewise.render.terminal.TerminalWriter`, which
+    neutralises and colours them and draws the labels, and writes the result
+    on a :class:`NestedStream`.
+    """
 
     def __init__(self, stream: IO[str], *, color: bool, full: bool, width: int | None) -> None:
         self.out = NestedStream(stream)
-        self._color = color
+        self.writer = TerminalWriter(color)
         self._full = full
         self._width = max(width or _terminal_width(stream), 40)
 
-    def paint(self, text: str, role: str | None) -> str:
-        return paint(text, role, self._color)
+    def write(self, segments: Sequence[Segment]) -> None:
+        """Segments one after another, then a newline."""
+        self.out.write(self.writer.join(segments) + "\n")
 
-    def label(self, label: str, role: str) -> str:
-        return self.paint(label.ljust(LABEL_WIDTH), role)
+    def write_block(self, label: Segment, lines: Sequence[Sequence[Segment]]) -> None:
+        """A labelled block of lines (see :meth:`TerminalWriter.block`)."""
+        self.out.write(self.writer.block(label, lines))
 
-    def body(self, text: str, role: str | None = None) -> str:
-        return self.paint(neutralize(text).replace("\n", "\n" + INDENT), role)
+    @staticmethod
+    def body(text: str, role: Role = "plain") -> Segment:
+        """``text`` with a hanging indent: its later lines start under its first."""
+        return (role, text.replace("\n", "\n" + INDENT))
 
-    def block(self, label: str, role: str, text: str, body_role: str | None = None) -> None:
-        self.out.write(self.label(label, role) + self.body(text, body_role) + "\n")
+    def block(self, label: str, role: Role, text: str, body_role: Role = "plain") -> None:
+        body = (body_role, text.replace("\n", "\n" + INDENT))
+        self.out.write(self.writer.block((role, label), ((body,),)))
 
     def cut_lines(self, text: str) -> str:
         """Each line at most the room the terminal has beside the label, with what was hidden."""

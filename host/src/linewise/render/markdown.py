@@ -5,16 +5,17 @@ model, usage and cost, from the run summary every view reads), a heading per
 turn (a user message, or the agent's next step after its tool results), prose
 in block quotes, tool calls and results in fenced blocks with their language,
 diffs as ``diff`` blocks, subagents nested one quote level deeper. Agent text
-is untrusted: prose has its HTML and Markdown structure escaped, so it can
-neither inject HTML (GitHub renders raw HTML in Markdown) nor open a block
-that swallows the rest; every fence is longer than any run of backticks
-inside it. Nothing is printed as raw JSON: tool inputs are shown as their
-command, path, edit or a list of fields.
+is untrusted: this module hands it raw to the Markdown writer
+(:mod:`linewise.render.markdown_text`) in the form it is shown in (inline,
+code, prose, a fence), which neutralises and escapes it once: prose has its
+HTML and Markdown structure escaped, so it can neither inject HTML (GitHub
+renders raw HTML in Markdown) nor open a block that swallows the rest; every
+fence is longer than any run of backticks inside it. Nothing is printed as raw
+JSON: tool inputs are shown as their command, path, edit or a list of fields.
 """
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Iterable, Mapping
 from typing import IO, Any, Final
@@ -23,6 +24,15 @@ from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
 from linewise.render import described
+from linewise.render.markdown_text import (
+    SHOWN_LINES,
+    code,
+    diff_fence,
+    fence,
+    inline,
+    prose,
+    shorten,
+)
 from linewise.render.nesting import Subagents
 from linewise.render.outcome import (
     result_failed,
@@ -32,29 +42,13 @@ from linewise.render.outcome import (
     summary_outcome,
     summary_usage,
 )
-from linewise.settings.sanitising import neutralize
 
-__all__ = ["MarkdownRenderer", "fence", "inline", "prose"]
+__all__ = ["SHOWN_LINES", "MarkdownRenderer", "fence", "inline", "prose"]
 
-#: Lines of a tool result, input or file shown unless ``full``.
-SHOWN_LINES: Final = 40
-#: Characters of one such line shown unless ``full``.
-SHOWN_CHARS: Final = 2000
 #: Errors listed in the header; the rest are counted.
 HEADER_ERRORS: Final = 10
 # The body waits in memory up to this size, then on disk, until the header is known.
 _SPOOL: Final = 8 * 1024 * 1024
-
-_BACKTICKS: Final = re.compile(r"`+")
-# Characters that mean something to Markdown inline, and the HTML ones.
-_INLINE_SPECIAL: Final = re.compile(r"([\\`*_\[\]|~#])")
-_HTML: Final = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_HTML_CHARS: Final = re.compile(r"[&<>]")
-# A line of prose that Markdown would read as structure of ours: a heading, a thematic
-# break or setext underline, a link reference definition.
-_LINE_START: Final = re.compile(r"^( {0,3})(#|=+\s*$|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$|\[)")
-# A fence the agent's prose opens or closes (its code keeps its own characters).
-_FENCE: Final = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 # A file's language for its fence, by extension.
 _LANGUAGES: Final = {
@@ -104,57 +98,6 @@ def _language(path: object) -> str:
     return _LANGUAGES.get(path.rsplit(".", 1)[-1].lower(), "")
 
 
-def fence(text: str, language: str = "") -> list[str]:
-    """``text`` as a fenced code block: the fence is longer than any backtick run inside,
-    so nothing in ``text`` can close it. The language is a plain word or nothing."""
-    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
-    mark = "`" * max(3, longest + 1)
-    language = language if re.fullmatch(r"[A-Za-z0-9+#-]{1,20}", language) else ""
-    return [mark + language, *text.split("\n"), mark]
-
-
-def inline(text: str) -> str:
-    """``text`` for one line of Markdown (a heading, a label): every special character
-    escaped, HTML as entities, line breaks as spaces."""
-    text = neutralize(text).replace("\r", " ").replace("\n", " ")
-    text = _INLINE_SPECIAL.sub(r"\\\1", text)
-    return _HTML_CHARS.sub(lambda m: _HTML[m.group()], text)
-
-
-def code(text: str) -> str:
-    """``text`` as inline code, delimited by more backticks than it holds."""
-    text = neutralize(text).replace("\r", " ").replace("\n", " ")
-    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
-    mark = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
-    return f"{mark}{pad}{text}{pad}{mark}"
-
-
-def prose(text: str) -> list[str]:
-    """Agent prose (Markdown, usually) kept readable, but unable to break out of the
-    quote it is drawn in: outside its code blocks, HTML becomes entities and lines
-    Markdown would read as headings, rules or link definitions are escaped; a code
-    block it leaves open ends with the quote. Emphasis, lists, links and code render."""
-    lines = []
-    opened: str | None = None  # the fence of the agent's open code block
-    for line in neutralize(text.rstrip()).split("\n"):
-        mark = _FENCE.match(line)
-        if opened is not None:
-            fence_mark = mark.group(1) if mark else ""
-            closes = fence_mark[:1] == opened[0] and len(fence_mark) >= len(opened)
-            if closes and mark and not line[mark.end() :].strip():
-                opened = None
-            lines.append(line)
-            continue
-        if mark and not (mark.group(1)[0] == "`" and "`" in line[mark.end() :]):
-            opened = mark.group(1)
-            lines.append(line)
-            continue
-        escaped = _HTML_CHARS.sub(lambda m: _HTML[m.group()], line)
-        lines.append(_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), escaped))
-    return lines
-
-
 class MarkdownRenderer:
     """Draws entries as GitHub-flavoured Markdown; the header is written once the run is known.
 
@@ -186,7 +129,7 @@ class MarkdownRenderer:
         self._open: str | None = None  # "assistant" / "thinking" delta text being gathered
         self._gathered: list[str] = []
         self._folded = False
-        self._diff: list[str] = []
+        self._diff: list[tuple[str, str]] = []  # (marker, raw text) of each diff line
         self._depth = 0
         self._init: Mapping[str, Any] | None = None
         self._names: dict[str, str] = {}  # toolUseId -> tool name, for results
@@ -259,8 +202,8 @@ class MarkdownRenderer:
             self._diff.append(self._diff_line(item))
         elif kind in ("system", "stderr", "stdout"):
             label = {"system": "System", "stderr": "Stderr", "stdout": "Output"}[kind]
-            text = neutralize(item["text"].rstrip("\n"))
-            self._lines([f"**{label}**", *fence(shorten(text, self._full), "text")])
+            text = item["text"].rstrip("\n")
+            self._lines([f"**{label}**", *fence(text, "text", full=self._full)])
         else:
             self._described(item)
 
@@ -298,15 +241,12 @@ class MarkdownRenderer:
     def _end_diff(self) -> None:
         if self._diff:
             lines, self._diff = self._diff, []
-            self._lines(["**Diff**", *fence(shorten("\n".join(lines), self._full), "diff")])
+            self._lines(["**Diff**", *diff_fence(lines, self._full)])
 
     @staticmethod
-    def _diff_line(item: Mapping[str, Any]) -> str:
-        text: str = neutralize(item["text"])
+    def _diff_line(item: Mapping[str, Any]) -> tuple[str, str]:
         marker = {"add": "+", "remove": "-", "context": " "}.get(item["changeType"], "")
-        if marker and not text.startswith(marker):
-            text = marker + text
-        return text
+        return (marker, item["text"])
 
     def _tool_call(self, item: Mapping[str, Any]) -> None:
         self._calls += 1
@@ -327,8 +267,8 @@ class MarkdownRenderer:
         name = item.get("toolName") or self._names.pop(ident, "")
         state = "error" if item["isError"] else "ok"
         head = f"**Result** ({state}{', ' + code(name) if name else ''})"
-        content = neutralize(item["content"].rstrip())
-        self._lines([head, *(fence(shorten(content, self._full), "text") if content else [])])
+        content = item["content"].rstrip()
+        self._lines([head, *fence(content, "text", full=self._full, omit_empty=True)])
 
     def _result(self, item: Mapping[str, Any]) -> None:
         failed = result_failed(item)
@@ -350,7 +290,7 @@ class MarkdownRenderer:
         head = f"**{inline(described.kind_label(kind))}**: {inline(described.heading(item))}"
         details = "\n".join(described.details(item))
         language = "diff" if kind == "workspace_change" and "\n@@" in details else "text"
-        body = fence(shorten(neutralize(details), self._full), language) if details else []
+        body = fence(details, language, full=self._full) if details else []
         self._lines([head, *body])
 
     # -- the end ---------------------------------------------------------------------
@@ -389,28 +329,6 @@ def _plain(value: object) -> str:
     return _scalar(value)
 
 
-def shorten(text: str, full: bool) -> str:
-    """``text`` cut to what is shown, saying how much was left out."""
-    if full:
-        return text
-    lines = text.split("\n")
-    note = []
-    if len(lines) > SHOWN_LINES:
-        note.append(f"{len(lines) - SHOWN_LINES:,} more lines")
-        lines = lines[:SHOWN_LINES]
-    cut = 0
-    for index, line in enumerate(lines):
-        if len(line) > SHOWN_CHARS:
-            cut += len(line) - SHOWN_CHARS
-            lines[index] = line[:SHOWN_CHARS] + " …"
-    if cut:
-        note.append(f"{cut:,} characters of long lines")
-    shown = "\n".join(lines)
-    if note:
-        shown += f"\n… {' and '.join(note)} not shown (--full shows all)"
-    return shown
-
-
 def run_header(summary: RunSummary | None, init: Mapping[str, Any] | None, calls: int) -> list[str]:
     """The run at a glance: a table of outcome, model, session, usage and cost."""
     rows: list[tuple[str, str]] = []
@@ -442,13 +360,13 @@ def run_header(summary: RunSummary | None, init: Mapping[str, Any] | None, calls
 def tool_input(name: str, value: Any, full: bool) -> list[str]:
     """A tool's input as a person reads it: its command, edit, file, or its fields."""
     if not isinstance(value, dict):
-        return fence(shorten(neutralize(str(value)), full), "text") if value else []
+        return fence(str(value), "text", full=full) if value else []
     command = next((value[k] for k in _COMMAND_KEYS if isinstance(value.get(k), str)), None)
     path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), None)
     lines: list[str] = []
     rest = dict(value)
     if command is not None:
-        lines += fence(shorten(neutralize(command), full), "bash")
+        lines += fence(command, "bash", full=full)
         for key in _COMMAND_KEYS:
             rest.pop(key, None)
     if path is not None:
@@ -458,7 +376,7 @@ def tool_input(name: str, value: Any, full: bool) -> list[str]:
     old, new = rest.get("old_string"), rest.get("new_string")
     if isinstance(old, str) and isinstance(new, str):
         edit = [f"-{line}" for line in old.split("\n")] + [f"+{line}" for line in new.split("\n")]
-        lines += fence(shorten(neutralize("\n".join(edit)), full), "diff")
+        lines += fence("\n".join(edit), "diff", full=full)
         rest.pop("old_string")
         rest.pop("new_string")
     for key in ("content", "patch", "input"):
@@ -466,7 +384,7 @@ def tool_input(name: str, value: Any, full: bool) -> list[str]:
         if isinstance(text, str) and ("\n" in text or len(text) > 80):
             patch = key != "content" or text.startswith(("*** Begin Patch", "--- ", "diff "))
             language = "diff" if patch else _language(path)
-            lines += fence(shorten(neutralize(text), full), language)
+            lines += fence(text, language, full=full)
             rest.pop(key)
     lines += _fields(rest, full)
     return lines
@@ -490,7 +408,7 @@ def _fields(value: Mapping[str, Any], full: bool, depth: int = 0) -> list[str]:
             if len(item) > SHOWN_LINES and not full:
                 lines.append(f"{indent}  - … {len(item) - SHOWN_LINES:,} more")
         elif isinstance(item, str) and ("\n" in item or len(item) > 120):
-            lines += [label, "", *fence(shorten(neutralize(item), full), "text")]
+            lines += [label, "", *fence(item, "text", full=full)]
         elif isinstance(item, list | dict):
             text = _plain(item)
             lines.append(f"{label} {code(text if full else text[:400])}")

@@ -18,7 +18,7 @@ class Call:
 
     number: int
     name: str
-    preview: str  # short and neutralised
+    preview: str  # short; raw text, neutralised when it is written
 
 
 class PendingCalls:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final, assert_never
 
 from linewise_contracts.entries import TranscriptEntry
@@ -11,7 +11,7 @@ from linewise_contracts.summary import RunSummary
 
 from linewise.render import described
 from linewise.render.clocks import RunClock
-from linewise.render.layout import INDENT, TextLayout
+from linewise.render.layout import TextLayout
 from linewise.render.nesting import Subagents
 from linewise.render.outcome import (
     result_failed,
@@ -23,7 +23,7 @@ from linewise.render.outcome import (
 )
 from linewise.render.pending import MAX_PENDING_CALLS, PendingCalls
 from linewise.render.preview import tool_preview
-from linewise.settings.sanitising import neutralize
+from linewise.render.segments import Role, Segment
 
 try:
     # Built in; hashlib would load OpenSSL first, 3.7 MiB more of resident memory.
@@ -40,7 +40,7 @@ _INPUT_PREVIEW: Final = 400
 _LINK_PREVIEW: Final = 60
 _FOLDED: Final = "⋯ (hidden; --thinking shows it)"
 #: The colour of each contract 1.3 kind's heading (failures are red whatever the kind).
-_DESCRIBED_ROLES: Final = {
+_DESCRIBED_ROLES: Final[dict[str, Role]] = {
     "provider_activity": "lifecycle",
     "workspace_change": "emphasis",
     "workspace_file_reference": "result",
@@ -64,7 +64,12 @@ def _digest(text: str) -> bytes:
 
 def _diff_block(layout: TextLayout, entry: Mapping[str, Any]) -> None:
     change = entry["changeType"]
-    role = {"add": "assistant", "remove": "error", "hunk": "result", "file_header": "emphasis"}
+    role: dict[str, Role] = {
+        "add": "assistant",
+        "remove": "error",
+        "hunk": "result",
+        "file_header": "emphasis",
+    }
     text = entry["text"]
     # Plugins usually keep the unified-diff marker in the text; add it only when missing.
     marker = {"add": "+", "remove": "-"}.get(change)
@@ -73,19 +78,19 @@ def _diff_block(layout: TextLayout, entry: Mapping[str, Any]) -> None:
     layout.block("diff", role.get(change, "input"), layout.cut_lines(text))
 
 
-def _described_block(layout: TextLayout, entry: Mapping[str, Any]) -> str:
+def _described_block(layout: TextLayout, entry: Mapping[str, Any]) -> None:
     """A contract 1.3 entry: its heading, then its details (diffs and previews shortened)."""
     kind = entry["kind"]
-    role = "error" if described.is_failure(entry) else _DESCRIBED_ROLES.get(kind, "lifecycle")
-    lines = [layout.body(layout.cut_lines(described.heading(entry)), role)]
+    role: Role = "error" if described.is_failure(entry) else _DESCRIBED_ROLES.get(kind, "lifecycle")
+    lines = [(layout.body(layout.cut_lines(described.heading(entry)), role),)]
     details = "\n".join(described.details(entry))
     if details:
         if kind in ("workspace_change", "workspace_file_reference"):
             details = layout.shorten_lines(details)
         else:
             details = layout.cut_lines(details)
-        lines.append(layout.body(details))
-    return layout.label(described.kind_label(kind), role) + ("\n" + INDENT).join(lines) + "\n"
+        lines.append((layout.body(details),))
+    layout.write_block((role, described.kind_label(kind)), lines)
 
 
 class TextRenderer:
@@ -103,7 +108,8 @@ class TextRenderer:
     (``⤷ #3 Explore: map the tests``); the call line itself names the subagent.
 
     Consecutive delta fragments of one kind continue one block. Thinking is
-    folded unless ``thinking`` is set. All agent text is neutralised. Unless
+    folded unless ``thinking`` is set. What is drawn goes out as segments through
+    the terminal writer, which neutralises all of it. Unless
     ``full`` is set, tool input, tool output, system and raw output lines longer
     than the terminal's width (``width``; :data:`~linewise.render.layout.DEFAULT_WIDTH`
     off a terminal)
@@ -157,15 +163,9 @@ class TextRenderer:
             self._out.prefix = ""
             return
         self._out.prefix = _NEST * agent.depth
-        self._out.write(
-            self._layout.paint(f"⤷ {self._agent_name(agent.number, agent.label)}", "muted")
-        )
-        self._out.write("\n")
+        name = f"#{agent.number} {agent.label}" if agent.number else agent.label
+        self._layout.write((("muted", f"⤷ {name}"),))
         self._out.prefix = _NEST * (agent.depth + 1)
-
-    @staticmethod
-    def _agent_name(number: int, label: str) -> str:
-        return f"#{number} {neutralize(label)}" if number else neutralize(label)
 
     # -- entries ---------------------------------------------------------------
 
@@ -227,7 +227,7 @@ class TextRenderer:
                 | "run_terminal"
             ):
                 self._end_open()
-                self._out.write(_described_block(self._layout, item))
+                _described_block(self._layout, item)
             case _:
                 assert_never(kind)
 
@@ -235,20 +235,18 @@ class TextRenderer:
         if self._open == "folded":
             return  # one marker for a whole run of thinking
         self._end_open()
-        self._out.write(
-            self._layout.label("thinking", "input") + self._layout.paint(_FOLDED, "thinking") + "\n"
-        )
+        self._layout.write_block(("input", "thinking"), ((("thinking", _FOLDED),),))
         self._open = "folded"
 
     def _fragment(self, kind: str, text: str) -> None:
-        role = "assistant" if kind == "assistant" else "thinking"
+        role: Role = "assistant" if kind == "assistant" else "thinking"
+        writer = self._layout.writer
+        body = writer.segment(*self._layout.body(text, role))
         if self._open != kind:
             self._end_open()
-            self._out.write(
-                self._layout.label(kind, "assistant" if kind == "assistant" else "input")
-            )
             self._open = kind
-        self._out.write(self._layout.body(text, role))
+            body = writer.label(("assistant" if kind == "assistant" else "input", kind)) + body
+        self._out.write(body)
 
     def _write_init(self, entry: Mapping[str, Any]) -> None:
         model = entry["model"] or "not reported"
@@ -258,46 +256,45 @@ class TextRenderer:
     def _write_tool_call(self, entry: Mapping[str, Any]) -> None:
         self._numbered += 1
         number = self._numbered
-        name = neutralize(entry["name"])
+        name: str = entry["name"]
         ident = entry.get("toolUseId")
-        head = self._layout.label("tool_call", "tool") + self._layout.paint(
-            f"#{number} {name}", "tool_name"
-        )
+        head: list[Segment] = [("tool_name", f"#{number} {name}")]
         agent = self._subagents.called(entry, number)
         if agent is not None:
-            head += self._layout.paint(f"  subagent {neutralize(agent.label)}", "tool")
+            head.append(("tool", f"  subagent {agent.label}"))
         if ident:
-            head += self._layout.paint(f"  [{neutralize(ident)}]", "muted")
+            head.append(("muted", f"  [{ident}]"))
             preview = tool_preview(entry["input"], _LINK_PREVIEW)
-            link = neutralize(preview.short()) if preview else ""
-            self._calls.remember(ident, number, name, link)
-        self._out.write(head + "\n")
+            self._calls.remember(ident, number, name, preview.short() if preview else "")
+        lines: list[Sequence[Segment]] = [head]
         if entry["input"] not in ({}, [], None, ""):
             arguments = to_json_text(entry["input"])  # compact: its size follows the input's
             if not self._full and len(arguments) > _INPUT_PREVIEW:
                 arguments = arguments[:_INPUT_PREVIEW] + f"… ({len(arguments)} chars)"
-            self._out.write(INDENT + self._layout.body(arguments, "input") + "\n")
+            lines.append((self._layout.body(arguments, "input"),))
+        self._layout.write_block(("tool", "tool_call"), lines)
         self._last_call = ident
 
     def _write_tool_result(self, entry: Mapping[str, Any], after_call: str | None) -> None:
         ident = entry["toolUseId"]
         call = self._calls.pop(ident)
         error = entry["isError"]
-        role = "error" if error else "result"
+        role: Role = "error" if error else "result"
         name = entry.get("toolName") or (call.name if call else "")
         head = f"{'error' if error else 'ok'}{' · ' + name if name else ''}  [{ident}]"
-        line = self._layout.label("tool_result", role) + self._layout.paint(neutralize(head), role)
+        line: list[Segment] = [(role, head)]
         if call is not None and ident != after_call:
             link = f"  ← #{call.number} {call.preview}" if call.preview else f"  ← #{call.number}"
-            line += self._layout.paint(link, "muted")
-        self._out.write(line + "\n")
+            line.append(("muted", link))
+        lines: list[Sequence[Segment]] = [line]
         content = self._layout.shorten_lines(entry["content"].rstrip())
         if content:
-            self._out.write(INDENT + self._layout.body(content, "error" if error else None) + "\n")
+            lines.append((self._layout.body(content, "error" if error else "plain"),))
+        self._layout.write_block((role, "tool_result"), lines)
 
     def _write_result(self, entry: Mapping[str, Any]) -> None:
         failed = result_failed(entry)
-        role = "error" if failed else "assistant"
+        role: Role = "error" if failed else "assistant"
         head = f"{'failed' if failed else 'finished'} · {result_label(entry)}"
         parts = [self._layout.body(head, role), *_figures(self._layout, entry)]
         text: str = entry["text"]
@@ -309,8 +306,7 @@ class TextRenderer:
             else:
                 parts.append(self._layout.body(self._layout.shorten_lines(text)))
         parts.extend(self._layout.body(f"error: {message}", "error") for message in entry["errors"])
-        label = self._layout.label("result", role)
-        self._out.write(label + ("\n" + INDENT).join(parts) + "\n")
+        self._layout.write_block((role, "result"), [(part,) for part in parts])
 
     def close(self, *, summary: RunSummary | None = None) -> None:
         """End an open block, list calls that never got a result, the run's summary; flush."""
@@ -325,14 +321,14 @@ class TextRenderer:
         self._out.stream.flush()
 
     def _write_summary(self, summary: RunSummary) -> None:
-        role = "error" if summary_failed(summary) else "assistant"
+        role: Role = "error" if summary_failed(summary) else "assistant"
         lines = _summary_lines(self._layout, summary, role, self._clock)
-        self._out.write(self._layout.label("run", role) + ("\n" + INDENT).join(lines) + "\n")
+        self._layout.write_block((role, "run"), [(line,) for line in lines])
 
 
 def _summary_lines(
-    layout: TextLayout, summary: RunSummary, role: str, clock: RunClock
-) -> list[str]:
+    layout: TextLayout, summary: RunSummary, role: Role, clock: RunClock
+) -> list[Segment]:
     """The run footer's lines: outcome, model, usage, when (from the events' own times), errors."""
     lines = [layout.body(summary_outcome(summary), role)]
     if summary.model:  # never invented: a model the run did not name is left out
@@ -352,7 +348,7 @@ def _summary_lines(
     return lines
 
 
-def _figures(layout: TextLayout, entry: Mapping[str, Any]) -> list[str]:
+def _figures(layout: TextLayout, entry: Mapping[str, Any]) -> list[Segment]:
     """A result's own counts as a line; none when all are 0 (never "input 0")."""
     figures = result_usage(entry)
     return [layout.body(figures, "lifecycle")] if figures else []
