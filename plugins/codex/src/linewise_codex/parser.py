@@ -193,8 +193,12 @@ def _tool_name(item: dict[str, Any]) -> str:
 
 def _tool_input(item: dict[str, Any]) -> JsonValue:
     kind = item.get("type")
-    if kind == "command_execution":
-        return {"id": as_string(item.get("id")), "command": as_string(item.get("command"))}
+    if type(kind) is str and kind == "command_execution":
+        ident, command = item.get("id"), item.get("command")  # as_string, inline
+        return {
+            "id": ident if type(ident) is str else "",
+            "command": command if type(command) is str else "",
+        }
     if kind == "mcp_tool_call":
         arguments = item.get("arguments")
         return {} if arguments is None else arguments
@@ -254,8 +258,10 @@ def _command_output(item: dict[str, Any]) -> tuple[str, bool]:
     ):
         # The usual completed command, written at once: what the lines below join to.
         output = output.rstrip()
-        text = f"command: {command}\nstatus: {status}\nexit_code: {code}"
-        return (f"{text}\n\n{output}" if output else text), code != 0 or status in _FAILED
+        failed = code != 0 or status in _FAILED
+        if output:
+            return f"command: {command}\nstatus: {status}\nexit_code: {code}\n\n{output}", failed
+        return f"command: {command}\nstatus: {status}\nexit_code: {code}", failed
     command, status = as_string(command), as_string(status)
     # An int exit code (the usual) is itself; anything else goes through _exit_code.
     exit_code = code if type(code) is int and -(2**53) <= code <= 2**53 else _exit_code(code)
