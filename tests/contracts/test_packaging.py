@@ -168,3 +168,27 @@ def test_the_serve_extra_installs_the_web_app_member() -> None:
     assert optional["serve"] == [str(_project("serve")["name"])]
     points = tomllib.loads((ROOT / "serve" / "pyproject.toml").read_text(encoding="utf-8"))
     assert "serve" in points["project"]["entry-points"]["linewise.commands"]
+
+
+def _contracts_floor(requirements: object) -> str:
+    from packaging.requirements import Requirement
+
+    assert isinstance(requirements, list)
+    for text in requirements:
+        requirement = Requirement(text)
+        if requirement.name == "linewise-contracts" and not requirement.marker:
+            floors = [spec.version for spec in requirement.specifier if spec.operator == ">="]
+            assert len(floors) == 1, text
+            return floors[0]
+    raise AssertionError("no linewise-contracts requirement")
+
+
+def test_the_host_requires_the_contract_it_is_built_and_tested_with() -> None:
+    """The host is tested only against the contracts of its own checkout, and imports what
+    that minor has (it once required >=1.2 while importing 1.3's modules at start-up): its
+    floor is the contracts' own minor, raised with each contracts minor release."""
+    from linewise_contracts import CONTRACT_VERSION
+
+    assert _contracts_floor(_project("host")["dependencies"]) == ".".join(
+        CONTRACT_VERSION.split(".")[:2]
+    )

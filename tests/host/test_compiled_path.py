@@ -43,9 +43,10 @@ def test_every_compiled_distribution_builds_with_the_same_hook() -> None:
             assert (REPO / folder / module).is_file(), f"{folder} compiles a missing {module}"
 
 
-def test_the_host_compiles_the_stream_package_and_the_run_fold() -> None:
-    """The hot path (ARCHITECTURE.md): every stream module, and the one fold every entry goes
-    through (``transcript/fold.py``), nothing else.
+def test_the_host_compiles_the_stream_package_the_run_fold_and_the_jsonl_writer() -> None:
+    """The hot path (ARCHITECTURE.md): every stream module, the one fold every entry goes
+    through (``transcript/fold.py``) and the JSON Lines writer that writes every entry of
+    ``render -f jsonl`` (``render/jsonl.py``), nothing else.
 
     The stream's ``__init__.py`` holds only the package's docstring: nothing in it to compile.
     """
@@ -54,6 +55,7 @@ def test_the_host_compiles_the_stream_package_and_the_run_fold() -> None:
     assert _compile_list("host") == [
         *(f"src/linewise/stream/{name}" for name in modules),
         "src/linewise/transcript/fold.py",
+        "src/linewise/render/jsonl.py",
     ]
     init = (stream / "__init__.py").read_text(encoding="utf-8")
     assert init.count("\n") == 1

@@ -88,13 +88,14 @@ def layout_problems(project: Path, agent: Agent, tests: Path) -> list[str]:
             if module != package and not module.startswith(f"{package}."):
                 continue  # another distribution's code (Amp reads Claude's stream-json)
             where = module.removeprefix(f"{package}.") if module != package else ""
-            problem = _misplaced(fmt, name, where, id(value) in shared, fmt in session_formats)
+            problem = _misplaced(name, where, id(value) in shared, fmt in session_formats)
             if problem:
                 problems.append(f"{fmt.adapter_type}.{name} in {module}: {problem}")
     return problems
 
 
-def _misplaced(fmt: Format, name: str, where: str, shared: bool, session: bool) -> str | None:
+def _misplaced(name: str, where: str, shared: bool, session: bool) -> str | None:
+    """Why callable ``name``, defined in the package's module ``where``, is out of place."""
     role = ROLES[name]
     parts = where.split(".") if where else []
     if name == "check_environment":

@@ -19,7 +19,7 @@ from linewise_contracts.usage import TokenUsage
 from session_checks import HOST_TS, render
 from support import assert_valid_and_deterministic, corpus_path, json_values
 
-FIXTURE = Path(linewise_codex.__file__).parent / "app_server" / "samples" / "app-server.jsonl"
+FIXTURE = Path(linewise_codex.__file__).parent / "samples" / "codex_app_server" / "app-server.jsonl"
 
 
 def _lines(path: Path) -> list[str]:

@@ -267,7 +267,9 @@ def test_an_app_server_turn_carries_its_threads_running_total_or_its_own_last_ca
 def test_on_the_app_servers_samples_the_entries_fold_to_the_summarys_tokens() -> None:
     import linewise_codex
 
-    sample = Path(linewise_codex.__file__).parent / "app_server" / "samples" / "app-server.jsonl"
+    sample = (
+        Path(linewise_codex.__file__).parent / "samples" / "codex_app_server" / "app-server.jsonl"
+    )
     fixtures = corpus_path(
         "field-samples", "codex-app-server", "app-server-notifications-fixtures.jsonl"
     )

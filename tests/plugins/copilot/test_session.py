@@ -16,7 +16,7 @@ from linewise_copilot import create_stdout_parser, session_stores, sniff, summar
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 
-SAMPLE = Path(linewise_copilot.__file__).parent / "samples" / "events.jsonl"
+SAMPLE = Path(linewise_copilot.__file__).parent / "samples" / "copilot_session" / "events.jsonl"
 
 
 def _real_sessions() -> list[Path]:

@@ -80,7 +80,7 @@ def test_ephemeral_progress_gives_nothing() -> None:
 def test_detection_tells_stdout_from_session_files() -> None:
     run = _lines(RUN)
     assert sniff(run) >= 0.9 and session_sniff(run) <= 0.6
-    session = _lines(SAMPLES / "events.jsonl")
+    session = _lines(SAMPLES / "copilot_session" / "events.jsonl")
     assert session_sniff(session) >= 0.9 and sniff(session) <= 0.5
     for path in corpus_path("real-sessions", "copilot").glob("*.jsonl"):
         assert sniff(_lines(path)[:40]) <= 0.5, path.name

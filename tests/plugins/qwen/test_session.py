@@ -16,7 +16,7 @@ from linewise_qwen.session import create_stdout_parser, session_stores, sniff, s
 from session_checks import HOST_TS, problems, render, session_entries
 from support import corpus_path, json_values
 
-SAMPLE = Path(linewise_qwen.__file__).parent / "samples" / "chat.jsonl"
+SAMPLE = Path(linewise_qwen.__file__).parent / "samples" / "qwen_session" / "chat.jsonl"
 
 
 def _real_chats() -> list[Path]:

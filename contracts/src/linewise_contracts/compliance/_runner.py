@@ -228,7 +228,7 @@ def run_worker(
     # The sample lines are read here and handed to the worker: what it reports must
     # answer these lines, not lines a plugin in the worker picked.
     samples = {
-        name: sample_lines(roots.get(value.split(":", 1)[0].strip().split(".", 1)[0], []))
+        name: sample_lines(roots.get(value.split(":", 1)[0].strip().split(".", 1)[0], []), name)
         for name, value in checked
     }
     budgets = Budgets(line_seconds=0.0005, large_seconds=2.0)

@@ -77,28 +77,43 @@ def read_regular(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes | str:
         os.close(fd)
 
 
-def sample_lines(roots: list[Path]) -> tuple[list[str], str]:
-    """The lines of the first ``samples/`` folder among ``roots`` that has some, and where
-    they came from; the generic lines when there are none."""
+def _folder_lines(folder: Path) -> list[str]:
+    """The non-blank lines of the regular files directly in ``folder`` (bounded)."""
+    lines: list[str] = []
+    try:
+        paths = sorted(folder.iterdir())
+    except OSError:
+        return lines
+    for path in paths:
+        data = read_regular(path)
+        if isinstance(data, str):
+            continue  # not a sample file: a folder, a FIFO, a file too long to be one
+        text = data.decode("utf-8", errors="replace")
+        lines.extend(line.strip() for line in text.split("\n") if line.strip())
+        if len(lines) > MAX_SAMPLE_LINES:
+            break
+    return lines[:MAX_SAMPLE_LINES]
+
+
+def sample_lines(roots: list[Path], adapter_type: str | None = None) -> tuple[list[str], str]:
+    """The sample lines of ``adapter_type``, and where they came from.
+
+    A format's own folder, ``samples/<adapter type>/``, comes first; else the files
+    directly in ``samples/`` (the plugin's first format's, and every format's that
+    has no folder of its own); the generic lines when neither has any. The first of
+    ``roots`` (the package's folders) with lines is read.
+    """
+    if adapter_type is not None and adapter_type.isidentifier():
+        for root in roots:
+            folder = root / "samples" / adapter_type
+            lines = _folder_lines(folder) if folder.is_dir() else []
+            if lines:
+                return lines, f"{len(lines)} sample lines from {folder}"
     for root in roots:
         folder = root / "samples"
-        if not folder.is_dir():
-            continue
-        lines: list[str] = []
-        try:
-            paths = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for path in paths:
-            data = read_regular(path)
-            if isinstance(data, str):
-                continue  # not a sample file: a folder, a FIFO, a file too long to be one
-            text = data.decode("utf-8", errors="replace")
-            lines.extend(line.strip() for line in text.split("\n") if line.strip())
-            if len(lines) > MAX_SAMPLE_LINES:
-                break
+        lines = _folder_lines(folder) if folder.is_dir() else []
         if lines:
-            return lines[:MAX_SAMPLE_LINES], f"{len(lines)} sample lines from {folder}"
+            return lines, f"{len(lines)} sample lines from {folder}"
     return list(GENERIC_SAMPLES), "generic inputs (the plugin ships no samples/ directory)"
 
 
