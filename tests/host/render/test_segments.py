@@ -9,7 +9,10 @@ a stripped or doubled one; ``&lt;``, not ``&amp;lt;``; one backslash, not two.
 from __future__ import annotations
 
 import ast
+import html
 import io
+import json
+import re
 from pathlib import Path
 
 import linewise.render
@@ -30,17 +33,7 @@ GITHUB = MarkdownIt("commonmark", {"html": True}).enable(["table"])
 
 RENDER = Path(linewise.render.__file__).resolve().parent
 #: The writers: the only modules of render/ that neutralise or escape.
-WRITERS = frozenset({"terminal.py", "markdown_text.py"})
-#: Renderers still neutralising or escaping their own text until their medium's
-#: writer lands (issue 32, step 3): this set only shrinks.
-NOT_YET_ON_A_WRITER = frozenset(
-    {
-        "html/entries.py",
-        "html/frame.py",
-        "html/markup.py",
-        "html/renderer.py",
-    }
-)
+WRITERS = frozenset({"terminal.py", "markdown_text.py", "html/markup.py"})
 
 #: Everything a log can hide or break a view with, in one text.
 HOSTILE = (
@@ -72,11 +65,51 @@ def sanitising_uses(source: str, filename: str = "<source>") -> list[str]:
     return found
 
 
+#: The writers' forms: each takes raw text and returns it neutralised and escaped.
+FORMS = frozenset(
+    {
+        "escaped",
+        "shortened",
+        "markdown",
+        "data_text",
+        "inline",
+        "code",
+        "prose",
+        "fence",
+        "diff_fence",
+    }
+)
+
+
+def _name(call: ast.Call) -> str:
+    func = call.func
+    return (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+
+
+def nested_forms(source: str, filename: str = "<source>") -> list[str]:
+    """Where a writer's form is handed what a form returned (it would escape twice)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if isinstance(node, ast.Call) and _name(node) in FORMS:
+            for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+                inner = [
+                    n for n in ast.walk(argument) if isinstance(n, ast.Call) and _name(n) in FORMS
+                ]
+                found += [f"{node.lineno}: {_name(node)}({_name(n)}(...))" for n in inner]
+    return found
+
+
 def _renderer_modules() -> list[Path]:
     return [
         path
         for path in sorted(RENDER.rglob("*.py"))
-        if path.relative_to(RENDER).as_posix() not in WRITERS | NOT_YET_ON_A_WRITER
+        if path.relative_to(RENDER).as_posix() not in WRITERS
     ]
 
 
@@ -103,6 +136,18 @@ def test_the_check_finds_a_renderer_that_neutralises_or_escapes() -> None:
         "5: neutralize",
         "7: .neutralize",
     ]
+
+
+@pytest.mark.parametrize(
+    "module", sorted(RENDER.rglob("*.py")), ids=lambda p: str(p.relative_to(RENDER))
+)
+def test_no_text_is_handed_to_a_writer_twice(module: Path) -> None:
+    assert nested_forms(module.read_text(encoding="utf-8"), str(module)) == []
+
+
+def test_the_check_finds_text_escaped_twice() -> None:
+    source = "a = escaped(shortened(t))\nb = f'{code(x)}'\nc = fence(inline(t), full=True)\n"
+    assert nested_forms(source) == ["1: escaped(shortened(...))", "3: fence(inline(...))"]
 
 
 def test_every_writer_is_a_module_of_render() -> None:
@@ -208,3 +253,50 @@ def test_the_markdown_writer_escapes_inline_text_and_code_once() -> None:
     assert inline("a\\b `c` <d>\x1b[31m") == "a\\\\b \\`c\\` &lt;d&gt;"
     assert code("x `y` \x07") == "``x `y` ␇``"
     assert GITHUB.render(code("``` \x00")).strip() == "<p><code>``` ␀</code></p>"
+
+
+# -- the HTML writer --------------------------------------------------------------------
+
+
+def _html_view(entries: list[dict[str, object]], title: str) -> str:
+    out = io.StringIO()
+    renderer = create_renderer(out, format="html", title=title, full=True, thinking=True)
+    for entry in entries:
+        renderer.write(entry)  # type: ignore[arg-type]
+    renderer.close()
+    return out.getvalue()
+
+
+def test_hostile_text_is_neutralised_and_escaped_once_in_html() -> None:
+    page = _html_view(
+        [
+            *HOSTILE_ENTRIES,
+            {"kind": "thinking", "ts": "", "text": HOSTILE},
+            {"kind": "system", "ts": "", "text": HOSTILE},
+            {
+                "kind": "result",
+                "ts": "",
+                "text": HOSTILE,
+                "subtype": HOSTILE,
+                "isError": True,
+                "errors": [HOSTILE],
+                "inputTokens": 1,
+                "outputTokens": 1,
+                "cachedTokens": 0,
+                "costUsd": None,
+            },
+        ],
+        title=HOSTILE,
+    )
+    assert not set(page) & {"\x1b", "\x07", "\x00", "\x08", "\r", "\u202e", "\u200b"}
+    once = html.escape(HOSTILE_SHOWN, quote=True)
+    assert page.count(once) >= 8  # title, model, command, output, stderr, thinking, ...
+    assert "&amp;lt;" not in page and "&amp;#x27;" not in page and "&amp;amp;" not in page
+    assert "</script><b>" not in page
+    # The page's summary data: the model and the title neutralised once, as text.
+    data = re.search(r'<script type="application/json" id="linewise-summary">(.*?)</script>', page)
+    assert data is not None
+    summary = json.loads(data.group(1))
+    assert summary["title"] == HOSTILE_SHOWN
+    assert summary["models"] == [HOSTILE_SHOWN]
+    assert summary["outcome"] == neutralize(summary["outcome"])

@@ -13,7 +13,6 @@ from linewise.render.html.paging import PageState
 from linewise.render.html.tools import checklist_from_text
 from linewise.render.outcome import result_failed, result_label, result_usage
 from linewise.render.preview import one_line
-from linewise.settings.sanitising import neutralize
 
 __all__ = ["PREVIEW", "EntryBlocks"]
 
@@ -53,8 +52,7 @@ class EntryBlocks:
         ident = page.next_id()
         if kind == "assistant" and not page.nest:
             self._last_assistant = (_digest(entry["text"]), ident)
-        text = shortened(entry["text"])
-        body = markdown(text) if markdown_text else text
+        body = markdown(entry["text"]) if markdown_text else shortened(entry["text"])
         scroll = "" if markdown_text else " scroll"
         page.write(
             f'<section class="entry {kind}" id="{ident}"{page.nest}><div class="head">'
@@ -87,7 +85,7 @@ class EntryBlocks:
     def init(self, entry: Mapping[str, Any]) -> None:
         page = self._page
         if not page.nest:
-            page.figures.init(neutralize(entry["model"]), neutralize(entry["sessionId"]))
+            page.figures.init(entry["model"], entry["sessionId"])
         model = escaped(entry["model"]) if entry["model"] else "not reported"
         page.write(
             f'<div class="entry init" id="{page.next_id()}"{page.nest}><div class="head">'
@@ -105,13 +103,13 @@ class EntryBlocks:
                 f'<div class="note"><a href="#{self._last_assistant[1]}">'
                 "the last assistant message</a> is the final message</div>"
             )
-        return f'<div class="text">{markdown(shortened(final))}</div>'
+        return f'<div class="text">{markdown(final)}</div>'
 
     def result(self, entry: Mapping[str, Any]) -> None:
         page = self._page
         ident = page.next_id()
         failed = result_failed(entry)
-        label = neutralize(result_label(entry))
+        label = result_label(entry)
         if not page.nest:  # a subagent's own result is not the run's
             page.figures.add_result(entry, label, failed)
         if failed:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Final
 
 from linewise_contracts.summary import RunSummary
 
 from linewise.render.html.assets import page_assets
 from linewise.render.html.header import Figures
-from linewise.render.html.markup import escaped
-from linewise.settings.sanitising import neutralize
+from linewise.render.html.markup import escaped, script_json
 from linewise.settings.version import __version__
 
 __all__ = ["page_end", "page_start"]
@@ -26,12 +24,6 @@ _TOOLBAR: Final = """<div class="toolbar" role="search">
 <button id="next-error" type="button">Next error</button>
 </div>
 """
-
-
-def _script_json(value: object) -> str:
-    """JSON that cannot end its <script> element or open a comment inside it."""
-    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=repr)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def page_start(title: str) -> str:
@@ -51,7 +43,7 @@ def page_start(title: str) -> str:
 def page_end(title: str, figures: Figures, summary: RunSummary | None) -> str:
     """The document after the transcript: header, machine-readable summary, footer, script."""
     _, js, _ = page_assets()
-    data = _script_json(figures.to_json(neutralize(title), summary))
+    data = script_json(figures.to_json(title, summary))
     return (
         "</main>\n"
         + '<button id="more" type="button" hidden>Show more</button>\n'

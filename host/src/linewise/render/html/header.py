@@ -10,7 +10,7 @@ from typing import Any, Final
 from linewise_contracts.summary import RunSummary
 
 from linewise.render.clocks import RunClock, utc_span
-from linewise.render.html.markup import escaped, number
+from linewise.render.html.markup import data_text, escaped, number
 from linewise.render.outcome import (
     cost_text,
     run_outcome,
@@ -101,7 +101,12 @@ def _token_tiles(summary: RunSummary) -> list[tuple[str, str, str]]:
 
 @dataclass(slots=True)
 class Figures:
-    """What the header shows: a few numbers and names, so memory stays constant."""
+    """What the header shows: a few numbers and names, so memory stays constant.
+
+    Names (models, sessions, the outcome) are kept raw; the HTML writer
+    (:mod:`linewise.render.html.markup`) neutralises and escapes them once, in
+    the header and in the page's JSON summary.
+    """
 
     models: list[str] = field(default_factory=list)
     sessions: list[str] = field(default_factory=list)
@@ -200,12 +205,12 @@ class Figures:
 
     def to_json(self, title: str, summary: RunSummary | None) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "title": title,
-            "outcome": self.outcome,
+            "title": data_text(title),
+            "outcome": None if self.outcome is None else data_text(self.outcome),
             "isError": self.failed,
             "results": self.results,
-            "models": self.models,
-            "sessionIds": self.sessions,
+            "models": [data_text(model) for model in self.models],
+            "sessionIds": [data_text(session) for session in self.sessions],
             "inputTokens": self.input_tokens,
             "outputTokens": self.output_tokens,
             "cachedTokens": self.cached_tokens,

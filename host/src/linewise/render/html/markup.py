@@ -1,7 +1,17 @@
-"""Agent text made inert for HTML, and the little Markdown agents use, in linear time."""
+"""The HTML writer: text neutralised and escaped once, in the form the page shows it.
+
+The html/ renderers write the page's fixed markup and hand every piece of text
+(the agent's, a plugin's or the host's) to this module raw, in the form it
+takes: :func:`escaped` (text of an element or an attribute), :func:`shortened`
+(the same, cut with a note), :func:`markdown` (the little Markdown agents use,
+drawn as markup) or :func:`data_text` (a string of the page's JSON summary, which
+:func:`script_json` writes). Each neutralises (control sequences shown, not
+acted on) and then escapes; this is the only module of the page that does.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from html import escape
 from typing import Final
@@ -9,7 +19,16 @@ from typing import Final
 from linewise.render.bounds import HTML_TEXT_LIMIT, shorten
 from linewise.settings.sanitising import neutralize
 
-__all__ = ["escaped", "line_count", "lines_label", "markdown", "number", "shortened"]
+__all__ = [
+    "data_text",
+    "escaped",
+    "line_count",
+    "lines_label",
+    "markdown",
+    "number",
+    "script_json",
+    "shortened",
+]
 
 # Linear: a fence opener, then the shortest body up to the next fence or the end.
 # Each match consumes its text, and a failed opener fails at its first newline or backtick.
@@ -29,12 +48,24 @@ def shortened(text: str, limit: int = HTML_TEXT_LIMIT) -> str:
     return escaped(shorten(text, limit, hint=_HINT))
 
 
-def markdown(text: str) -> str:
-    """Escaped ``text`` with code fences, inline code and bold drawn as markup.
+def data_text(text: str) -> str:
+    """``text`` for the page's JSON summary: neutralised (:func:`script_json` escapes it)."""
+    return neutralize(text)
 
-    It only wraps text that is already escaped in fixed tags, so it cannot
+
+def script_json(value: object) -> str:
+    """JSON that cannot end its <script> element or open a comment inside it."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=repr)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def markdown(text: str, limit: int = HTML_TEXT_LIMIT) -> str:
+    """``text`` shortened and escaped, with code fences, inline code and bold drawn as markup.
+
+    The markup only wraps text already escaped in fixed tags, so it cannot
     introduce markup of the agent's choosing.
     """
+    text = shortened(text, limit)
     out: list[str] = []
     last = 0
     for fence in _FENCE.finditer(text):

@@ -14,7 +14,6 @@ from linewise.render.html.described import DescribedBlocks
 from linewise.render.html.entries import EntryBlocks
 from linewise.render.html.frame import page_end, page_start
 from linewise.render.html.paging import PAGE_ENTRIES, PageState
-from linewise.settings.sanitising import neutralize
 
 __all__ = ["PAGE_ENTRIES", "HtmlRenderer"]
 
@@ -24,7 +23,8 @@ class HtmlRenderer:
 
     The page loads nothing (a Content-Security-Policy allows only its own
     inline style and script, by hash; both ship as ``page.css`` and ``page.js``)
-    and every piece of agent text is neutralised and escaped. Tool calls are
+    and every piece of agent text is neutralised and escaped, once, by the HTML
+    writer (:mod:`linewise.render.html.markup`). Tool calls are
     collapsible cards holding their result (paired by ``toolUseId``); a
     subagent's entries go inside the card of the call that started it, in a
     collapsible block with its own count of tool calls and errors; thinking is
@@ -119,7 +119,7 @@ class HtmlRenderer:
         self._page.end_pages()
         figures = self._page.figures
         if summary is not None and summary.model:
-            figures.init(neutralize(summary.model), "")
+            figures.init(summary.model, "")
         self._page.write(page_end(self._title, figures, summary))
         self._page.stream.flush()
 
