@@ -115,3 +115,51 @@ def test_each_lazy_name_is_exported_typed_and_tabled_from_one_module(
         if n in exported and n not in table and n not in surface.defined
     ]
     assert sorted(problems) == [], name
+
+
+def _one_module_lazy() -> list[tuple[str, Path, Path, str]]:
+    """Modules whose ``__getattr__`` serves every lazy name from one module named in it."""
+    found = []
+    for source in SOURCES:
+        for path in sorted(source.rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in tree.body:
+                if not (isinstance(node, ast.FunctionDef) and node.name == "__getattr__"):
+                    continue
+                modules = {
+                    call.args[0].value
+                    for call in ast.walk(node)
+                    if isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                    and call.func.id == "import_module"
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str)
+                }
+                if len(modules) == 1:
+                    found.append((str(path.relative_to(ROOT)), path, source, modules.pop()))
+    return found
+
+
+def test_the_sessions_package_serves_its_names_from_one_module() -> None:
+    assert "host/src/linewise/sessions/__init__.py" in {n for n, *_ in _one_module_lazy()}
+
+
+@pytest.mark.parametrize(("name", "path", "source", "module"), _one_module_lazy(), ids=str)
+def test_each_name_served_from_one_module_is_typed_from_it(
+    name: str, path: Path, source: Path, module: str
+) -> None:
+    surface = _read(path, source)
+    lazy = set(surface.exported) - surface.defined
+    problems = [f"{n}: not imported under TYPE_CHECKING" for n in lazy if n not in surface.typed]
+    problems += [
+        f"{n}: served from {module}, typed from {surface.typed[n]}"
+        for n in lazy
+        if n in surface.typed and surface.typed[n] != module
+    ]
+    problems += [
+        f"{n}: imported under TYPE_CHECKING from {module}, not in __all__"
+        for n, typed in surface.typed.items()
+        if typed == module and n not in surface.exported
+    ]
+    assert sorted(problems) == [], name
