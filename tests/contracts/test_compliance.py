@@ -75,7 +75,13 @@ def test_a_good_plugin_passes_every_check(tmp_path: Path) -> None:
     assert set(checks) == set(TITLES)  # every check has a verdict
     assert checks["metadata.exports"][0] == "pass"
     assert checks["checker.integrity"][0] == "pass"
-    for optional in ("sniff", "summarize_run", "format_stdout_line", "check_environment"):
+    for optional in (
+        "sniff",
+        "summarize_run",
+        "format_stdout_line",
+        "format_entries",
+        "check_environment",
+    ):
         assert checks[optional] == ("skip", "not exported")
     assert "2 sample lines from" in checks["parse.valid"][1]
     assert report.distribution == "notes-parser"
@@ -262,12 +268,12 @@ def test_the_pytest_plugin_turns_checks_into_tests(tmp_path: Path) -> None:
     )
     assert "unknown kind 'sistem'" in done.stdout
     assert any(line.startswith("PASSED") and "test_fixture" in line for line in lines)
-    # 41 checks: 8 skipped (optional exports neither has); the broken one fails parse.valid,
+    # 43 checks: 10 skipped (optional exports neither has); the broken one fails parse.valid,
     # and its fuzzing too when 20 examples happen to reach a NOTE: line.
     counts = re.search(r"(\d+) failed, (\d+) passed, (\d+) skipped", done.stdout)
     assert counts is not None, done.stdout
     failed, passed, skipped = (int(group) for group in counts.groups())
-    assert (failed + passed, skipped) == (33, 8) and failed in (1, 2)
+    assert (failed + passed, skipped) == (33, 10) and failed in (1, 2)
 
 
 def test_the_json_report_is_machine_readable(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ a plugin declares one object instead::
                 create_stdout_parser=create_stdout_parser,
                 sniff=sniff,
                 format_stdout_line=format_stdout_line,
+                format_entries=format_entries,
                 summarize_run=summarize_run,
             ),
             Format(
@@ -36,7 +37,8 @@ The fields keep the 1.x export names, so nothing is renamed in the move, and
 every reader of 1.x exports reads a :class:`Format` as it reads a module
 (``fmt.label``, ``fmt.models`` and ``fmt.agent_configuration_doc`` answer
 with the agent's when the format has none of its own; a format's own
-``models`` came in contract 1.6).
+``models`` came in contract 1.6). ``format_entries`` (contract 1.7) is the one
+field with no 1.x export of that name: a host reads it from a declared format only.
 
 A callable field takes the function, or its ``"module:attribute"`` reference
 when importing it at once would cost every start-up of the plugin's other
@@ -59,6 +61,7 @@ from linewise_contracts.protocols import adapter_type_problem, entry_point_value
 
 if TYPE_CHECKING:
     from linewise_contracts.protocols import (
+        FormatEntries,
         FormatStdoutLine,
         ModelOption,
         ParseStdoutLine,
@@ -82,6 +85,7 @@ FORMAT_CALLABLES: Final = (
     "parse_stdout_line",
     "sniff",
     "format_stdout_line",
+    "format_entries",
     "summarize_run",
     "session_stores",
     "session_records",
@@ -182,12 +186,14 @@ class Format:
     """One adapter type an agent's plugin serves: its parser and what goes with it.
 
     ``adapter_type`` is the entry point's name (snake_case, at most 64
-    characters). Exactly the 1.x exports, as fields: ``create_stdout_parser``
-    (a factory of stateful parsers) or ``parse_stdout_line`` (a static
-    parser), at least one; optional ``sniff``, ``format_stdout_line``,
-    ``summarize_run``, ``session_stores``, ``session_records`` and
-    ``session_keys``, ``check_environment`` (see :mod:`linewise_contracts.protocols` and
-    :mod:`linewise_contracts.sessions` for what each takes and returns);
+    characters). The 1.x exports, as fields: ``create_stdout_parser`` (a
+    factory of stateful parsers) or ``parse_stdout_line`` (a static parser), at
+    least one; optional ``sniff``, ``format_stdout_line``, ``summarize_run``,
+    ``session_stores``, ``session_records`` and ``session_keys``,
+    ``check_environment`` (see :mod:`linewise_contracts.protocols` and
+    :mod:`linewise_contracts.sessions` for what each takes and returns), and
+    ``format_entries`` (contract 1.7, no 1.x export: the compact lines made from
+    one line's entries, which the host prefers to ``format_stdout_line``);
     ``label`` and ``agent_configuration_doc`` when this format's differ from
     its agent's; ``models`` (contract 1.6) when the models a run of this
     format can be started with are not the agent's (Cursor Cloud's are the
@@ -216,6 +222,7 @@ class Format:
         parse_stdout_line: ParseStdoutLine | str | None = None,
         sniff: Callable[..., float] | str | None = None,
         format_stdout_line: FormatStdoutLine | str | None = None,
+        format_entries: FormatEntries | str | None = None,
         summarize_run: Callable[..., Any] | str | None = None,
         session_stores: Callable[..., Any] | str | None = None,
         session_records: Callable[..., Any] | str | None = None,
@@ -237,6 +244,7 @@ class Format:
             "parse_stdout_line": parse_stdout_line,
             "sniff": sniff,
             "format_stdout_line": format_stdout_line,
+            "format_entries": format_entries,
             "summarize_run": summarize_run,
             "session_stores": session_stores,
             "session_records": session_records,
@@ -335,6 +343,12 @@ class Format:
     def format_stdout_line(self) -> FormatStdoutLine | None:
         """``format_stdout_line(line)``: the CLI's own compact lines."""
         return self._get("format_stdout_line")  # type: ignore[no-any-return]
+
+    @property
+    def format_entries(self) -> FormatEntries | None:
+        """``format_entries(entries)`` (contract 1.7): the CLI's compact lines made from
+        the entries one stdout line gave."""
+        return self._get("format_entries")  # type: ignore[no-any-return]
 
     @property
     def summarize_run(self) -> Callable[..., Any] | None:

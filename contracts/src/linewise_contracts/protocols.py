@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Literal, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 from linewise_contracts.entries import TranscriptEntry
@@ -12,6 +13,7 @@ __all__ = [
     "CREATE_STDOUT_PARSER",
     "ENTRY_POINT_GROUP",
     "FINISH",
+    "FORMAT_ENTRIES",
     "FORMAT_STDOUT_LINE",
     "METADATA_NAMES",
     "PARSE_STDOUT_LINE",
@@ -23,6 +25,7 @@ __all__ = [
     "SUMMARIZE_RUN",
     "CompactLine",
     "CompactRole",
+    "FormatEntries",
     "FormatStdoutLine",
     "ModelOption",
     "ParseStdoutLine",
@@ -70,6 +73,12 @@ SESSION_KEYS: Final = "session_keys"
 #: the CLI's own one-line-per-event terminal format (the reference's
 #: ``formatStdoutEvent``), used by the host's compact style when a plugin has one.
 FORMAT_STDOUT_LINE: Final = "format_stdout_line"
+
+#: Optional :class:`~linewise_contracts.agent.Format` field (contract 1.7):
+#: ``format_entries(entries: Sequence[TranscriptEntry]) -> list[CompactLine]``, the
+#: CLI's compact lines made from the entries one stdout line gave, which the host's
+#: compact style prefers to :data:`FORMAT_STDOUT_LINE` (see :class:`FormatEntries`).
+FORMAT_ENTRIES: Final = "format_entries"
 
 #: How a compact line is coloured: the host maps each role to the reference colours
 #: (lifecycle blue, assistant green, thinking grey, tool yellow, result cyan, error red).
@@ -213,6 +222,25 @@ class FormatStdoutLine(Protocol):
     """
 
     def __call__(self, line: str, /) -> list[CompactLine]: ...
+
+
+class FormatEntries(Protocol):
+    """``format_entries(entries)`` (contract 1.7): one stdout line's entries as compact lines.
+
+    ``entries`` are the validated entries the plugin's parser gave for one line
+    (never empty, in the order given; copies, so changing them changes nothing
+    shown). The host calls it only for a line its own parser read: a line cut
+    for length, one the generic parser stood in for (the parser raised or its
+    entries were refused), a line whose only entry is the raw stdout entry
+    (``stdout_entries(line, ts)``) and a line of streamed fragments only
+    (``delta: true``, which the host continues on one line across lines) are
+    drawn by the host. Pure, deterministic and never raising like a parser;
+    ``[]`` shows nothing for the line. A call that raises or
+    returns something other than a list of ``(role, text)`` pairs is not
+    believed: the host draws that line's entries itself.
+    """
+
+    def __call__(self, entries: Sequence[TranscriptEntry], /) -> list[CompactLine]: ...
 
 
 class ModelOption(TypedDict):

@@ -340,6 +340,7 @@ PROBLEMS: Final = {
     "sniff": sniff_problem,
     "summarize_run": summary_problem,
     "format_stdout_line": format_problem,
+    "format_entries": format_problem,
     "check_environment": environment_problem,
 }
 

@@ -26,6 +26,7 @@ TITLES: Final = {
     "sniff": "sniff() gives a score from 0 to 1 and never throws",
     "summarize_run": "summarize_run() gives a valid RunSummary and never throws",
     "format_stdout_line": "format_stdout_line() gives (role, text) pairs and never throws",
+    "format_entries": "format_entries() gives (role, text) pairs and never throws",
     "check_environment": "check_environment() gives environment checks and never throws",
     "parse.never_throws": "never throws, even on hostile input",
     "cost": "time and memory per line",

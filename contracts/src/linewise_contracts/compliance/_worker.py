@@ -35,6 +35,7 @@ from linewise_contracts.exports import describe_error, exports_problem, parser_p
 from linewise_contracts.protocols import (
     CHECK_ENVIRONMENT,
     CREATE_STDOUT_PARSER,
+    FORMAT_ENTRIES,
     FORMAT_STDOUT_LINE,
     METADATA_NAMES,
     PARSE_STDOUT_LINE,
@@ -42,11 +43,11 @@ from linewise_contracts.protocols import (
     SUMMARIZE_RUN,
 )
 from linewise_contracts.summary import RunSummary
-from linewise_contracts.validation import json_problem
+from linewise_contracts.validation import entry_problem, json_problem
 
 TS: Final = "2026-01-01T00:00:00.000Z"
 _MAX_SAMPLE_LINES: Final = 5000
-_MAX_OPTIONAL_LINES: Final = 400  # lines given to format_stdout_line, one call each
+_MAX_OPTIONAL_LINES: Final = 400  # lines given to format_stdout_line (format_entries), a call each
 _SNIFF_WINDOW: Final = 40
 _RUN_SUMMARY_TO_JSON: Final = RunSummary.to_json
 _CHECK_TO_JSON: Final = EnvironmentCheck.to_json
@@ -181,11 +182,29 @@ class _Out:
 class _Optional:
     """The optional exports the parser module has (None when not exported)."""
 
-    def __init__(self, sniff: Any, summarize: Any, format_line: Any, environment: Any) -> None:
+    def __init__(
+        self,
+        sniff: Any,
+        summarize: Any,
+        format_line: Any,
+        environment: Any,
+        format_entries: Any = None,
+    ) -> None:
         self.sniff = sniff
         self.summarize = summarize
         self.format_line = format_line
         self.environment = environment
+        self.format_entries = format_entries
+
+
+def _line_entries(outcome: Outcome) -> list[dict[str, Any]]:
+    """The valid entries a line's parse gave (what the host hands ``format_entries``)."""
+    if type(outcome) is not tuple or len(outcome) != 2 or outcome[0] != "value":
+        return []
+    result = outcome[1]
+    if type(result) is not list:
+        return []
+    return [entry for entry in result if type(entry) is dict and entry_problem(entry) is None]
 
 
 class _Checker:
@@ -241,6 +260,14 @@ class _Checker:
             if not ok:
                 out.send(("exports", at, f"reading {name} raised: {found[name][1]}", [], []))
                 return
+        # Contract 1.7: a field of a declared Format only (no 1.x module export of the name).
+        found[FORMAT_ENTRIES] = None
+        if type(target).__module__ == "linewise_contracts.agent":
+            name = FORMAT_ENTRIES
+            ok, found[name] = calls.raw(getattr, target, name, None)
+            if not ok:
+                out.send(("exports", at, f"reading {name} raised: {found[name][1]}", [], []))
+                return
         factory, static = found[CREATE_STDOUT_PARSER], found[PARSE_STDOUT_LINE]
         ok, problem = calls.raw(exports_problem, factory, static)
         if ok and problem is None and factory is not None:
@@ -253,9 +280,13 @@ class _Checker:
             out.send(("exports", at, str(problem[0]), [f"hint: {problem[1]}"], []))
             return
         optional = _Optional(
-            found[SNIFF], found[SUMMARIZE_RUN], found[FORMAT_STDOUT_LINE], found[CHECK_ENVIRONMENT]
+            found[SNIFF],
+            found[SUMMARIZE_RUN],
+            found[FORMAT_STDOUT_LINE],
+            found[CHECK_ENVIRONMENT],
+            found[FORMAT_ENTRIES],
         )
-        for name in (SNIFF, SUMMARIZE_RUN, FORMAT_STDOUT_LINE, CHECK_ENVIRONMENT):
+        for name in (SNIFF, SUMMARIZE_RUN, FORMAT_STDOUT_LINE, FORMAT_ENTRIES, CHECK_ENVIRONMENT):
             if found[name] is not None and not callable(found[name]):
                 kind = type(found[name]).__name__
                 out.send(("exports", at, f"{name} is a {kind}, not callable", [], []))
@@ -317,8 +348,11 @@ class _Checker:
         events = [event.describe() for event in self.monitor.events if event.phase == phase]
         self.out.send(("effects", at, phase, events + changes))
 
-    def _optional_calls(self, optional: _Optional, lines: list[str]) -> dict[str, list[Any]]:
-        """Observations of the optional exports on ``lines``: ``{check: [(label, a, b)]}``."""
+    def _optional_calls(
+        self, optional: _Optional, lines: list[str], parsed: list[Outcome]
+    ) -> dict[str, list[Any]]:
+        """Observations of the optional exports on ``lines`` (``parsed``: each line's parse
+        outcome, whose valid entries ``format_entries`` is given): ``{check: [(label, a, b)]}``."""
         calls = self.calls
         found: dict[str, list[Any]] = {}
         if optional.sniff is not None:
@@ -345,7 +379,24 @@ class _Checker:
                 )
                 for index, line in enumerate(lines[:_MAX_OPTIONAL_LINES])
             ]
+        if optional.format_entries is not None:
+            seen = []
+            for index, outcome in enumerate(parsed[: min(len(lines), _MAX_OPTIONAL_LINES)]):
+                entries = _line_entries(outcome)
+                if entries:
+                    # Each call its own copies, as the host gives: one call's changes are not
+                    # the next one's input.
+                    label = f"format_entries(the entries of line {index + 1})"
+                    pair = [
+                        calls.call(optional.format_entries, self._copies(entries)) for _ in range(2)
+                    ]
+                    seen.append((label, pair[0], pair[1]))
+            found["format_entries"] = seen
         return found
+
+    def _copies(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        tag, copy = self.calls.plain(entries)  # valid entries are plain data: always a value
+        return copy if tag == "value" else []
 
     def _summary(self, summarize: Callable[[Any], Any], lines: list[str]) -> Outcome:
         ok, summary = self.calls.raw(summarize, list(lines))
@@ -400,10 +451,10 @@ class _Checker:
             else:
                 after_reset = [reused for _ in first]
             out.running(at, "sniff")
-            extras = self._optional_calls(optional, samples)
+            extras = self._optional_calls(optional, samples, first)
         out.send(("parse", at, source, samples, stateful, first, second, after_reset))
         self._side_effects(at, "parsing", changes)
-        for check in ("sniff", "summarize_run", "format_stdout_line"):
+        for check in ("sniff", "summarize_run", "format_stdout_line", "format_entries"):
             out.send(("optional", at, check, extras.get(check)))
         self._environment(at, optional.environment)
 
@@ -446,7 +497,7 @@ class _Checker:
             two = self._runs(new_parser, lines) if problem is None else one
             extras = [
                 (check, observation)
-                for check, observations in self._optional_calls(optional, lines).items()
+                for check, observations in self._optional_calls(optional, lines, one).items()
                 for observation in observations
             ]
             out.send(("fuzz", at, lines, one, two, extras))
