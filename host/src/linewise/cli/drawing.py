@@ -37,17 +37,20 @@ def build_renderer(
 ) -> Renderer:
     """The renderer for a format and style, drawing on ``output`` (jsonl uses its buffer).
 
-    The compact style draws with the plugin's own CLI formatter
-    (``format_stdout_line``) when the adapter's plugin exports one, so the
-    pipeline hands it each raw stdout line; otherwise it applies the
-    entry-based compact rules. One table for ``render`` and ``run``:
-    :func:`linewise.render.create_renderer`.
+    The compact style draws with the plugin's own compact lines when the
+    adapter's plugin gives them: a declared format's ``format_entries``
+    (contract 1.7), made from each stdout line's entries, else a 1.x
+    ``format_stdout_line``, made from the raw line (the pipeline hands it each
+    stdout line with its entries); otherwise it applies the entry-based compact
+    rules. One table for ``render`` and ``run``: :func:`linewise.render.create_renderer`.
     """
     from linewise.render import create_renderer
 
-    formatter = None
+    formatter = format_entries = None
     if format == "text" and style == "compact":
-        formatter = get_registry().load(adapter_type).format_stdout_line
+        loaded = get_registry().load(adapter_type)
+        format_entries = loaded.format_entries
+        formatter = loaded.format_stdout_line if format_entries is None else None
     return create_renderer(
         output,
         format=format,
@@ -57,6 +60,7 @@ def build_renderer(
         thinking=thinking,
         title=title,
         formatter=formatter,
+        format_entries=format_entries,
         adapter_type=adapter_type,
         endpoint=endpoint,
         file_ts=file_ts,

@@ -2,7 +2,7 @@
 
 The registry imports plugins, looks up their exports and metadata, and hands
 out the optional exports (``sniff``, ``summarize_run``, ``check_environment``,
-``format_stdout_line``) and the parser factory only through this module, so a
+``format_stdout_line``, ``format_entries``) and the parser factory only through this module, so a
 plugin that raises ``SystemExit``, ``GeneratorExit``, an ``ImportError`` from a
 module ``__getattr__`` or anything else never reaches the host's callers.
 
@@ -23,6 +23,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Sequence
+from copy import deepcopy
 from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
@@ -33,6 +34,7 @@ from linewise.settings.signals import installed as signals_installed
 
 __all__ = [
     "GuardedCall",
+    "GuardedEntryFormatter",
     "GuardedFactory",
     "GuardedFormatter",
     "GuardedParser",
@@ -388,6 +390,28 @@ class GuardedFormatter(_Guarded):
         if lines is None:
             self._failure(problem or "returned an invalid result")
             return [("plain", line)]
+        return lines
+
+
+class GuardedEntryFormatter(_Guarded):
+    """A format's ``format_entries`` (contract 1.7): never raises; the compact lines it made
+    of one line's entries, or None when it failed (recorded), so that the caller draws
+    those entries itself.
+
+    The plugin gets its own copies of the entries: one that changes them changes
+    nothing the host draws, nor what it draws instead when the call fails.
+    """
+
+    __slots__ = ()
+
+    def __call__(self, entries: Sequence[Any]) -> list[CompactLine] | None:
+        result, error = guarded(self._function, deepcopy(list(entries)))
+        if error is not None:
+            self._failure(f"raised {describe(error)}")
+            return None
+        lines, problem = compact_lines(result)
+        if lines is None:
+            self._failure(problem or "returned an invalid result")
         return lines
 
 

@@ -15,6 +15,7 @@ from linewise.plugins.generic import GenericParser
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from linewise_contracts.entries import TranscriptEntry
     from linewise_contracts.environment import EnvironmentCheck
     from linewise_contracts.protocols import CompactLine, StdoutParser
     from linewise_contracts.sessions import SessionStore
@@ -27,8 +28,9 @@ class PluginExports:
     """A loaded plugin's optional exports, each behind the guard; None when it has none.
 
     The attributes carry the contract's export names, so ``getattr(exports,
-    SNIFF)`` works. ``sniff`` and ``format_stdout_line`` never raise (a failure
-    is recorded and gives 0, or the line shown plain); ``summarize_run`` and
+    SNIFF)`` works. ``sniff``, ``format_stdout_line`` and ``format_entries`` never
+    raise (a failure is recorded and gives 0, the line shown plain, or None: the
+    host draws the entries itself); ``summarize_run`` and
     ``check_environment`` raise :class:`~linewise.plugins.guard.PluginCallError`
     (an ``Exception``) for whatever the plugin raised. A plain class with
     slots: building a dataclass at import is a noticeable part of a short run.
@@ -36,6 +38,7 @@ class PluginExports:
 
     __slots__ = (
         "check_environment",
+        "format_entries",
         "format_stdout_line",
         "session_keys",
         "session_records",
@@ -54,6 +57,8 @@ class PluginExports:
         session_stores: Callable[..., list[SessionStore]] | None = None,
         session_records: Callable[..., Iterable[str]] | None = None,
         session_keys: Callable[[Path], list[str]] | None = None,
+        format_entries: Callable[[Sequence[TranscriptEntry]], list[CompactLine] | None]
+        | None = None,
     ) -> None:
         self.sniff = sniff
         self.summarize_run = summarize_run
@@ -62,6 +67,7 @@ class PluginExports:
         self.session_stores = session_stores
         self.session_records = session_records
         self.session_keys = session_keys
+        self.format_entries = format_entries
 
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _EXPORT_ORDER)
@@ -87,6 +93,7 @@ _EXPORT_ORDER: Final = (
     "session_stores",
     "session_records",
     "session_keys",
+    "format_entries",
 )
 
 
@@ -110,6 +117,7 @@ _LOADED_FIELDS: Final = (
     "isolated",
     "unserved",
     "agent",
+    "format_entries",
 )
 
 
@@ -137,6 +145,9 @@ class LoadedParser:
     files), so that a command can say what it leaves out. ``agent``: the agent CLI's
     name when the plugin declares a contract 1.5 ``Agent`` ("claude"); None for a 1.x
     plugin's loose module exports (deprecated) and the generic parser.
+    ``format_entries``: a declared format's contract 1.7 compact lines made from one
+    line's entries (a :class:`~linewise.plugins.guard.GuardedEntryFormatter`: None
+    when a call failed), which the compact style prefers to ``format_stdout_line``.
     """
 
     __slots__ = _LOADED_FIELDS
@@ -159,6 +170,7 @@ class LoadedParser:
     isolated: bool
     unserved: tuple[str, ...]
     agent: str | None
+    format_entries: Callable[[Sequence[TranscriptEntry]], list[CompactLine] | None] | None
 
     def __init__(
         self,
@@ -181,6 +193,8 @@ class LoadedParser:
         isolated: bool = False,
         unserved: tuple[str, ...] = (),
         agent: str | None = None,
+        format_entries: Callable[[Sequence[TranscriptEntry]], list[CompactLine] | None]
+        | None = None,
     ) -> None:
         values = (
             adapter_type,
@@ -201,6 +215,7 @@ class LoadedParser:
             isolated,
             unserved,
             agent,
+            format_entries,
         )
         for name, value in zip(_LOADED_FIELDS, values, strict=True):
             object.__setattr__(self, name, value)

@@ -11,6 +11,7 @@ from linewise_contracts.exports import exports_problem, parser_problem
 from linewise_contracts.protocols import (
     CHECK_ENVIRONMENT,
     CREATE_STDOUT_PARSER,
+    FORMAT_ENTRIES,
     FORMAT_STDOUT_LINE,
     PARSE_STDOUT_LINE,
     SESSION_KEYS,
@@ -26,6 +27,7 @@ from linewise.plugins.gate import GateDecision, check_contract, contract_hint
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import (
     GuardedCall,
+    GuardedEntryFormatter,
     GuardedFactory,
     GuardedFormatter,
     GuardedSniff,
@@ -269,6 +271,12 @@ class PluginLoader:
             session_stores=_optional(export, SESSION_STORES, who, record, GuardedCall),
             session_records=_optional(export, SESSION_RECORDS, who, record, GuardedCall),
             session_keys=_optional(export, SESSION_KEYS, who, record, GuardedCall),
+            # Contract 1.7, a declared format's field only: no 1.x module export of the name.
+            format_entries=(
+                _optional(export, FORMAT_ENTRIES, who, record, GuardedEntryFormatter)
+                if agent is not None
+                else None
+            ),
         )
         loaded = LoadedParser(
             adapter_type=candidate.adapter_type,
@@ -286,6 +294,7 @@ class PluginLoader:
             session_records=exports.session_records,
             session_keys=exports.session_keys,
             agent=agent,
+            format_entries=exports.format_entries,
         )
         if agent is None:
             logger.info(
@@ -393,7 +402,10 @@ def _optional(
     name: str,
     who: str,
     record: PluginCallRecord,
-    kind: type[GuardedCall] | type[GuardedSniff] | type[GuardedFormatter],
+    kind: type[GuardedCall]
+    | type[GuardedSniff]
+    | type[GuardedFormatter]
+    | type[GuardedEntryFormatter],
 ) -> Any:
     """An optional export behind the guard, or None when absent or not callable (recorded)."""
     value = export(name)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from linewise_contracts.protocols import FormatStdoutLine
 
     from linewise.render.colours import COLOURS, STATUS_ROLES, paint, use_color
-    from linewise.render.compact import CompactRenderer, FormatterRenderer
+    from linewise.render.compact import CompactRenderer, EntryFormatter, FormatterRenderer
     from linewise.render.jsonl import JsonlRenderer, entry_json
     from linewise.render.protocols import LineRenderer, Renderer
     from linewise.render.text import TextRenderer
@@ -81,6 +81,7 @@ def create_renderer(
     thinking: bool = False,
     title: str = "transcript",
     formatter: FormatStdoutLine | None = None,
+    format_entries: EntryFormatter | None = None,
     adapter_type: str = "process",
     endpoint: str | None = None,
     file_ts: str | None = None,
@@ -88,9 +89,11 @@ def create_renderer(
     """The renderer for ``format`` and ``style``, drawing on ``output``.
 
     ``jsonl`` writes bytes to ``output.buffer``. ``html`` and ``markdown`` ignore the style.
-    ``compact`` with a plugin's ``formatter`` (its ``format_stdout_line``)
-    returns a :class:`LineRenderer` printing the plugin's own lines (feed it
-    raw lines through the pipeline); without one, the entry-based compact rules.
+    ``compact`` with a plugin's ``format_entries`` (a declared format's, contract
+    1.7: the compact lines of one line's entries) or ``formatter`` (its 1.x
+    ``format_stdout_line``, read only without ``format_entries``) returns a
+    :class:`LineRenderer` printing the plugin's own lines (feed it lines through
+    the pipeline); without either, the entry-based compact rules.
     ``atif`` writes one ATIF trajectory naming ``adapter_type`` as its agent;
     ``otlp`` its OpenTelemetry spans as OTLP JSON (and sends them to ``endpoint``);
     ``agent-trace`` one Agent Trace record of the files its agent wrote.
@@ -129,6 +132,8 @@ def create_renderer(
     if style == "compact":
         from linewise.render.compact import CompactRenderer, FormatterRenderer
 
+        if format_entries is not None:
+            return FormatterRenderer(output, format_entries=format_entries, color=color)
         if formatter is not None:
             return FormatterRenderer(output, formatter, color=color)
         return CompactRenderer(output, color=color)

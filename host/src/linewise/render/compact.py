@@ -1,9 +1,10 @@
 """The compact style: one line per event, from a plugin's own formatter or from the entries.
 
-With a plugin formatter (the optional export ``format_stdout_line``, the
-reference's per-CLI ``formatStdoutEvent``), :class:`FormatterRenderer` prints
-the plugin's lines for each raw stdout line: the host never reads a CLI's wire
-format. Without one, :class:`CompactRenderer` applies the same spirit to
+With a plugin formatter (a declared format's ``format_entries``, contract 1.7,
+given the entries of each stdout line; else a 1.x plugin's ``format_stdout_line``,
+the reference's per-CLI ``formatStdoutEvent``, given the raw line),
+:class:`FormatterRenderer` prints the plugin's lines: the host never reads a
+CLI's wire format. Without one, :class:`CompactRenderer` applies the same spirit to
 entries: ``[session <id8> · <model>]``, ``[<Tool>] <argument>``, ``→ <first
 line of the result>``, 120-character lines, ``--- Result ---``.
 
@@ -16,8 +17,8 @@ followed by ``[failed: <subtype>]`` in red, and a summary given to
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import IO, Any, Final, assert_never
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any, Final, TypeAlias, assert_never
 
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine, CompactRole, FormatStdoutLine
@@ -36,7 +37,11 @@ from linewise.render.preview import subagent_kind, tool_preview
 from linewise.render.segments import Segment
 from linewise.render.terminal import TerminalWriter, first_line
 
-__all__ = ["LIMIT", "CompactRenderer", "FormatterRenderer"]
+__all__ = ["LIMIT", "CompactRenderer", "EntryFormatter", "FormatterRenderer"]
+
+#: A format's ``format_entries`` as the registry hands it out (behind the guard): the
+#: compact lines for one line's entries, or None when the plugin's call failed.
+EntryFormatter: TypeAlias = Callable[[Sequence[TranscriptEntry]], "list[CompactLine] | None"]
 
 #: Longest command, description, query or summary line shown; longer ones end in ``…``.
 LIMIT: Final = 120
@@ -229,32 +234,67 @@ class CompactRenderer:
 
 
 class FormatterRenderer(CompactRenderer):
-    """The compact style from a plugin's ``format_stdout_line``: the CLI's own compact lines.
+    """The compact style in the plugin's own lines: the CLI's compact format.
 
     The pipeline hands it every stdout line with the entries the session made
-    of it (:meth:`write_line`); entries that come from no whole line (stderr,
-    system messages, lines cut for length) go through :meth:`write` and the
-    entry rules. The plugin's lines are segments like any other, neutralised and
-    coloured by role by the terminal writer; a
-    formatter that raises, returns something that is not a list of
-    ``(role, text)`` pairs, or returns far more text than it was given is not
-    believed for that line: the line's entries are drawn instead.
+    of it (:meth:`write_line`). A format that gives ``format_entries``
+    (contract 1.7) is handed those entries and nothing else, so the compact
+    lines say what every other view says; a 1.x plugin's ``format_stdout_line``
+    is handed the raw line (read for a format that gives only it). Entries that
+    come from no whole line (stderr, system messages, lines cut for length, what
+    the parser held at the end) go through :meth:`write` and the entry rules, as
+    do the lines ``format_entries`` is never asked to draw: one whose only entry
+    is the raw stdout entry (the generic parser stood in, or the plugin's own
+    fallback), and one of streamed fragments only (``delta``), continued on one
+    line.
+
+    The plugin's lines are segments like any other, neutralised and coloured by
+    role by the terminal writer; a formatter that raises, returns something that
+    is not a list of ``(role, text)`` pairs, or returns far more text than its
+    line held is not believed for that line: the line's entries are drawn
+    instead, and counted in :attr:`formatter_failures`.
     """
 
     #: Tells the pipeline to hand over raw stdout lines.
     wants_lines = True
 
     def __init__(
-        self, stream: IO[str], formatter: FormatStdoutLine, *, color: bool = False
+        self,
+        stream: IO[str],
+        formatter: FormatStdoutLine | None = None,
+        *,
+        format_entries: EntryFormatter | None = None,
+        color: bool = False,
     ) -> None:
+        if formatter is None and format_entries is None:
+            raise ValueError("a FormatterRenderer needs format_entries or formatter")
         super().__init__(stream, color=color)
         self._formatter = formatter
+        self._format_entries = format_entries
+        #: The plugin's lines are made from entries (``format_entries``): a line of
+        #: fragments only is drawn from its entries, continued across lines.
+        self.by_entries = format_entries is not None
         #: Lines the formatter could not format (their entries were drawn instead).
         self.formatter_failures = 0
 
     def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
-        """Draw one raw stdout line through the plugin's formatter."""
-        lines = self._format(line)
+        """Draw one stdout line through the plugin's formatter."""
+        if self._format_entries is not None:
+            if not entries:
+                return  # the entries are the truth: a line that gave none shows nothing
+            if _host_drawn(line, entries):
+                for entry in entries:
+                    self.write(entry)
+                return
+        given: object = None
+        try:  # the registry's formatters never raise; one given by other code might
+            if self._format_entries is not None:
+                given = self._format_entries(entries)
+            elif self._formatter is not None:
+                given = self._formatter(line)
+        except Exception:  # plugin code: a failure falls back to the entries
+            given = None
+        lines = self._checked(line, given)
         if lines is None:
             self.formatter_failures += 1
             for entry in entries:
@@ -276,11 +316,10 @@ class FormatterRenderer(CompactRenderer):
         if shown:
             self._lines(shown, prefix)
 
-    def _format(self, line: str) -> list[CompactLine] | None:
-        try:
-            lines = self._formatter(line)
-        except Exception:  # plugin code: a failure falls back to the entries
-            return None
+    @staticmethod
+    def _checked(line: str, lines: object) -> list[CompactLine] | None:
+        """The formatter's lines when they are ``(role, text)`` pairs within the line's
+        budget; None when they are not to be believed."""
         if type(lines) is not list:
             return None
         budget = _OUTPUT_FACTOR * len(line) + _OUTPUT_SLACK
@@ -296,3 +335,16 @@ class FormatterRenderer(CompactRenderer):
                 return None
             checked.append((role, text))
         return checked
+
+
+def _host_drawn(line: str, entries: Sequence[TranscriptEntry]) -> bool:
+    """True for a line whose entries the host draws by its own rules, ``format_entries``
+    not asked: the raw stdout entry of the whole line as its only entry (what the
+    generic parser gives when it stands in for the plugin's, and what a plugin gives
+    for a line it cannot read), or streamed fragments only (``delta``), which the host
+    continues on one line across lines, as no formatter of one line's entries can."""
+    if len(entries) == 1:
+        item: Mapping[str, Any] = entries[0]
+        if item["kind"] == "stdout" and item["text"] == line and len(item) == 3:
+            return True
+    return all(entry.get("delta") is True for entry in entries)

@@ -29,6 +29,16 @@ class RedactingRenderer:
             self._inner.write(masked)
 
     def write_line(self, line: str, entries: Sequence[TranscriptEntry]) -> None:
+        if getattr(self._inner, "by_entries", False):
+            # A renderer of entries (a format's format_entries) draws a line of fragments
+            # from its entries, continued across lines: they are merged before they are
+            # masked, as write() merges them, so no secret cut between two lines shows.
+            if entries and all(entry.get("delta") is True for entry in entries):
+                for entry in entries:
+                    self.write(entry)
+                return
+            for held in self.redactor.flush():
+                self._inner.write(held)
         masked = [m for entry in entries for m in self.redactor.entry(entry)]
         masked += self.redactor.flush()  # a line's fragments are drawn with their line
         self._inner.write_line(self.redactor.text(line), masked)

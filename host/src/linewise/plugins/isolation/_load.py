@@ -5,7 +5,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from linewise.plugins.guard import GuardedCall, GuardedSniff, PluginCallRecord
+from linewise.plugins.guard import (
+    GuardedCall,
+    GuardedEntryFormatter,
+    GuardedSniff,
+    PluginCallRecord,
+)
 from linewise.plugins.isolation._client import WorkerDied, WorkerProcess
 from linewise.plugins.isolation._parser import IsolatedCall, IsolatedParser
 from linewise.plugins.isolation._policy import IsolationPolicy
@@ -92,6 +97,7 @@ def load_isolated(
 
     sniff = call("sniff")
     summarize = call("summarize_run")
+    format_entries = call("format_entries")
     return LoadedParser(
         adapter_type=adapter_type,
         new_parser=new_parser,
@@ -107,4 +113,9 @@ def load_isolated(
         sniff=GuardedSniff(adapter_type, "sniff (isolated)", sniff, record) if sniff else None,
         isolated=True,
         unserved=tuple(name for name in unserved if name in _UNSERVED),
+        format_entries=(
+            GuardedEntryFormatter(adapter_type, "format_entries (isolated)", format_entries, record)
+            if format_entries
+            else None
+        ),
     )

@@ -193,7 +193,8 @@ class IsolatedParser:
 
 
 class IsolatedCall:
-    """One of a plugin's optional exports (``sniff``, ``summarize_run``) run in a worker.
+    """One of a plugin's optional exports (``sniff``, ``summarize_run``, ``format_entries``)
+    run in a worker.
 
     The worker is started on first use and replaced when it dies; a death or
     what the plugin raised comes back as an exception (the guard records it).
@@ -280,9 +281,16 @@ def _text(value: object) -> str | None:
 
 
 def _size(value: object) -> int:
-    """Characters in an argument (a line, or a list of lines)."""
+    """Characters in an argument (a line, a list of lines, or of entries: their texts)."""
     if isinstance(value, str):
         return len(value)
     if isinstance(value, list):
-        return sum(len(item) for item in value if isinstance(item, str))
+        return sum(
+            len(item)
+            if isinstance(item, str)
+            else sum(len(text) for text in item.values() if isinstance(text, str))
+            if isinstance(item, dict)
+            else 0
+            for item in value
+        )
     return 0

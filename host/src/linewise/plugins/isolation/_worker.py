@@ -13,7 +13,8 @@ Requests:
   the parser, or makes a new one when reset fails too, as the host's safety
   net would), or ``{"notList": type}``.
 - ``{"op": "reset"}``, ``{"op": "finish", "ts"}``, ``{"op": "call", "name",
-  "args"}`` (sniff, summarize_run, check_environment, format_stdout_line).
+  "args"}`` (sniff, summarize_run, check_environment, format_stdout_line, and a
+  declared format's format_entries).
 """
 
 from __future__ import annotations
@@ -36,7 +37,15 @@ from linewise.plugins.isolation._pipe import PipeReader, write_all
 
 __all__ = ["main"]
 
-_CALLS: Final = ("sniff", "summarize_run", "check_environment", "format_stdout_line")
+_CALLS: Final = (
+    "sniff",
+    "summarize_run",
+    "check_environment",
+    "format_stdout_line",
+    "format_entries",
+)
+#: Calls only a declared format (contract 1.5 and later) has: never read from a 1.x module.
+_DECLARED_CALLS: Final = ("format_entries",)
 _METADATA: Final = ("label", "models", "agent_configuration_doc")
 #: Exports a worker does not serve (they read files, which a worker may not): named in hello.
 _UNSERVED: Final = ("session_stores", "session_records", "session_keys")
@@ -182,6 +191,7 @@ class _Worker:
         self._factory: Callable[[], Any] | None = None
         self._parser: Any = None
         self._parse: Callable[[str, str], Any] | None = None
+        self._calls: frozenset[str] = frozenset()
 
     def load(self) -> dict[str, Any]:
         module, _, attribute = self._value.partition(":")
@@ -208,7 +218,13 @@ class _Worker:
         except BaseException as error:
             return {"ok": False, "stage": "exports", **_failure(error)}
         metadata = {name: _json_or_none(getattr(target, name, None)) for name in _METADATA}
-        calls = [name for name in _CALLS if callable(getattr(target, name, None))]
+        declared = type(target).__module__ == "linewise_contracts.agent"
+        calls = [
+            name
+            for name in _CALLS
+            if (declared or name not in _DECLARED_CALLS) and callable(getattr(target, name, None))
+        ]
+        self._calls = frozenset(calls)
         unserved = [name for name in _UNSERVED if callable(getattr(target, name, None))]
         return {
             "unserved": unserved,
@@ -278,7 +294,7 @@ class _Worker:
         return {"value": result} if type(result) is list else {"notList": type(result).__name__}
 
     def _call(self, name: str, args: list[Any]) -> dict[str, Any]:
-        function = getattr(self._target, name, None) if name in _CALLS else None
+        function = getattr(self._target, name, None) if name in self._calls else None
         if not callable(function):
             return {"error": "AttributeError", "message": f"no {name}"}
         try:
