@@ -31,6 +31,7 @@ ROLES = {
     "sniff": "sniff",
     "summarize_run": "summary",
     "format_stdout_line": "formatter",
+    "format_entries": "formatter",
     "check_environment": "environment",
     "session_stores": "store",
     "session_records": "store",

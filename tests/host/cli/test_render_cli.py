@@ -53,7 +53,7 @@ def test_compact_style_of_a_claude_log(capsys: pytest.CaptureFixture[str]) -> No
         "[session 5b0e2f7c · claude-sonnet-4-6]",
         "I'll look at the implementation of `add` first.",
         "[Read] calc.py",
-        "→ 1\tdef add(a, b):",
+        "→ 5 lines",  # a Read result: its numbered lines, counted from the entry
         "[Retrying API call...]",
         "Found it: `add` calls `abs(a)`, which drops the sign. Let me run the tests to confirm.",
     ]

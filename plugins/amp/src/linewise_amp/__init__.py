@@ -7,7 +7,12 @@ thread ids, its token counting, its environment, and its thread files. One decla
 ``amp_session`` is loaded.
 """
 
-from linewise_claude import create_stdout_parser, format_stdout_line, parse_stdout_line
+from linewise_claude import (
+    create_stdout_parser,
+    format_entries,
+    format_stdout_line,
+    parse_stdout_line,
+)
 from linewise_contracts.agent import Agent, Format
 
 from linewise_amp.environment import check_environment
@@ -20,6 +25,7 @@ __all__ = [
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
+    "format_entries",
     "format_stdout_line",
     "label",
     "models",
@@ -88,7 +94,8 @@ agent = Agent(
             create_stdout_parser=create_stdout_parser,
             parse_stdout_line=parse_stdout_line,
             sniff=sniff,
-            format_stdout_line=format_stdout_line,
+            format_stdout_line=format_stdout_line,  # 1.x, for hosts before contract 1.7
+            format_entries=format_entries,
             summarize_run=summarize_run,
             check_environment=check_environment,
         ),

@@ -21,7 +21,7 @@ from linewise_claude.classify import (
     retry_not_before,
 )
 from linewise_claude.environment import check_environment
-from linewise_claude.formatter import format_stdout_line
+from linewise_claude.formatter import format_entries, format_stdout_line
 from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
 from linewise_claude.sniff import sniff
 from linewise_claude.summary import summarize_run
@@ -34,6 +34,7 @@ __all__ = [
     "agent_configuration_doc",
     "check_environment",
     "create_stdout_parser",
+    "format_entries",
     "format_stdout_line",
     "is_image_processing_error",
     "is_max_turns_result",
@@ -122,7 +123,8 @@ agent = Agent(
             create_stdout_parser=create_stdout_parser,
             parse_stdout_line=parse_stdout_line,
             sniff=sniff,
-            format_stdout_line=format_stdout_line,
+            format_stdout_line=format_stdout_line,  # 1.x, for hosts before contract 1.7
+            format_entries=format_entries,
             summarize_run=summarize_run,
             check_environment=check_environment,
         ),

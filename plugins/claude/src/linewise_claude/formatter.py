@@ -1,9 +1,25 @@
 """Claude's own compact format: one line per event, as stream-formatter-design.md specifies.
 
-The optional plugin export ``format_stdout_line(line) -> list[CompactLine]``
-(contract 1.1; the reference's ``formatStdoutEvent``). The host's compact
-style prints these lines, neutralised and coloured by role; this module knows
-Claude's stream-json, the host does not.
+``format_entries(entries) -> list[CompactLine]`` (contract 1.7) makes the lines
+from the entries the parser gave for one stdout line, so the compact style
+shows what every other view shows. ``format_stdout_line(line)`` (contract 1.1;
+the reference's ``formatStdoutEvent``), which reads the raw line again, is the
+1.x export for hosts before 1.7, deprecated: it goes with contract 2.0. The
+host's compact style prints these lines, neutralised and coloured by role;
+this module knows Claude's stream-json and entries, the host does not.
+
+What the entries change, each a fix: a tool's output written to stderr (Bash)
+or its interruption, which the entry's content carries, is summarised when the
+tool printed nothing else; ``→ <N> lines`` of a ``Read`` counts the numbered
+lines of the result the entry holds (the ``tool_use_result.file.numLines`` the
+raw line gave says the same on every real log but where the log itself was
+elided); an API error's text (``stderr`` entries) is an ``error`` line, never
+assistant text; a ``[session ...]`` line names the model as the entry does
+(``unknown`` when Claude Code gave none); events the specification does not
+list but the parser reads are shown as their entries say instead of as raw
+JSON: a permission prompt or question the run waits on as one
+``[permission requested: <tool>]`` line, rate limits, progress and the like
+filtered as ``system`` events are.
 
 Where the specification is silent, a choice was made and is listed here:
 ``stream_event`` lines (``--include-partial-messages``, out of the
@@ -17,12 +33,14 @@ heading of a failed run has the role ``error`` (red), its text is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.extract import as_int, dig, parse_json_object, truncate
 from linewise_contracts.protocols import CompactLine
 
-__all__ = ["LIMIT", "format_stdout_line", "tool_label"]
+__all__ = ["LIMIT", "format_entries", "format_stdout_line", "tool_label"]
 
 #: Longest command, description, query or summary line shown; longer ones end in ``…``.
 LIMIT: Final = 120
@@ -190,3 +208,78 @@ def format_stdout_line(line: str) -> list[CompactLine]:
     if kind == "result":
         return _result_lines(event)
     return []
+
+
+# -- from entries (contract 1.7) ----------------------------------------------------------
+
+#: What starts a line of a ``Read`` result: its line number, then an arrow or a tab.
+_NUMBER_ENDS: Final = ("→", "\t")
+_API_RETRY: Final = "API retry"
+
+
+def _session_line(entry: Mapping[str, Any]) -> CompactLine:
+    session, model = entry["sessionId"], entry["model"]
+    return ("lifecycle", f"[session {session[:8] or '?'} · {model or '?'}]")
+
+
+def _numbered_line(line: str) -> bool:
+    digits = line.lstrip(" ")
+    end = 0
+    while end < len(digits) and digits[end].isdigit():
+        end += 1
+    return end > 0 and digits[end : end + 1] in _NUMBER_ENDS
+
+
+def _read_lines(entry: Mapping[str, Any]) -> int | None:
+    """How many lines a ``Read`` result gave (its numbered lines), None for other results."""
+    if entry.get("toolName") != "Read" or entry["isError"]:
+        return None
+    count = sum(1 for line in entry["content"].split("\n") if _numbered_line(line))
+    return count or None
+
+
+def _entry_lines(entry: Mapping[str, Any]) -> list[CompactLine]:
+    kind = entry["kind"]
+    if kind == "assistant":
+        return [("assistant", entry["text"])] if entry["text"] else []
+    if kind == "tool_call":
+        return [("tool", tool_label(entry["name"], entry["input"]))]
+    if kind == "tool_result":
+        return [_result_summary(entry["content"], entry["isError"], _read_lines(entry))]
+    if kind == "init":
+        return [_session_line(entry)]
+    if kind == "result":
+        failed = entry["isError"] is True or entry["subtype"].startswith("error")
+        # `\n--- Result ---\n<text>\n`: an empty line, the heading, the text.
+        return [
+            ("plain", ""),
+            ("error" if failed else "heading", "--- Result ---"),
+            ("plain", entry["text"]),
+        ]
+    if kind == "system":
+        # The specification shows one system event, the API retry; the others are filtered.
+        return (
+            [("lifecycle", "[Retrying API call...]")]
+            if entry["text"].startswith(_API_RETRY)
+            else []
+        )
+    if kind == "stderr":
+        return [("error", entry["text"])] if entry["text"] else []
+    if kind == "stdout":
+        return [("plain", entry["text"])]
+    if kind == "runtime_request" and entry["status"] == "pending":
+        # A permission prompt or question the run waits on: its first line, once (the
+        # entry that resolves it comes with the tool's result, which says the answer).
+        return [("lifecycle", f"[{_summary_line(entry['prompt']) or 'request'}]")]
+    # thinking, user turns, diffs of an edit, the run's end state, the other contract 1.3
+    # kinds: filtered, as the specification filters what it does not list.
+    return []
+
+
+def format_entries(entries: Sequence[TranscriptEntry]) -> list[CompactLine]:
+    """One Claude stdout line's entries as the specification's compact lines; ``[]`` when
+    the line shows nothing (a system event, a user turn, thinking)."""
+    lines: list[CompactLine] = []
+    for entry in entries:
+        lines.extend(_entry_lines(entry))
+    return lines
