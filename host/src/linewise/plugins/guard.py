@@ -23,7 +23,6 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Sequence
-from copy import deepcopy
 from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
@@ -393,6 +392,16 @@ class GuardedFormatter(_Guarded):
         return lines
 
 
+def _copied(value: Any) -> Any:
+    """A copy of a validated entry or of a value in it (plain JSON: dicts, lists, scalars)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    return value
+
+
 class GuardedEntryFormatter(_Guarded):
     """A format's ``format_entries`` (contract 1.7): never raises; the compact lines it made
     of one line's entries, or None when it failed (recorded), so that the caller draws
@@ -405,7 +414,7 @@ class GuardedEntryFormatter(_Guarded):
     __slots__ = ()
 
     def __call__(self, entries: Sequence[Any]) -> list[CompactLine] | None:
-        result, error = guarded(self._function, deepcopy(list(entries)))
+        result, error = guarded(self._function, [_copied(entry) for entry in entries])
         if error is not None:
             self._failure(f"raised {describe(error)}")
             return None

@@ -33,6 +33,7 @@ heading of a failed run has the role ``error`` (red), its text is unchanged.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -212,8 +213,9 @@ def format_stdout_line(line: str) -> list[CompactLine]:
 
 # -- from entries (contract 1.7) ----------------------------------------------------------
 
-#: What starts a line of a ``Read`` result: its line number, then an arrow or a tab.
-_NUMBER_ENDS: Final = ("→", "\t")
+#: A line of a ``Read`` result: its line number (right-aligned), then an arrow or a tab.
+#: A pattern, not a loop over lines: a result may be thousands of lines long.
+_NUMBERED_LINE: Final = r"(?m)^ *[0-9]+(?:→|\t)"
 _API_RETRY: Final = "API retry"
 
 
@@ -222,19 +224,12 @@ def _session_line(entry: Mapping[str, Any]) -> CompactLine:
     return ("lifecycle", f"[session {session[:8] or '?'} · {model or '?'}]")
 
 
-def _numbered_line(line: str) -> bool:
-    digits = line.lstrip(" ")
-    end = 0
-    while end < len(digits) and digits[end].isdigit():
-        end += 1
-    return end > 0 and digits[end : end + 1] in _NUMBER_ENDS
-
-
 def _read_lines(entry: Mapping[str, Any]) -> int | None:
     """How many lines a ``Read`` result gave (its numbered lines), None for other results."""
     if entry.get("toolName") != "Read" or entry["isError"]:
         return None
-    count = sum(1 for line in entry["content"].split("\n") if _numbered_line(line))
+    # re compiles the pattern on first use and keeps it: nothing is compiled at import.
+    count = sum(1 for _ in re.finditer(_NUMBERED_LINE, entry["content"]))
     return count or None
 
 
