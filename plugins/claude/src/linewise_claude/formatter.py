@@ -19,9 +19,13 @@ assistant text; a ``[session ...]`` line names the model as the entry does
 list but the parser reads are shown as their entries say instead of as raw
 JSON: a permission prompt or question the run waits on as one
 ``[permission requested: <tool>]`` line, rate limits, progress and the like
-filtered as ``system`` events are.
+filtered as ``system`` events are. Streamed fragments (``stream_event`` lines)
+are the host's to draw, continued on one line; the complete message's entries
+then hold no second copy of their text (the stateful parser skips it), so the
+text is shown once either way.
 
-Where the specification is silent, a choice was made and is listed here:
+Where the specification is silent, a choice was made and is listed here (for
+``format_stdout_line``; ``format_entries`` makes the same choices from entries):
 ``stream_event`` lines (``--include-partial-messages``, out of the
 specification's scope) are filtered, since the complete ``assistant`` line
 that follows repeats their text; a missing session id or model prints ``?``;
