@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from linewise_contracts._frozen import FrozenValue, frozen_value, set_fields
 from linewise_contracts.entries import COST_SOURCES, JsonValue
 from linewise_contracts.usage import TokenUsage
 
 __all__ = ["COST_SOURCES", "RunSummary", "Usage"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Usage:
+# Frozen dataclasses whose methods are written out (start-up: see linewise_contracts._frozen).
+@frozen_value(kw_only=True)
+class Usage(FrozenValue):
     """Token counts for a run as the CLI's wire format has them (deprecated for display).
 
     ``cached_tokens`` are input tokens read from a cache. What ``input_tokens``
@@ -23,9 +24,21 @@ class Usage:
     (``RunSummary.token_usage``, contract 1.3) instead.
     """
 
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_tokens: int = 0
+    __slots__ = ("cached_tokens", "input_tokens", "output_tokens")
+
+    input_tokens: int
+    output_tokens: int
+    cached_tokens: int
+
+    def __init__(
+        self, *, input_tokens: int = 0, output_tokens: int = 0, cached_tokens: int = 0
+    ) -> None:
+        set_fields(
+            self,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cached_tokens=cached_tokens,
+        )
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -35,8 +48,8 @@ class Usage:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RunSummary:
+@frozen_value(kw_only=True)
+class RunSummary(FrozenValue):
     """What one run of an agent CLI came to.
 
     ``complete`` is False when the stream ended without the CLI's final
@@ -56,21 +69,77 @@ class RunSummary:
     view, kept for 1.x consumers and deprecated for display.
     """
 
-    session_id: str | None = None
-    model: str | None = None
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float | None = None
-    final_text: str | None = None
-    outcome: str | None = None
-    is_error: bool = False
-    errors: tuple[str, ...] = ()
-    unknown_session: bool = False
-    turns: int | None = None
-    complete: bool = False
-    details: dict[str, JsonValue] = field(default_factory=dict)
-    token_usage: TokenUsage = field(default_factory=TokenUsage)
-    model_usage: dict[str, TokenUsage] = field(default_factory=dict)
-    cost_source: str | None = None
+    __slots__ = (
+        "complete",
+        "cost_source",
+        "cost_usd",
+        "details",
+        "errors",
+        "final_text",
+        "is_error",
+        "model",
+        "model_usage",
+        "outcome",
+        "session_id",
+        "token_usage",
+        "turns",
+        "unknown_session",
+        "usage",
+    )
+
+    session_id: str | None
+    model: str | None
+    usage: Usage
+    cost_usd: float | None
+    final_text: str | None
+    outcome: str | None
+    is_error: bool
+    errors: tuple[str, ...]
+    unknown_session: bool
+    turns: int | None
+    complete: bool
+    details: dict[str, JsonValue]
+    token_usage: TokenUsage
+    model_usage: dict[str, TokenUsage]
+    cost_source: str | None
+
+    def __init__(
+        self,
+        *,
+        session_id: str | None = None,
+        model: str | None = None,
+        usage: Usage | None = None,
+        cost_usd: float | None = None,
+        final_text: str | None = None,
+        outcome: str | None = None,
+        is_error: bool = False,
+        errors: tuple[str, ...] = (),
+        unknown_session: bool = False,
+        turns: int | None = None,
+        complete: bool = False,
+        details: dict[str, JsonValue] | None = None,
+        token_usage: TokenUsage | None = None,
+        model_usage: dict[str, TokenUsage] | None = None,
+        cost_source: str | None = None,
+    ) -> None:
+        set_fields(
+            self,
+            session_id=session_id,
+            model=model,
+            usage=Usage() if usage is None else usage,
+            cost_usd=cost_usd,
+            final_text=final_text,
+            outcome=outcome,
+            is_error=is_error,
+            errors=errors,
+            unknown_session=unknown_session,
+            turns=turns,
+            complete=complete,
+            details={} if details is None else details,
+            token_usage=TokenUsage() if token_usage is None else token_usage,
+            model_usage={} if model_usage is None else model_usage,
+            cost_source=cost_source,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON-compatible dict with camelCase keys."""

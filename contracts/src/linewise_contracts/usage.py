@@ -11,9 +11,9 @@ say "not reported" where it would otherwise print a false zero.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from linewise_contracts._frozen import FrozenValue, frozen_value, set_fields
 from linewise_contracts.extract import as_int
 
 __all__ = ["TOKEN_FIELDS", "TokenUsage", "token_count", "without"]
@@ -59,8 +59,9 @@ def _plus(a: int | None, b: int | None) -> int | None:
     return a + b
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TokenUsage:
+# A frozen dataclass whose methods are written out (start-up: see linewise_contracts._frozen).
+@frozen_value(kw_only=True)
+class TokenUsage(FrozenValue):
     """A run's tokens by kind; each ``None`` when the CLI did not report it.
 
     ``uncached_input``: input tokens neither read from nor written to a
@@ -74,21 +75,39 @@ class TokenUsage:
     ``ValueError`` / ``TypeError``, so a plugin's mistake shows where it is made.
     """
 
-    uncached_input: int | None = None
-    cache_read: int | None = None
-    cache_write: int | None = None
-    output: int | None = None
-    reasoning: int | None = None
+    __slots__ = ("cache_read", "cache_write", "output", "reasoning", "uncached_input")
 
-    def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
+    uncached_input: int | None
+    cache_read: int | None
+    cache_write: int | None
+    output: int | None
+    reasoning: int | None
+
+    def __init__(
+        self,
+        *,
+        uncached_input: int | None = None,
+        cache_read: int | None = None,
+        cache_write: int | None = None,
+        output: int | None = None,
+        reasoning: int | None = None,
+    ) -> None:
+        set_fields(
+            self,
+            uncached_input=uncached_input,
+            cache_read=cache_read,
+            cache_write=cache_write,
+            output=output,
+            reasoning=reasoning,
+        )
+        for name, _ in TOKEN_FIELDS:
+            value = getattr(self, name)
             if value is None:
                 continue
             if type(value) is not int:
-                raise TypeError(f"TokenUsage.{item.name} must be an int or None, not {value!r}")
+                raise TypeError(f"TokenUsage.{name} must be an int or None, not {value!r}")
             if value < 0:
-                raise ValueError(f"TokenUsage.{item.name} must not be negative, not {value}")
+                raise ValueError(f"TokenUsage.{name} must not be negative, not {value}")
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         """Field by field; a field stays ``None`` only when neither side reported it."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
+
+from linewise_contracts._frozen import FrozenValue, frozen_value, set_fields
 
 __all__ = ["CONTRACTS_DISTRIBUTION", "GateDecision", "Verdict", "check_contract"]
 
@@ -25,13 +26,19 @@ def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-@dataclass(frozen=True, slots=True)
-class GateDecision:
+# A frozen dataclass whose methods are written out (start-up: see linewise_contracts._frozen).
+@frozen_value()
+class GateDecision(FrozenValue):
     """The gate's verdict on one plugin, with the declared range and a reason to show."""
+
+    __slots__ = ("declared", "reason", "verdict")
 
     verdict: Verdict
     declared: str | None
     reason: str
+
+    def __init__(self, verdict: Verdict, declared: str | None, reason: str) -> None:
+        set_fields(self, verdict=verdict, declared=declared, reason=reason)
 
     @property
     def loads(self) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 import linewise_copilot
 from linewise.transcript.run_report import summarize_log
 from linewise_contracts import TokenUsage
+from linewise_contracts.validation import json_problem
 from linewise_copilot.stdout import summarize_run
 from linewise_copilot.summary import result_tokens
 
@@ -86,3 +87,13 @@ def test_summarize_reads_a_copilot_run_through_its_plugin(tmp_path: Path) -> Non
     assert report.summary is not None
     assert report.summary.outcome == "completed" and report.summary.session_id == "s-9"
     assert report.summary.token_usage == TokenUsage(uncached_input=3, output=1)
+
+
+def test_an_exit_code_beyond_what_json_holds_still_fails_the_run_and_stays_out_of_details() -> None:
+    # Found by the compliance kit's fuzzing: the summary must hold plain JSON numbers.
+    huge = 10**400
+    summary = summarize_run([START, '{"type": "result", "exitCode": ' + str(huge) + "}"])
+    assert (summary.outcome, summary.is_error) == ("failed", True)
+    assert summary.details == {"exitCode": None}
+    assert f"exit code {huge}" in summary.errors
+    assert json_problem(summary.to_json()) is None

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, NoReturn
 
+from linewise.settings import logs
 from linewise.settings.defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
+from linewise.settings.logs import logger
 from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -28,21 +29,10 @@ __all__ = [
     "read_chunks",
 ]
 
-logger = logging.getLogger("linewise")
-
-
-class _Formatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        return f"linewise: {record.levelname.lower()}: {neutralize(record.getMessage())}"
-
 
 def configure_logging(verbose: bool) -> None:
     """Warnings (and with -v, information) to stderr, neutralised, prefixed ``linewise:``."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_Formatter())
-    logger.handlers[:] = [handler]
-    logger.setLevel(logging.INFO if verbose else logging.WARNING)
-    logger.propagate = False
+    logs.configure(verbose=verbose)
 
 
 def fail(message: str, code: int) -> NoReturn:

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from linewise.cli.common import configure_logging, fail, logger, positive_int
+from linewise.cli.common import configure_logging, fail, positive_int
 from linewise.settings.defaults import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -29,6 +29,7 @@ from linewise.settings.defaults import (
     EXIT_USAGE,
     READ_SIZE,
 )
+from linewise.settings.logs import LOGGER_NAME
 from linewise.settings.sanitising import neutralize
 
 if TYPE_CHECKING:
@@ -251,9 +252,12 @@ def _render_one(
 
     args = argparse.Namespace(**{**settings, "path": path, "output": rendered})
     captured = io.StringIO()
-    handlers = logger.handlers[:]
+    import logging
+
+    real = logging.getLogger(LOGGER_NAME)
+    handlers = real.handlers[:]
     with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
-        configure_logging(args.verbose)  # warnings land in `captured` too
+        configure_logging(args.verbose)  # warnings land in `captured` too (logging is imported)
         try:
             code = args.render_one(args, registry or _own_registry(args))
         except SystemExit as stop:  # fail(): the message is on the captured stderr
@@ -262,7 +266,7 @@ def _render_one(
             captured.write(f"linewise: error: {neutralize(str(error))}\n")
             code = EXIT_FAILURE
         finally:
-            logger.handlers[:] = handlers
+            real.handlers[:] = handlers
     return code, captured.getvalue()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from linewise_contracts.protocols import (
 
 from linewise.plugins.candidate import Candidate, Loadable, Scan
 from linewise.plugins.guard import describe, guarded
+from linewise.settings.logs import logger
 
 if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
@@ -35,8 +35,6 @@ __all__ = [
     "installed_entry_points",
     "scan",
 ]
-
-logger = logging.getLogger("linewise")
 
 
 def _path_ranks() -> dict[str, int]:

@@ -19,7 +19,6 @@ too much); the session applies the same rule in its own net.
 
 from __future__ import annotations
 
-import logging
 import math
 import threading
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ from typing import Any, Final, NoReturn, TypeVar
 
 from linewise_contracts.protocols import COMPACT_ROLES, CompactLine
 
+from linewise.settings.logs import logger
 from linewise.settings.signals import OverBudget, Terminated, stop_behind, time_budget
 from linewise.settings.signals import arrived as signals_arrived
 from linewise.settings.signals import installed as signals_installed
@@ -51,7 +51,6 @@ __all__ = [
     "sniff_score",
 ]
 
-logger = logging.getLogger("linewise")
 
 T = TypeVar("T")
 

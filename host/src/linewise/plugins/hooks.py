@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from typing import TYPE_CHECKING, Any, Final
 
 from linewise.plugins.guard import is_plugin_failure, sniff_score
+from linewise.settings.logs import logger
 
 if TYPE_CHECKING:
     import pluggy
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["HOST_PLUGIN_PREFIX", "HookRelay"]
 
 PROJECT = "linewise"
-logger = logging.getLogger("linewise")
 
 #: Hook plugins the host registers itself (a plugin's ``sniff`` served through
 #: ``linewise_sniff``, say) have names starting with this. Registering such a

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -47,6 +46,7 @@ from linewise.plugins.loaded import (
     metadata_str,
 )
 from linewise.settings.errors import JavaScriptLoadError, PluginLoadError
+from linewise.settings.logs import logger
 
 if TYPE_CHECKING:
     from linewise_contracts.agent import Format
@@ -56,8 +56,6 @@ if TYPE_CHECKING:
     from linewise.plugins.failed_load import FailureStage
     from linewise.plugins.registry import Registry
     from linewise.settings.environment import Settings
-
-logger = logging.getLogger("linewise")
 
 
 class _StaticParser:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import sys
 import time
@@ -32,11 +31,11 @@ from typing import Any, Final
 from linewise.plugins.candidate import Candidate, Scan
 from linewise.plugins.dist_info import load_entry_point
 from linewise.plugins.site_scan import only_path_finders
+from linewise.settings.logs import logger
 from linewise.settings.version import __version__
 
 __all__ = ["CachedEntryPoint", "cache_folder", "cached_scan"]
 
-logger = logging.getLogger("linewise")
 
 FORMAT: Final = 1
 #: Changes younger than this may share a modification time with a later one.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 import os
 import signal
 import stat
@@ -33,6 +32,7 @@ from linewise.run.written import NamedRaw, open_named
 from linewise.settings import defaults as _defaults
 from linewise.settings.clock import utc_now
 from linewise.settings.errors import AgentStartError, LinewiseError
+from linewise.settings.logs import logger
 from linewise.stream.detect import Detection
 from linewise.stream.lines import LineReader, read_lines
 from linewise.stream.pipeline import Pipeline
@@ -72,7 +72,6 @@ DETECT_WAIT: Final = _defaults.DETECT_WAIT
 _STDERR_IDLE: Final = 0.2  # a partial stderr line is shown after this long without output
 _STDERR_MAX: Final = 64 * 1024  # a stderr line is shown in pieces beyond this size
 
-logger = logging.getLogger("linewise")
 
 _Path = str | os.PathLike[str]
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import sqlite3
 import zlib
@@ -35,10 +34,10 @@ from linewise_contracts.usage import TOKEN_FIELDS, TokenUsage
 
 from linewise.sessions._facts import SessionInfo
 from linewise.settings.cache_folder import cache_folder
+from linewise.settings.logs import logger
 
 __all__ = ["CachedRow", "FactsCache", "cache_dir", "decode", "pack_text"]
 
-logger = logging.getLogger("linewise")
 
 #: Bumped when what a row holds changes: older rows are then read again.
 SCHEMA: Final = 6

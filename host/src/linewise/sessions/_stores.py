@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import logging
 import os
 import re
 import stat
@@ -17,6 +16,7 @@ from linewise_contracts.sessions import SessionStore
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import PluginCallFailure, describe
 from linewise.plugins.registry import LoadedParser, Registry
+from linewise.settings.logs import logger
 
 __all__ = [
     "SessionFile",
@@ -28,8 +28,6 @@ __all__ = [
     "store_files",
     "stores_of",
 ]
-
-logger = logging.getLogger("linewise")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,6 @@ said on stderr and listed again: what it holds that was not passed on yet is.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import time
 from collections import Counter
@@ -33,9 +32,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
+from linewise.settings.logs import logger
+
 __all__ = ["FOLLOW_INTERVAL", "follow_records", "session_files"]
 
-logger = logging.getLogger("linewise")
 
 #: Seconds between two looks at a followed session whose files did not change.
 FOLLOW_INTERVAL: Final = 0.25

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import codecs
 import errno
-import logging
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Final
+
+from linewise.settings.logs import logger
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SessionInput", "keyed_input", "looks_binary", "session_input", "terminal_progress"]
 
-logger = logging.getLogger("linewise")
 
 #: How much of the start of an input is looked at.
 LOOKED_AT: Final = 1024

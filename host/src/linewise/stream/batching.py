@@ -5,7 +5,8 @@ code) takes a chunk's lines at once and hands back one result per line as its
 worker delivers them, so the host validates a line's entries while the worker
 parses the next ones. The safety net's accounting is the same as line by line
 (:meth:`linewise.stream.safety.SafetyNet.line`); the worker has already reset the
-parser after a line that raised, so the net does not reset it again.
+parser after a line that raised, so the net does not reset it again. The driver that
+hands a chunk's lines here is :class:`linewise.stream.drivers.Batched`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from linewise.plugins.loaded import LoadedParser
     from linewise.stream.safety import SafetyNet
 
-__all__ = ["Batch", "batch_of", "batched_to", "parse_batched"]
+__all__ = ["Batch", "batch_of", "parse_batched"]
 
 #: ``parse_batch(lines, ts)``: one result per line (a list, or the exception raised).
 Batch = Callable[[list[str], str], Iterator[Any]]
@@ -45,11 +46,12 @@ def batch_of(loaded: LoadedParser, parser: object) -> Batch | None:
 
 
 def parse_batched(
-    net: SafetyNet, pieces: list[str], ts: str, out: list[TranscriptEntry]
+    net: SafetyNet, pieces: list[str], ts: str, keep: Callable[[Leftover], None]
 ) -> list[tuple[str, list[TranscriptEntry]]]:
     """Each piece (as the parser saw it, ``\\n`` added for a raw-line parser) with its entries.
 
-    ``out`` holds what the caller handed out before a Ctrl-C, for its leftover.
+    A real Ctrl-C while a result is taken hands ``keep`` what it left (the entries
+    made so far, the pieces not yet taken) before it goes on.
     """
     assert net.batch is not None
     raws = [piece + "\n" for piece in pieces] if net.raw else pieces
@@ -79,23 +81,12 @@ def parse_batched(
         if counted:  # the line being taken when Ctrl-C came is in the leftover
             diagnostics.lines -= 1
         handed = [entry for _, entries in done for entry in entries]
-        net.leftover = Leftover([*out, *handed], list(pieces[len(done) :]))
+        keep(Leftover(handed, list(pieces[len(done) :])))
         raise
     take = getattr(net.parser, "take_restarts", None)
     if callable(take):
         net.diagnostics.parser_restarts += int(take())
     return done
-
-
-def batched_to(
-    net: SafetyNet, pieces: list[str], ts: str, sink: Callable[[str, list[TranscriptEntry]], None]
-) -> None:
-    """:meth:`SafetyNet.lines_to` for a batch: each non-blank line to ``sink`` with its entries."""
-    for raw, entries in parse_batched(net, pieces, ts, []):
-        if net.raw:
-            sink(raw, entries)
-        elif entries or raw.strip():
-            sink(stripped(raw), entries)
 
 
 def _prepare(net: SafetyNet, raw: str) -> str | None:

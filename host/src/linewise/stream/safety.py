@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 from linewise_contracts.entries import TranscriptEntry
@@ -13,7 +12,7 @@ from linewise.plugins.guard import is_plugin_failure
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.registry import LoadedParser
 from linewise.settings.errors import ParserLineError
-from linewise.stream.batching import batch_of, batched_to
+from linewise.stream.batching import batch_of
 from linewise.stream.copies import (
     OUTPUT_FACTOR,
     OUTPUT_FLOOR,
@@ -22,23 +21,22 @@ from linewise.stream.copies import (
     validated_copies,
 )
 from linewise.stream.diagnostics import Diagnostics
-from linewise.stream.leftover import Leftover
 from linewise.stream.lines import stripped
 from linewise.stream.recovery import new_parser, recovered
 
-__all__ = ["Leftover", "LineSink", "SafetyNet"]
-
-#: Called with each stdout line (stripped, or as printed for a raw-line parser) and its entries.
-LineSink = Callable[[str, list[TranscriptEntry]], None]
+__all__ = ["SafetyNet"]
 
 _BOM: Final = "\ufeff"
 
 
 class SafetyNet:
-    """Runs one parser over lines: anything it raises (but a real Ctrl-C) or returns that is
-    not a list of valid entries sends the line through the generic parser, is counted in
-    the diagnostics, and resets the parser, which stays in use. Entries handed out are
-    validated copies, so a parser that changes them later changes nothing shown."""
+    """Runs one parser over lines, one at a time: anything it raises (but a real Ctrl-C) or
+    returns that is not a list of valid entries sends the line through the generic parser,
+    is counted in the diagnostics, and resets the parser, which stays in use. Entries handed
+    out are validated copies, so a parser that changes them later changes nothing shown.
+
+    How a chunk's lines reach it, and what a Ctrl-C leaves, is a driver's business
+    (:mod:`linewise.stream.drivers`)."""
 
     def __init__(
         self,
@@ -58,40 +56,6 @@ class SafetyNet:
         self._max_line = self.max_line = max_line_chars
         self._max_entries = max_entries
         self._use(new_parser(loaded, diagnostics, strict=strict))
-        #: Set when a real Ctrl-C stopped the parser; the session resumes from it.
-        self.leftover: Leftover | None = None
-
-    def take_leftover(self) -> Leftover | None:
-        """What a real Ctrl-C inside the parser left, if anything (cleared as it is taken)."""
-        left, self.leftover = self.leftover, None
-        return left
-
-    def lines_to(self, pieces: list[str], ts: str, sink: LineSink) -> None:
-        """Parse whole lines, handing each non-blank one to ``sink`` with its entries."""
-        if self.batch is not None:
-            batched_to(self, pieces, ts, sink)
-            return
-        for index, piece in enumerate(pieces):
-            raw = piece + "\n" if self.raw else piece
-            out: list[TranscriptEntry] = []
-            try:
-                line = self.line(raw, ts, out)
-            except KeyboardInterrupt:
-                self.diagnostics.lines -= 1
-                self.leftover = Leftover([], pieces[index:])
-                raise
-            if self.raw:
-                sink(raw, out)
-            elif out or line:
-                sink(line, out)
-
-    def last_line_to(self, text: str, ts: str, sink: LineSink) -> None:
-        """Parse the line the stream ended in (no newline), handing it to ``sink`` with its
-        entries, unless it is blank and gave none."""
-        entries: list[TranscriptEntry] = []
-        line = self.line(text, ts, entries)
-        if line or entries:
-            sink(line, entries)
 
     def line(self, raw: str, ts: str, out: list[TranscriptEntry]) -> str:
         """Parse one line into ``out`` (the hot path); the line as the parser saw it."""

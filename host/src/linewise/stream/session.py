@@ -5,7 +5,9 @@ A session is a state machine with no I/O of its own (in the style of
 and when, through one door (:meth:`TranscriptSession.receive`), ends it with
 :meth:`~TranscriptSession.close`, and every entry leaves through one door, the
 session's sink. Reading files or pipes, the clock, Ctrl-C and isolation are the
-callers' and drivers' business.
+callers' business; how a chunk's lines reach the parser (one by one, or
+batched for an isolated parser) and what a Ctrl-C left are its driver's
+(:mod:`linewise.stream.drivers`).
 
 The safety net: a parser exception on a line sends that line through the
 generic parser, is recorded in the session's ``diagnostics``, and resets a
@@ -30,6 +32,7 @@ from linewise.plugins.registry import LoadedParser
 from linewise.settings.clock import utc_now
 from linewise.settings.defaults import MAX_ENTRIES_PER_LINE, MAX_LINE_CHARS
 from linewise.stream.diagnostics import Diagnostics, LineError
+from linewise.stream.drivers import LineByLine, driver_for
 from linewise.stream.hold import Hold, Message
 from linewise.stream.lines import LineReader
 from linewise.stream.safety import SafetyNet
@@ -119,6 +122,7 @@ class TranscriptSession:
         self.detection: Detection | None = None
         self._hold: Hold | None = None
         self._net: SafetyNet | None = None
+        self._driver: LineByLine | None = None
         if isinstance(parser, LoadedParser):
             self.diagnostics = Diagnostics(parser.adapter_type, parser.fallback_reason)
             self._start(parser)
@@ -223,7 +227,7 @@ class TranscriptSession:
     def stop_parsing(self) -> tuple[list[TranscriptEntry], int]:
         """After a real Ctrl-C in the parser: hand out the interrupted call's entries, leave
         the lines read and not parsed unparsed (a hung parser would hang again): their count."""
-        left = self._net.take_leftover() if self._net is not None else None
+        left = self._driver.take_leftover() if self._driver is not None else None
         if left is not None:
             self._emit(left.entries)
         unparsed = 0 if left is None else sum(1 for line in left.lines if line.strip())
@@ -266,7 +270,8 @@ class TranscriptSession:
     def _start(self, parser: LoadedParser) -> None:
         self.diagnostics.adapter_type = parser.adapter_type
         self.diagnostics.fallback_reason = parser.fallback_reason
-        self._net = self._new_net(parser, self.diagnostics)
+        self._net = net = self._new_net(parser, self.diagnostics)
+        self._driver = driver_for(net)
 
     def _detected(self, detection: Detection) -> None:
         """Detection settled: fix the parser (the hold then replays what it held)."""
@@ -282,25 +287,25 @@ class TranscriptSession:
             self._reader.skipped_chars = 0
 
     def _stdout(self, pieces: list[str], ts: str) -> None:
-        net = self._net
-        if net is None:
+        driver = self._driver
+        if driver is None:
             assert self._hold is not None
             self._hold.stdout(pieces, ts)
         else:  # each line with its entries straight to the sink, no call in between
-            net.lines_to(pieces, ts, self._sink)
+            driver.lines_to(pieces, ts, self._sink)
 
     def _last_line(self, text: str, ts: str) -> None:
         """The line the stream ended in, without a newline (raw-line parsers see it so)."""
-        net = self._net
-        if net is None:
+        driver = self._driver
+        if driver is None:
             assert self._hold is not None
             self._hold.last_line(text, ts)
         else:
-            net.last_line_to(text, ts, self._sink)
+            driver.last_line_to(text, ts, self._sink)
 
     def _resume(self, ts: str) -> None:
         """What a Ctrl-C left: the entries not yet handed out, then the lines not yet parsed."""
-        if self._net is None or (left := self._net.take_leftover()) is None:
+        if self._driver is None or (left := self._driver.take_leftover()) is None:
             return
         self._emit(left.entries)
         self._stdout(left.lines, ts)

@@ -30,6 +30,7 @@ from linewise_contracts.extract import as_object, as_string
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.tally import tally_entries
 from linewise_contracts.usage import TokenUsage, token_count
+from linewise_contracts.validation import MAX_INT
 
 from linewise_copilot.events import model_named
 from linewise_copilot.usage import shutdown_tokens
@@ -127,7 +128,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=outcome == "failed",
         errors=tuple(errors),
         complete=ending.result is not None,
-        details={"exitCode": code},
+        # A number JSON can hold (a fuzzed 400-digit exit code still fails the run, unshown).
+        details={"exitCode": code if code is None or -MAX_INT <= code <= MAX_INT else None},
         token_usage=tokens,
         model_usage=model_usage,
     )

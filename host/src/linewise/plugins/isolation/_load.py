@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 from linewise.plugins.guard import (
@@ -14,6 +13,7 @@ from linewise.plugins.guard import (
 from linewise.plugins.isolation._client import WorkerDied, WorkerProcess
 from linewise.plugins.isolation._parser import IsolatedCall, IsolatedParser
 from linewise.plugins.isolation._policy import IsolationPolicy
+from linewise.settings.logs import logger
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,7 +27,6 @@ IsolatedLoad = tuple[str, str, str]
 
 #: The exports a worker may name as unserved (anything else it names is ignored).
 _UNSERVED = ("session_stores", "session_records", "session_keys")
-logger = logging.getLogger("linewise")
 _HINT = "run `linewise check` on the plugin, or load it without isolation to see the traceback"
 
 

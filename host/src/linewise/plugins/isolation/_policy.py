@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Iterable
 from typing import Final
 
 from linewise.settings.environment import Settings
+from linewise.settings.logs import logger
 
 __all__ = [
     "DEFAULT_LINE_TIMEOUT",
@@ -20,7 +20,6 @@ DEFAULT_LINE_TIMEOUT: Final = 5.0
 #: MiB of address space an isolated parser's worker may use.
 DEFAULT_WORKER_MEMORY: Final = 1024
 _ALL: Final = "all"
-logger = logging.getLogger("linewise")
 
 
 def _names(text: str | None) -> frozenset[str]:
