@@ -249,7 +249,7 @@ def test_claude_local_and_amp_local_give_format_entries_beside_the_1x_formatter(
     ):
         fmt = agent.format(adapter_type)
         assert fmt.format_entries is format_entries
-        assert fmt.format_stdout_line is format_stdout_line  # deprecated, for 1.6 hosts
+        assert fmt.format_stdout_line is format_stdout_line  # the 1.x export, deprecated
 
 
 def test_linewise_check_passes_format_entries() -> None:

@@ -3,8 +3,9 @@
 ``format_entries(entries) -> list[CompactLine]`` (contract 1.7) makes the lines
 from the entries the parser gave for one stdout line, so the compact style
 shows what every other view shows. ``format_stdout_line(line)`` (contract 1.1;
-the reference's ``formatStdoutEvent``), which reads the raw line again, is the
-1.x export for hosts before 1.7, deprecated: it goes with contract 2.0. The
+the reference's ``formatStdoutEvent``), which reads the raw line again, stays
+the 1.x export for this release, deprecated (a 1.7 host reads ``format_entries``;
+code that imports it, and ``linewise check``, still find it). The
 host's compact style prints these lines, neutralised and coloured by role;
 this module knows Claude's stream-json and entries, the host does not.
 
