@@ -104,7 +104,7 @@ def test_ascii_text_is_checked_by_the_same_rule_as_any_other() -> None:
 
     for code in range(128):
         text = f"a{chr(code)}b"
-        whole_rule_finds = sanitising._UNSAFE.search(text) is not None
+        whole_rule_finds = sanitising.rules().unsafe.search(text) is not None
         assert (neutralize(text) != text) == whole_rule_finds, repr(text)
 
 
@@ -112,5 +112,6 @@ def test_ascii_text_is_checked_by_the_same_rule_as_any_other() -> None:
 def test_ascii_text_is_neutralised_as_before(text: str) -> None:
     from linewise.settings import sanitising
 
-    whole = sanitising._HIDDEN.sub(sanitising._shown, sanitising._CSI.sub("", text))
-    assert neutralize(text) == whole.translate(sanitising._TABLE)
+    rules = sanitising.rules()
+    whole = rules.hidden.sub(sanitising._shown, rules.csi.sub("", text))
+    assert neutralize(text) == whole.translate(rules.table)
