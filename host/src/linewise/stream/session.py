@@ -287,21 +287,19 @@ class TranscriptSession:
             self._reader.skipped_chars = 0
 
     def _stdout(self, pieces: list[str], ts: str) -> None:
-        driver = self._driver
-        if driver is None:
+        if self._driver is None:
             assert self._hold is not None
             self._hold.stdout(pieces, ts)
         else:  # each line with its entries straight to the sink, no call in between
-            driver.lines_to(pieces, ts, self._sink)
+            self._driver.lines_to(pieces, ts, self._sink)
 
     def _last_line(self, text: str, ts: str) -> None:
         """The line the stream ended in, without a newline (raw-line parsers see it so)."""
-        driver = self._driver
-        if driver is None:
+        if self._driver is None:
             assert self._hold is not None
             self._hold.last_line(text, ts)
         else:
-            driver.last_line_to(text, ts, self._sink)
+            self._driver.last_line_to(text, ts, self._sink)
 
     def _resume(self, ts: str) -> None:
         """What a Ctrl-C left: the entries not yet handed out, then the lines not yet parsed."""
