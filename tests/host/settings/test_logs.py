@@ -33,8 +33,8 @@ def test_a_render_that_logs_nothing_never_imports_logging() -> None:
 def test_the_command_line_shows_warnings_neutralised_and_drops_information() -> None:
     done = _python(
         "import sys\n"
-        "from linewise.settings.logs import configure, logger\n"
-        "configure(verbose=False)\n"
+        "from linewise.settings.logs import logger\n"
+        "logger.configure(verbose=False)\n"
         "logger.info('not shown')\n"
         "logger.warning('shown: %s', 'a bell \\x07 here')\n"
     )
@@ -43,8 +43,8 @@ def test_the_command_line_shows_warnings_neutralised_and_drops_information() -> 
 
 def test_verbose_shows_information_too() -> None:
     done = _python(
-        "from linewise.settings.logs import configure, logger\n"
-        "configure(verbose=True)\n"
+        "from linewise.settings.logs import logger\n"
+        "logger.configure(verbose=True)\n"
         "logger.debug('never')\n"
         "logger.info('loaded %d plugins', 3)\n"
     )

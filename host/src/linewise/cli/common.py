@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, NoReturn
 
-from linewise.settings import logs
 from linewise.settings.defaults import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, READ_SIZE
 from linewise.settings.logs import logger
 from linewise.settings.sanitising import neutralize
@@ -32,7 +31,7 @@ __all__ = [
 
 def configure_logging(verbose: bool) -> None:
     """Warnings (and with -v, information) to stderr, neutralised, prefixed ``linewise:``."""
-    logs.configure(verbose=verbose)
+    logger.configure(verbose=verbose)
 
 
 def fail(message: str, code: int) -> NoReturn:

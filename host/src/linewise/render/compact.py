@@ -37,7 +37,7 @@ from linewise.render.preview import subagent_kind, tool_preview
 from linewise.render.segments import Segment
 from linewise.render.terminal import TerminalWriter, first_line
 
-__all__ = ["LIMIT", "CompactRenderer", "EntryFormatter", "FormatterRenderer"]
+__all__ = ["LIMIT", "CompactRenderer", "EntryFormatter", "FormatterRenderer", "fragments_only"]
 
 #: A format's ``format_entries`` as the registry hands it out (behind the guard): the
 #: compact lines for one line's entries, or None when the plugin's call failed.
@@ -347,4 +347,11 @@ def _host_drawn(line: str, entries: Sequence[TranscriptEntry]) -> bool:
         item: Mapping[str, Any] = entries[0]
         if item["kind"] == "stdout" and item["text"] == line and len(item) == 3:
             return True
+    return fragments_only(entries)
+
+
+def fragments_only(entries: Sequence[TranscriptEntry]) -> bool:
+    """True when every entry of a line is a streamed fragment (``delta``): drawn from its
+    entries, continued across lines, by the host (and masked merged, see
+    :mod:`linewise.render.redacting`)."""
     return all(entry.get("delta") is True for entry in entries)

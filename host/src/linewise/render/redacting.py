@@ -9,6 +9,7 @@ from typing import Any
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.summary import RunSummary
 
+from linewise.render.compact import fragments_only
 from linewise.render.redaction.entries import EntryRedactor
 
 __all__ = ["RedactingRenderer"]
@@ -33,7 +34,7 @@ class RedactingRenderer:
             # A renderer of entries (a format's format_entries) draws a line of fragments
             # from its entries, continued across lines: they are merged before they are
             # masked, as write() merges them, so no secret cut between two lines shows.
-            if entries and all(entry.get("delta") is True for entry in entries):
+            if entries and fragments_only(entries):
                 for entry in entries:
                     self.write(entry)
                 return

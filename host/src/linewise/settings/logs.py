@@ -7,7 +7,7 @@ and hands each to ``logging.getLogger("linewise")`` as it comes, importing
 :mod:`logging` first when the record can be shown: always when a host app has
 imported :mod:`logging` itself (its levels and handlers then decide, as they
 did), else only from ``WARNING`` up, or from the level the command line asked
-for (:func:`configure`); anything below would have been dropped by a logger
+for (:meth:`HostLog.configure`); anything below would have been dropped by a logger
 nobody configured. The ``linewise`` command's handler (neutralised text on
 stderr, prefixed ``linewise:``) is set up with the first record shown.
 """
@@ -31,7 +31,6 @@ __all__ = [
     "WARNING",
     "ExceptionInfo",
     "HostLog",
-    "configure",
     "logger",
 ]
 
@@ -112,8 +111,3 @@ def _command_handler() -> logging.Handler:
 
 #: The one log of the host: every module logs through it.
 logger: Final = HostLog()
-
-
-def configure(*, verbose: bool) -> None:
-    """The ``linewise`` command's log setup (see :meth:`HostLog.configure`)."""
-    logger.configure(verbose=verbose)

@@ -285,12 +285,14 @@ def _size(value: object) -> int:
     if isinstance(value, str):
         return len(value)
     if isinstance(value, list):
-        return sum(
-            len(item)
-            if isinstance(item, str)
-            else sum(len(text) for text in item.values() if isinstance(text, str))
-            if isinstance(item, dict)
-            else 0
-            for item in value
-        )
+        return sum(map(_item_size, value))
+    return 0
+
+
+def _item_size(item: object) -> int:
+    """Characters in one item of a list argument: a line, or an entry's texts."""
+    if isinstance(item, str):
+        return len(item)
+    if isinstance(item, dict):
+        return sum(len(text) for text in item.values() if isinstance(text, str))
     return 0
