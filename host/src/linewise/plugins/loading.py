@@ -102,36 +102,15 @@ class PluginLoader:
         loaded = self._registry._loaded.get(adapter_type)
         if loaded is not None:
             return loaded
-        failure = self._registry._failed.get(adapter_type)
-        if failure is not None:
-            return generic_loaded(adapter_type, failure.describe())
-        if adapter_type not in self._registry._by_type():
-            from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+        # Gated already when its sniff was imported: said once what the gate had to say.
+        winner = self._gated(adapter_type, quiet=adapter_type in self._registry._sniffers)
+        if isinstance(winner, LoadedParser):
+            return winner
+        return self._load_winner(winner)
 
-            raise unknown_adapter(adapter_type, self._registry.adapter_types)
-        winner, shadowed, disabled = self._registry._contenders(adapter_type)
-        if winner is None:
-            return generic_loaded(adapter_type, disabled or "disabled")
-        if shadowed:
-            logger.warning(
-                "%s is claimed by %s and by %s; using %s (first on sys.path)",
-                adapter_type,
-                winner.distribution,
-                ", ".join(str(c.distribution) for c in shadowed),
-                winner.distribution,
-            )
-        decision = check_contract(winner.requires, self._registry.host_contract)
-        problem = static_problem(winner, decision, self._registry.host_contract)
-        if problem is not None:
-            return self._fail(winner, *problem)
-        if decision.verdict == "undeclared":
-            logger.info(
-                "%s (%s) declares no linewise-contracts range; loading it (grace period)",
-                adapter_type,
-                winner.distribution,
-            )
+    def _load_winner(self, winner: Candidate) -> LoadedParser:
         # JavaScript parsers run in their engine's sandbox already.
-        isolated = self._registry.isolation.covers(adapter_type, winner.distribution)
+        isolated = self._registry.isolation.covers(winner.adapter_type, winner.distribution)
         if isolated and winner.kind != "javascript":
             return self._load_isolated(winner)
         if winner.kind == "javascript":
@@ -150,6 +129,93 @@ class PluginLoader:
             )
         assert adopted is not None
         return adopted
+
+    def sniffer_locked(self, adapter_type: str) -> GuardedSniff | None:
+        """``adapter_type``'s guarded ``sniff``, importing no more of its plugin than that.
+
+        A declared format (contract 1.5) is checked and only its ``sniff`` reference is
+        imported: what detection asks of every installed format. The rest is imported when
+        the format is loaded (:meth:`load_locked`), for the one detection picks. A 1.x
+        module, an isolated or a JavaScript parser is loaded whole, as before. None when
+        the format has no ``sniff`` or cannot be used (the failure is recorded as a load's).
+        """
+        registry = self._registry
+        loaded = registry._loaded.get(adapter_type)
+        if loaded is not None:
+            return _sniff_of(loaded)
+        if adapter_type in registry._sniffers:
+            return registry._sniffers[adapter_type]
+        winner = self._gated(adapter_type)
+        if isinstance(winner, LoadedParser):
+            return _sniff_of(winner)
+        if winner.kind != "python" or registry.isolation.covers(adapter_type, winner.distribution):
+            return _sniff_of(self._load_winner(winner))
+        target, error = _import(winner.entry_point.load)
+        if error is not None:
+            return _sniff_of(self._import_failed(winner, error))
+        if type(target).__module__ != _DECLARED_MODULE:
+            return _sniff_of(self._load_winner(winner))  # a 1.x module: imported whole
+        sniff, failed = self._declared_sniff(winner, target)
+        if failed is not None:
+            return _sniff_of(failed)
+        registry._sniffers[adapter_type] = sniff
+        return sniff
+
+    def _declared_sniff(
+        self, winner: Candidate, target: object
+    ) -> tuple[GuardedSniff | None, LoadedParser | None]:
+        """A declared format's guarded ``sniff`` (its reference imported, nothing else), or the
+        fallback a failed check or import leaves."""
+        from linewise_contracts.agent import format_problem
+
+        who = winner.adapter_type
+        problem, error = guarded(format_problem, target, who)
+        if error is not None:
+            reason = f"checking the declared format raised {describe(error)}"
+            return None, self._fail(winner, "exports", reason, _HINT, error)
+        if problem is not None:
+            return None, self._fail(winner, "exports", problem[0], problem[1])
+        value, error = guarded(getattr, target, SNIFF)
+        if error is not None:
+            return None, self._fail(winner, "import", describe(error), _REFERENCE_HINT, error)
+        if value is None:
+            return None, None
+        record = self._registry.call_failures
+        return _optional(lambda _: value, SNIFF, who, record, GuardedSniff), None
+
+    def _gated(self, adapter_type: str, *, quiet: bool = False) -> Candidate | LoadedParser:
+        """The claim of ``adapter_type`` that may load, or the fallback parser when none may
+        (a failure recorded before, a disabled type, a refused contract range); ``quiet``
+        when the gate's warnings were given already."""
+        failure = self._registry._failed.get(adapter_type)
+        if failure is not None:
+            return generic_loaded(adapter_type, failure.describe())
+        if adapter_type not in self._registry._by_type():
+            from linewise.plugins.suggest import unknown_adapter  # a mistyped name only
+
+            raise unknown_adapter(adapter_type, self._registry.adapter_types)
+        winner, shadowed, disabled = self._registry._contenders(adapter_type)
+        if winner is None:
+            return generic_loaded(adapter_type, disabled or "disabled")
+        if shadowed and not quiet:
+            logger.warning(
+                "%s is claimed by %s and by %s; using %s (first on sys.path)",
+                adapter_type,
+                winner.distribution,
+                ", ".join(str(c.distribution) for c in shadowed),
+                winner.distribution,
+            )
+        decision = check_contract(winner.requires, self._registry.host_contract)
+        problem = static_problem(winner, decision, self._registry.host_contract)
+        if problem is not None:
+            return self._fail(winner, *problem)
+        if decision.verdict == "undeclared" and not quiet:
+            logger.info(
+                "%s (%s) declares no linewise-contracts range; loading it (grace period)",
+                adapter_type,
+                winner.distribution,
+            )
+        return winner
 
     def _load_isolated(self, winner: Candidate) -> LoadedParser:
         from linewise.plugins.isolation._load import load_isolated
@@ -372,6 +438,10 @@ def _declared_problem(
 
 
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
+
+
+def _sniff_of(loaded: LoadedParser) -> GuardedSniff | None:
+    return None if loaded.is_fallback else cast("GuardedSniff | None", loaded.sniff)
 
 
 def _javascript(candidate: Candidate, settings: Settings) -> object:

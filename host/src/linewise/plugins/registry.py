@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from linewise_contracts._version import CONTRACT_VERSION
@@ -12,7 +12,7 @@ from linewise.plugins.candidate import Candidate
 from linewise.plugins.discovery import scan
 from linewise.plugins.gate import check_contract
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
-from linewise.plugins.guard import PluginCallRecord
+from linewise.plugins.guard import GuardedSniff, PluginCallRecord
 from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
@@ -120,6 +120,8 @@ class Registry:
         self._skipped: list[str] = []
         self._loaded: dict[str, LoadedParser] = {}
         self._failed: dict[str, FailedLoad] = {}
+        #: The guarded ``sniff`` of declared formats imported for detection only.
+        self._sniffers: dict[str, GuardedSniff | None] = {}
         self._loader = PluginLoader(self)
 
     # -- discovery -----------------------------------------------------------
@@ -261,6 +263,18 @@ class Registry:
         with self._lock:
             return self._loader.load_locked(adapter_type)
 
+    def sniffer(self, adapter_type: str) -> Callable[[Sequence[str]], float | None] | None:
+        """``adapter_type``'s guarded ``sniff`` (a score, or None when it fails), or None when
+        it has none or its plugin cannot load; of a declared format only that is imported
+        (the rest when it is loaded), so asking every installed format stays cheap."""
+        if adapter_type == GENERIC_ADAPTER_TYPE:
+            return None
+        loaded = self._loaded.get(adapter_type)
+        if loaded is not None:
+            return None if loaded.is_fallback else loaded.sniff
+        with self._lock:
+            return self._loader.sniffer_locked(adapter_type)
+
     def reload(self, adapter_type: str | None = None) -> None:
         """Forget loads and failures (of one adapter type, or all) and rescan entry points.
 
@@ -274,9 +288,11 @@ class Registry:
             if adapter_type is None:
                 self._loaded.clear()
                 self._failed.clear()
+                self._sniffers.clear()
             else:
                 self._loaded.pop(adapter_type, None)
                 self._failed.pop(adapter_type, None)
+                self._sniffers.pop(adapter_type, None)
             self.call_failures.forget(adapter_type)
             self._claims = None
 
@@ -288,12 +304,14 @@ class Registry:
             self._disabled = self._disabled | {_normal(n) for n in names}
             for name in names:
                 self._loaded.pop(name, None)
+                self._sniffers.pop(name, None)
 
     def only(self, *names: str) -> None:
         """Allow only these adapter types or distributions (like ``LINEWISE_ONLY``)."""
         with self._lock:
             self._only = frozenset(_normal(n) for n in names)
             self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
+            self._sniffers = {k: v for k, v in self._sniffers.items() if _normal(k) in self._only}
 
     def isolate(
         self,

@@ -39,13 +39,13 @@ class _PluginSniffer:
 
 
 def register_sniffers(registry: Registry) -> None:
-    """Import the plugins' detectors now (a live run does it before the agent starts)."""
+    """Import the plugins' detectors now (a live run does it before the agent starts): of
+    each declared format only its ``sniff`` (:meth:`Registry.sniffer`)."""
     manager = registry.hooks.manager
     for adapter_type in registry.adapter_types:
         name = _SNIFFER_PREFIX + adapter_type
         if adapter_type == GENERIC_ADAPTER_TYPE or manager.has_plugin(name):
             continue
-        loaded = registry.load(adapter_type)
-        if loaded.is_fallback or loaded.sniff is None:
-            continue
-        manager.register(_PluginSniffer(adapter_type, loaded.sniff), name)
+        sniff = registry.sniffer(adapter_type)
+        if sniff is not None:
+            manager.register(_PluginSniffer(adapter_type, sniff), name)

@@ -2,30 +2,66 @@
 
 Adapter types: ``claude_local`` (``claude -p --output-format stream-json``),
 ``claude_session`` (``~/.claude/projects/*/*.jsonl``) and ``claude_subagent``
-(subagent files whose session is gone). The session formats' code is named by
-reference, imported only when one of them is loaded.
+(subagent files whose session is gone). Each format's code is named by reference,
+imported only when the host loads that format; the package imports its ``sniff``
+alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_claude.classify import (
-    is_image_processing_error,
-    is_max_turns_result,
-    is_model_not_found_error,
-    is_poisoned_message_id_error,
-    is_provider_quota_error,
-    is_refusal_result,
-    is_transient_upstream_error,
-    is_unknown_session_error,
-    login_required,
-    retry_not_before,
-)
-from linewise_claude.environment import check_environment
-from linewise_claude.formatter import format_entries, format_stdout_line
-from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_claude.sniff import sniff
-from linewise_claude.summary import summarize_run
-from linewise_claude.usage import model_usage_totals
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_claude.classify import (
+        is_image_processing_error,
+        is_max_turns_result,
+        is_model_not_found_error,
+        is_poisoned_message_id_error,
+        is_provider_quota_error,
+        is_refusal_result,
+        is_transient_upstream_error,
+        is_unknown_session_error,
+        login_required,
+        retry_not_before,
+    )
+    from linewise_claude.environment import check_environment
+    from linewise_claude.formatter import format_entries, format_stdout_line
+    from linewise_claude.parser import ClaudeStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_claude.summary import summarize_run
+    from linewise_claude.usage import model_usage_totals
+
+_CLASSIFY = "linewise_claude.classify"
+_PARSER = "linewise_claude.parser"
+_FORMATTER = "linewise_claude.formatter"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "ClaudeStdoutParser": _PARSER,
+        "check_environment": "linewise_claude.environment",
+        "create_stdout_parser": _PARSER,
+        "format_entries": _FORMATTER,
+        "format_stdout_line": _FORMATTER,
+        "is_image_processing_error": _CLASSIFY,
+        "is_max_turns_result": _CLASSIFY,
+        "is_model_not_found_error": _CLASSIFY,
+        "is_poisoned_message_id_error": _CLASSIFY,
+        "is_provider_quota_error": _CLASSIFY,
+        "is_refusal_result": _CLASSIFY,
+        "is_transient_upstream_error": _CLASSIFY,
+        "is_unknown_session_error": _CLASSIFY,
+        "login_required": _CLASSIFY,
+        "model_usage_totals": "linewise_claude.usage",
+        "parse_stdout_line": _PARSER,
+        "retry_not_before": _CLASSIFY,
+        "summarize_run": "linewise_claude.summary",
+    },
+)
 
 __all__ = [
     "SUBAGENT_DOC",
@@ -120,22 +156,23 @@ agent = Agent(
             "claude_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            format_stdout_line=format_stdout_line,  # the 1.x export, deprecated: one release
-            format_entries=format_entries,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            # The 1.x export, deprecated: one release.
+            format_stdout_line=f"{_FORMATTER}:format_stdout_line",
+            format_entries=f"{_FORMATTER}:format_entries",
+            summarize_run="linewise_claude.summary:summarize_run",
+            check_environment="linewise_claude.environment:check_environment",
         ),
         Format(
             "claude_session",
             label="Claude Code (session files)",
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_session",
+            session_stores=f"{_SESSION}.records:session_stores",
+            session_records=f"{_SESSION}.records:session_records",
         ),
         Format(
             "claude_subagent",

@@ -61,10 +61,28 @@ Without those lines (the file piped in), ``init`` is made from the first
 record, its model unknown ("") unless that record is an assistant message.
 """
 
-from linewise_claude.session.parser import ClaudeSessionParser, create_stdout_parser
-from linewise_claude.session.records import session_records, session_stores
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_claude.session.sniff import sniff
-from linewise_claude.session.summary import summarize_session
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_claude.session.parser import ClaudeSessionParser, create_stdout_parser
+    from linewise_claude.session.records import session_records, session_stores
+    from linewise_claude.session.summary import summarize_session as summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "ClaudeSessionParser": "linewise_claude.session.parser",
+        "create_stdout_parser": "linewise_claude.session.parser",
+        "session_records": "linewise_claude.session.records",
+        "session_stores": "linewise_claude.session.records",
+        "summarize_run": "linewise_claude.session.summary:summarize_session",
+    },
+)
 
 __all__ = [
     "ClaudeSessionParser",
@@ -77,5 +95,3 @@ __all__ = [
 ]
 
 label = "Claude Code (session files)"
-
-summarize_run = summarize_session

@@ -9,6 +9,9 @@ from typing import Any, Final
 from linewise_contracts.extract import as_string, parse_json_object, to_json_text
 from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_claude.session.sniff import HEADER, SUBAGENT
+
 __all__ = [
     "HEADER",
     "SUBAGENT",
@@ -21,10 +24,6 @@ __all__ = [
     "subagent_line",
 ]
 
-#: The synthesised first line: the session's facts found ahead of the records.
-HEADER: Final = "linewise-session"
-#: The synthesised line before each subagent file's records: which tool call spawned it.
-SUBAGENT: Final = "linewise-subagent"
 
 # How far into a file the header looks for the model (the first assistant record).
 _HEAD_RECORDS: Final = 400

@@ -7,9 +7,13 @@ from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
 
-from linewise_claude.session.records import HEADER, SUBAGENT
+#: The synthesised first line of session_records: the session's facts found ahead of the
+#: records.
+HEADER: Final = "linewise-session"
+#: The synthesised line before each subagent file's records: which tool call spawned it.
+SUBAGENT: Final = "linewise-subagent"
 
-__all__ = ["sniff"]
+__all__ = ["HEADER", "SUBAGENT", "sniff"]
 
 # Event types only stream-json prints: a file holding one is stdout, not a session.
 _STDOUT_ONLY: Final = frozenset(
