@@ -122,7 +122,9 @@ def test_on_the_1_8_host_a_sniff_is_asked_without_importing_the_parser(site: Fak
     assert "light_local" not in registry.failed_loads
     loaded = registry.load("light_local")  # the format the detection picked
     assert not loaded.is_fallback and "light_pkg.parser" in sys.modules
-    assert loaded.new_parser().parse_line("light:hi", "t")[0]["text"] == "hi"
+    assert loaded.new_parser().parse_line("light:hi", "t") == [
+        {"kind": "assistant", "ts": "t", "text": "hi"}
+    ]
     # One sniff per format: the loaded format's is the one detection was given.
     assert registry.sniffer("light_local") is loaded.sniff
 
