@@ -130,59 +130,6 @@ class PluginLoader:
         assert adopted is not None
         return adopted
 
-    def sniffer_locked(self, adapter_type: str) -> GuardedSniff | None:
-        """``adapter_type``'s guarded ``sniff``, importing no more of its plugin than that.
-
-        A declared format (contract 1.5) is checked and only its ``sniff`` reference is
-        imported: what detection asks of every installed format. The rest is imported when
-        the format is loaded (:meth:`load_locked`), for the one detection picks. A 1.x
-        module, an isolated or a JavaScript parser is loaded whole, as before. None when
-        the format has no ``sniff`` or cannot be used (the failure is recorded as a load's).
-        """
-        registry = self._registry
-        loaded = registry._loaded.get(adapter_type)
-        if loaded is not None:
-            return _sniff_of(loaded)
-        if adapter_type in registry._sniffers:
-            return registry._sniffers[adapter_type]
-        winner = self._gated(adapter_type)
-        if isinstance(winner, LoadedParser):
-            return _sniff_of(winner)
-        if winner.kind != "python" or registry.isolation.covers(adapter_type, winner.distribution):
-            return _sniff_of(self._load_winner(winner))
-        target, error = _import(winner.entry_point.load)
-        if error is not None:
-            return _sniff_of(self._import_failed(winner, error))
-        if type(target).__module__ != _DECLARED_MODULE:
-            return _sniff_of(self._load_winner(winner))  # a 1.x module: imported whole
-        sniff, failed = self._declared_sniff(winner, target)
-        if failed is not None:
-            return _sniff_of(failed)
-        registry._sniffers[adapter_type] = sniff
-        return sniff
-
-    def _declared_sniff(
-        self, winner: Candidate, target: object
-    ) -> tuple[GuardedSniff | None, LoadedParser | None]:
-        """A declared format's guarded ``sniff`` (its reference imported, nothing else), or the
-        fallback a failed check or import leaves."""
-        from linewise_contracts.agent import format_problem
-
-        who = winner.adapter_type
-        problem, error = guarded(format_problem, target, who)
-        if error is not None:
-            reason = f"checking the declared format raised {describe(error)}"
-            return None, self._fail(winner, "exports", reason, _HINT, error)
-        if problem is not None:
-            return None, self._fail(winner, "exports", problem[0], problem[1])
-        value, error = guarded(getattr, target, SNIFF)
-        if error is not None:
-            return None, self._fail(winner, "import", describe(error), _REFERENCE_HINT, error)
-        if value is None:
-            return None, None
-        record = self._registry.call_failures
-        return _optional(lambda _: value, SNIFF, who, record, GuardedSniff), None
-
     def _gated(self, adapter_type: str, *, quiet: bool = False) -> Candidate | LoadedParser:
         """The claim of ``adapter_type`` that may load, or the fallback parser when none may
         (a failure recorded before, a disabled type, a refused contract range); ``quiet``
@@ -237,31 +184,7 @@ class PluginLoader:
         return result
 
     def _import_failed(self, winner: Candidate, error: BaseException) -> LoadedParser:
-        if isinstance(error, JavaScriptLoadError):
-            return self._fail(winner, error.stage, error.reason, error.hint, error)
-        if isinstance(error, SystemExit):
-            reason = f"called sys.exit({safe_repr(error.code)}) at import"
-            return self._fail(winner, "import", reason, _IMPORT_HINT, error)
-        if isinstance(error, ImportError):
-            return self._fail(
-                winner,
-                "import",
-                f"import failed: {describe(error)}",
-                "check that the distribution is completely installed and its dependencies too "
-                f"(pip install --force-reinstall {winner.distribution})",
-                error,
-            )
-        if isinstance(error, AttributeError):
-            return self._fail(
-                winner,
-                "exports",
-                f"entry point target not found: {describe(error).removeprefix('AttributeError: ')}",
-                "fix the attribute named after ':' in the entry point",
-                error,
-            )
-        return self._fail(
-            winner, "import", f"raised at import: {describe(error)}", _IMPORT_HINT, error
-        )
+        return self._fail(winner, *_import_failure(winner, error), error)
 
     def _adopt(self, candidate: Candidate, target: object) -> LoadedParser:
         who = candidate.adapter_type
@@ -403,6 +326,25 @@ _IMPORT_HINT = (
 )
 
 
+def _import_failure(winner: Candidate, error: BaseException) -> tuple[FailureStage, str, str]:
+    """(stage, reason, hint) of an entry point whose import raised ``error``."""
+    if isinstance(error, JavaScriptLoadError):
+        return error.stage, error.reason, error.hint
+    if isinstance(error, SystemExit):
+        return "import", f"called sys.exit({safe_repr(error.code)}) at import", _IMPORT_HINT
+    if isinstance(error, ImportError):
+        hint = (
+            "check that the distribution is completely installed and its dependencies too "
+            f"(pip install --force-reinstall {winner.distribution})"
+        )
+        return "import", f"import failed: {describe(error)}", hint
+    if isinstance(error, AttributeError):
+        missing = describe(error).removeprefix("AttributeError: ")
+        hint = "fix the attribute named after ':' in the entry point"
+        return "exports", f"entry point target not found: {missing}", hint
+    return "import", f"raised at import: {describe(error)}", _IMPORT_HINT
+
+
 def _static_factory(
     static: Callable[[str, str], list[TranscriptEntry]],
 ) -> Callable[[], StdoutParser]:
@@ -438,10 +380,6 @@ def _declared_problem(
 
 
 _HINT = "a plugin's exports must be plain functions; run `linewise check` on it to see more"
-
-
-def _sniff_of(loaded: LoadedParser) -> GuardedSniff | None:
-    return None if loaded.is_fallback else cast("GuardedSniff | None", loaded.sniff)
 
 
 def _javascript(candidate: Candidate, settings: Settings) -> object:

@@ -17,6 +17,7 @@ from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
 from linewise.plugins.loading import PluginLoader, static_problem
+from linewise.plugins.sniff_loading import SniffLoader
 from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ class Registry:
         #: The guarded ``sniff`` of declared formats imported for detection only.
         self._sniffers: dict[str, GuardedSniff | None] = {}
         self._loader = PluginLoader(self)
+        self._sniff_loader = SniffLoader(self._loader)
 
     # -- discovery -----------------------------------------------------------
 
@@ -185,7 +187,7 @@ class Registry:
         for adapter_type, group in sorted(self._by_type().items()):
             winner, shadowed, _ = self._contenders(adapter_type)
             for candidate in group:
-                infos.append(self._info(candidate, winner, shadowed))
+                infos.append(_claim_info(self, candidate, winner, shadowed))
         return infos
 
     def info(self, adapter_type: str) -> ParserInfo:
@@ -198,48 +200,7 @@ class Registry:
 
             raise unknown_adapter(adapter_type, self.adapter_types)
         winner, shadowed, _ = self._contenders(adapter_type)
-        return self._info(winner or group[0], winner, shadowed)
-
-    def _info(
-        self, candidate: Candidate, winner: Candidate | None, shadowed: list[Candidate]
-    ) -> ParserInfo:
-        from dataclasses import replace
-
-        from linewise.plugins.parser_info import ParserStatus, available_info
-
-        decision = check_contract(candidate.requires, self.host_contract)
-        base = available_info(candidate, decision)
-        disabled = self._is_disabled(candidate)
-        if disabled is not None:
-            return replace(base, status=ParserStatus.DISABLED, reason=disabled)
-        if candidate is not winner:
-            assert winner is not None
-            return replace(
-                base,
-                status=ParserStatus.SHADOWED,
-                shadowed_by=winner.distribution,
-                reason=f"{winner.distribution} also claims {candidate.adapter_type} and wins",
-                hint="set LINEWISE_DISABLE to the winning distribution's name to use this one",
-            )
-        failure = self._failed.get(candidate.adapter_type)
-        if failure is not None:
-            status = (
-                ParserStatus.INCOMPATIBLE if failure.stage == "contract" else ParserStatus.FAILED
-            )
-            return replace(base, status=status, reason=failure.reason, hint=failure.hint)
-        problem = static_problem(candidate, decision, self.host_contract)
-        if problem is not None:
-            stage, reason, hint = problem
-            status = ParserStatus.INCOMPATIBLE if stage == "contract" else ParserStatus.FAILED
-            return replace(base, status=status, reason=reason, hint=hint)
-        if shadowed:
-            others = ", ".join(str(c.distribution) for c in shadowed)
-            base = replace(base, reason=f"also claimed by {others} (shadowed)")
-        problems = tuple(f.describe() for f in self.call_failures.of(candidate.adapter_type))
-        loaded = self._loaded.get(candidate.adapter_type)
-        if loaded is not None:
-            return _loaded_info(base, loaded, candidate, problems)
-        return replace(base, problems=problems)
+        return _claim_info(self, winner or group[0], winner, shadowed)
 
     @property
     def failed_loads(self) -> Mapping[str, FailedLoad]:
@@ -273,7 +234,7 @@ class Registry:
         if loaded is not None:
             return None if loaded.is_fallback else loaded.sniff
         with self._lock:
-            return self._loader.sniffer_locked(adapter_type)
+            return self._sniff_loader.sniffer_locked(adapter_type)
 
     def reload(self, adapter_type: str | None = None) -> None:
         """Forget loads and failures (of one adapter type, or all) and rescan entry points.
@@ -333,6 +294,47 @@ class Registry:
             self.isolation = policy
             self._loaded = {}
             self._failed = {}
+
+
+def _claim_info(
+    registry: Registry, candidate: Candidate, winner: Candidate | None, shadowed: list[Candidate]
+) -> ParserInfo:
+    """What ``registry`` says of one claim: its status, and why."""
+    from dataclasses import replace
+
+    from linewise.plugins.parser_info import ParserStatus, available_info
+
+    decision = check_contract(candidate.requires, registry.host_contract)
+    base = available_info(candidate, decision)
+    disabled = registry._is_disabled(candidate)
+    if disabled is not None:
+        return replace(base, status=ParserStatus.DISABLED, reason=disabled)
+    if candidate is not winner:
+        assert winner is not None
+        return replace(
+            base,
+            status=ParserStatus.SHADOWED,
+            shadowed_by=winner.distribution,
+            reason=f"{winner.distribution} also claims {candidate.adapter_type} and wins",
+            hint="set LINEWISE_DISABLE to the winning distribution's name to use this one",
+        )
+    failure = registry._failed.get(candidate.adapter_type)
+    if failure is not None:
+        status = ParserStatus.INCOMPATIBLE if failure.stage == "contract" else ParserStatus.FAILED
+        return replace(base, status=status, reason=failure.reason, hint=failure.hint)
+    problem = static_problem(candidate, decision, registry.host_contract)
+    if problem is not None:
+        stage, reason, hint = problem
+        status = ParserStatus.INCOMPATIBLE if stage == "contract" else ParserStatus.FAILED
+        return replace(base, status=status, reason=reason, hint=hint)
+    if shadowed:
+        others = ", ".join(str(c.distribution) for c in shadowed)
+        base = replace(base, reason=f"also claimed by {others} (shadowed)")
+    problems = tuple(f.describe() for f in registry.call_failures.of(candidate.adapter_type))
+    loaded = registry._loaded.get(candidate.adapter_type)
+    if loaded is not None:
+        return _loaded_info(base, loaded, candidate, problems)
+    return replace(base, problems=problems)
 
 
 def _loaded_info(
