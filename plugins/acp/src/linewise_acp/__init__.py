@@ -3,12 +3,32 @@
 Adapter type: ``acp`` (what an ACP agent writes on stdout, JSON-RPC 2.0 over stdio).
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_acp.environment import check_environment
-from linewise_acp.parser import AcpStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_acp.sniff import sniff
-from linewise_acp.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_acp.environment import check_environment
+    from linewise_acp.parser import AcpStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_acp.summary import summarize_run
+
+_PARSER = "linewise_acp.parser"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "AcpStdoutParser": _PARSER,
+        "check_environment": "linewise_acp.environment",
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": "linewise_acp.summary",
+    },
+)
 
 __all__ = [
     "AcpStdoutParser",
@@ -64,11 +84,11 @@ agent = Agent(
             "acp",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run="linewise_acp.summary:summarize_run",
+            check_environment="linewise_acp.environment:check_environment",
         ),
     ],
 )

@@ -3,21 +3,44 @@
 Amp writes Claude Code's stream-json format, so the parser and compact format are
 linewise-claude's; this plugin adds what is Amp's own: recognising its output by its
 thread ids, its token counting, its environment, and its thread files. One declared
-``agent``; the thread files' code is named by reference, imported only when
-``amp_session`` is loaded.
+``agent``; each format's code is named by reference, imported only when the host loads
+that format; the package imports its ``sniff`` alone, and its other public names when
+first read.
 """
 
-from linewise_claude import (
-    create_stdout_parser,
-    format_entries,
-    format_stdout_line,
-    parse_stdout_line,
-)
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_amp.environment import check_environment
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_amp.sniff import sniff
-from linewise_amp.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_claude.formatter import format_entries, format_stdout_line
+    from linewise_claude.parser import create_stdout_parser, parse_stdout_line
+
+    from linewise_amp.environment import check_environment
+    from linewise_amp.summary import summarize_run
+
+# Claude Code's modules that define what amp_local reuses (not the linewise_claude
+# package, which re-exports them).
+_PARSER = "linewise_claude.parser"
+_FORMATTER = "linewise_claude.formatter"
+_SUMMARY = "linewise_amp.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "check_environment": "linewise_amp.environment",
+        "create_stdout_parser": _PARSER,
+        "format_entries": _FORMATTER,
+        "format_stdout_line": _FORMATTER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -91,23 +114,24 @@ agent = Agent(
             "amp_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            format_stdout_line=format_stdout_line,  # the 1.x export, deprecated: one release
-            format_entries=format_entries,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            # The 1.x export, deprecated: one release.
+            format_stdout_line=f"{_FORMATTER}:format_stdout_line",
+            format_entries=f"{_FORMATTER}:format_entries",
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_amp.environment:check_environment",
         ),
         Format(
             "amp_session",
             label="Amp (thread files)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            sniff="linewise_amp.sniff:thread_sniff",
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
         ),
     ],
 )

@@ -3,12 +3,34 @@
 Adapter type: ``agy_local`` (``agy -p ... --output-format stream-json``).
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_antigravity.environment import check_environment
-from linewise_antigravity.parser import AgyStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_antigravity.sniff import sniff
-from linewise_antigravity.summary import is_unknown_session_error, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_antigravity.environment import check_environment
+    from linewise_antigravity.parser import AgyStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_antigravity.summary import is_unknown_session_error, summarize_run
+
+_PARSER = "linewise_antigravity.parser"
+_SUMMARY = "linewise_antigravity.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "AgyStdoutParser": _PARSER,
+        "check_environment": "linewise_antigravity.environment",
+        "create_stdout_parser": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "AgyStdoutParser",
@@ -69,11 +91,11 @@ agent = Agent(
             "agy_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_antigravity.environment:check_environment",
         ),
     ],
 )

@@ -3,12 +3,34 @@
 Adapter type: ``cline_local`` (``cline --json "..."``).
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_cline.environment import check_environment
-from linewise_cline.parser import ClineStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_cline.sniff import sniff
-from linewise_cline.summary import is_unknown_session_error, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_cline.environment import check_environment
+    from linewise_cline.parser import ClineStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_cline.summary import is_unknown_session_error, summarize_run
+
+_PARSER = "linewise_cline.parser"
+_SUMMARY = "linewise_cline.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "ClineStdoutParser": _PARSER,
+        "check_environment": "linewise_cline.environment",
+        "create_stdout_parser": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "ClineStdoutParser",
@@ -63,11 +85,11 @@ agent = Agent(
             "cline_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_cline.environment:check_environment",
         ),
     ],
 )

@@ -2,22 +2,50 @@
 
 Adapter types: ``codex_local`` (``codex exec --json``), ``codex_app_server``
 (``codex app-server``'s JSON-RPC) and ``codex_session``
-(``~/.codex/sessions``). The app-server and session formats' code is named by
-reference, imported only when one of them is loaded.
+(``~/.codex/sessions``). Each format's code is named by reference, imported only
+when the host loads that format; the package imports its ``sniff`` alone, and its
+other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_codex.environment import check_environment
-from linewise_codex.parser import CodexStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_codex.sniff import sniff
-from linewise_codex.summary import (
-    classify_auth_refresh_failure,
-    is_provider_quota_error,
-    is_transient_upstream_error,
-    is_unknown_session_error,
-    retry_not_before,
-    summarize_run,
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_codex.environment import check_environment
+    from linewise_codex.parser import CodexStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_codex.summary import (
+        classify_auth_refresh_failure,
+        is_provider_quota_error,
+        is_transient_upstream_error,
+        is_unknown_session_error,
+        retry_not_before,
+        summarize_run,
+    )
+
+_PARSER = "linewise_codex.parser"
+_SUMMARY = "linewise_codex.summary"
+_ENVIRONMENT = "linewise_codex.environment"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "CodexStdoutParser": _PARSER,
+        "check_environment": _ENVIRONMENT,
+        "classify_auth_refresh_failure": _SUMMARY,
+        "create_stdout_parser": _PARSER,
+        "is_provider_quota_error": _SUMMARY,
+        "is_transient_upstream_error": _SUMMARY,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "retry_not_before": _SUMMARY,
+        "summarize_run": _SUMMARY,
+    },
 )
 
 __all__ = [
@@ -120,29 +148,29 @@ agent = Agent(
             "codex_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment=f"{_ENVIRONMENT}:check_environment",
         ),
         Format(
             "codex_app_server",
             label="Codex (app-server)",
             agent_configuration_doc=APP_SERVER_DOC,
-            create_stdout_parser=f"{_APP_SERVER}:create_stdout_parser",
-            parse_stdout_line=f"{_APP_SERVER}:parse_stdout_line",
-            sniff=f"{_APP_SERVER}:sniff",
-            summarize_run=f"{_APP_SERVER}:summarize_run",
-            check_environment=check_environment,
+            create_stdout_parser=f"{_APP_SERVER}.parser:create_stdout_parser",
+            parse_stdout_line=f"{_APP_SERVER}.parser:parse_stdout_line",
+            sniff=f"{_APP_SERVER}.sniff:sniff",
+            summarize_run=f"{_APP_SERVER}.summary:summarize_run",
+            check_environment=f"{_ENVIRONMENT}:check_environment",
         ),
         Format(
             "codex_session",
             label="Codex (session files)",
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_session",
+            session_stores=f"{_SESSION}.records:session_stores",
         ),
     ],
 )

@@ -6,7 +6,6 @@ import math
 import re
 from typing import Any, Final
 
-import orjson
 from linewise_contracts.acpx import parse_acpx_event
 from linewise_contracts.activity import plan_activity
 from linewise_contracts.entries import (
@@ -28,7 +27,6 @@ from linewise_contracts.extract import (
     error_text,
     iso_timestamp,
     json_or_placeholder,
-    parse_json_object,
     stdout_entries,
     strip_ansi,
     to_json_text,
@@ -36,6 +34,9 @@ from linewise_contracts.extract import (
 )
 
 from linewise_codex.legacy import is_legacy_event, legacy_entries, legacy_result
+
+# Defined beside the sniff, which detection imports alone.
+from linewise_codex.sniff import CODEX_EVENT_TYPES, read_event, read_event_at
 from linewise_codex.usage import token_usage, with_session_fields
 
 __all__ = [
@@ -46,22 +47,6 @@ __all__ = [
     "read_event",
     "read_event_at",
 ]
-
-#: Top-level event types ``codex exec --json`` writes.
-CODEX_EVENT_TYPES: Final = frozenset(
-    {
-        "thread.started",
-        "turn.started",
-        "turn.completed",
-        "turn.failed",
-        "item.started",
-        "item.updated",
-        "item.completed",
-        "item.plan.delta",
-        "request_user_input",
-        "error",
-    }
-)
 
 # Items that are tool invocations: a tool_call when they start, a tool_result when they complete.
 _TOOL_ITEMS: Final = (
@@ -85,56 +70,12 @@ _REMEMBERED: Final = 4096
 # A diff longer than this many lines is cut with a truncation entry.
 _DIFF_LINES: Final = 2000
 
-# A logger's prefix before a JSON event: "[2025-11-11T12:19:39.412Z] [INFO] {...}".
-_LOG_PREFIX: Final = re.compile(
-    r"\[(\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\]\s*(?:\[[A-Za-z]+\]\s*)?(?=\{)"
-)
 # Codex's own tracing log on stderr, when a capture mixed it into stdout:
 # "2025-09-27T03:52:30.590128Z  INFO codex_core::config: cwd not set" (colours removed first).
 _TRACING: Final = re.compile(
     r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) +(?:TRACE|DEBUG|INFO|WARN|ERROR) +[\w:]+: "
 )
 _ERROR_KEYS: Final = ("message", "error", "code")
-#: orjson's decoder, held here: compiled, a call to it is then direct, not a lookup in orjson.
-_loads: Final = orjson.loads
-
-
-def _codex_event(event: dict[str, Any]) -> bool:
-    kind = event.get("type")
-    if type(kind) is str:
-        return kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")
-    return is_legacy_event(event)
-
-
-def read_event_at(line: str) -> tuple[dict[str, Any] | None, str | None]:
-    """The Codex event on ``line`` and the time a logger's prefix gave it (or None).
-
-    The event is a JSON object, or one a logger prefixed with a timestamp
-    (``[2025-11-11T12:19:39.412Z] [INFO] {...}``); a prefixed line counts
-    only when its JSON is a Codex (or ``acpx.*``) event, so a wrapper's own
-    log lines stay text.
-    """
-    try:
-        event = _loads(line)  # the common case of parse_json_object, inline
-    except orjson.JSONDecodeError:
-        event = parse_json_object(line)
-    else:
-        if type(event) is not dict:
-            event = None
-    if event is not None or not line.startswith("["):
-        return event, None
-    match = _LOG_PREFIX.match(line)
-    if match is None:
-        return None, None
-    event = parse_json_object(line[match.end() :])
-    if event is None or not _codex_event(event):
-        return None, None
-    return event, iso_timestamp(match.group(1))
-
-
-def read_event(line: str) -> dict[str, Any] | None:
-    """The Codex event on ``line`` (see :func:`read_event_at`)."""
-    return read_event_at(line)[0]
 
 
 def _text_line(line: str, ts: str) -> list[TranscriptEntry]:

@@ -2,15 +2,81 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from linewise_contracts.extract import dig
+import orjson
+from linewise_contracts.extract import dig, iso_timestamp, parse_json_object
 
 from linewise_codex.legacy import is_legacy_event
-from linewise_codex.parser import CODEX_EVENT_TYPES, read_event
 
-__all__ = ["sniff"]
+__all__ = ["CODEX_EVENT_TYPES", "read_event", "read_event_at", "sniff"]
+
+# What the sniff and the parser (which imports them from here) both read, kept beside the
+# sniff: detection imports it alone.
+
+#: Top-level event types ``codex exec --json`` writes.
+CODEX_EVENT_TYPES: Final = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "item.plan.delta",
+        "request_user_input",
+        "error",
+    }
+)
+
+# A logger's prefix before a JSON event: "[2025-11-11T12:19:39.412Z] [INFO] {...}".
+_LOG_PREFIX: Final = re.compile(
+    r"\[(\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\]\s*(?:\[[A-Za-z]+\]\s*)?(?=\{)"
+)
+#: orjson's decoder, held here: compiled, a call to it is then direct, not a lookup in orjson.
+_loads: Final = orjson.loads
+
+
+def _codex_event(event: dict[str, Any]) -> bool:
+    kind = event.get("type")
+    if type(kind) is str:
+        return kind in CODEX_EVENT_TYPES or kind.startswith("acpx.")
+    return is_legacy_event(event)
+
+
+def read_event_at(line: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The Codex event on ``line`` and the time a logger's prefix gave it (or None).
+
+    The event is a JSON object, or one a logger prefixed with a timestamp
+    (``[2025-11-11T12:19:39.412Z] [INFO] {...}``); a prefixed line counts
+    only when its JSON is a Codex (or ``acpx.*``) event, so a wrapper's own
+    log lines stay text.
+    """
+    try:
+        event = _loads(line)  # the common case of parse_json_object, inline
+    except orjson.JSONDecodeError:
+        event = parse_json_object(line)
+    else:
+        if type(event) is not dict:
+            event = None
+    if event is not None or not line.startswith("["):
+        return event, None
+    match = _LOG_PREFIX.match(line)
+    if match is None:
+        return None, None
+    event = parse_json_object(line[match.end() :])
+    if event is None or not _codex_event(event):
+        return None, None
+    return event, iso_timestamp(match.group(1))
+
+
+def read_event(line: str) -> dict[str, Any] | None:
+    """The Codex event on ``line`` (see :func:`read_event_at`)."""
+    return read_event_at(line)[0]
+
 
 # Item types of `codex exec --json` (and Paperclip's tool_use / tool_result shapes).
 _ITEM_TYPES: Final = frozenset(

@@ -5,7 +5,8 @@ parser in :mod:`.parser`, its summary in :mod:`.summary`), ``copilot_session``
 (``~/.copilot/session-state/<id>/events.jsonl``: :mod:`.session`) and
 ``copilot_history`` (the legacy documents: :mod:`.session.history`). Stdout and
 session files hold the same events, read by :mod:`.events`. Each format's code is
-named by reference, imported only when that format is loaded.
+named by reference (the module that defines it), imported only when that format is
+loaded; the package imports its ``sniff`` alone.
 
 This module was ``copilot_session``'s entry point in contract 1.x: its names of then
 (``create_stdout_parser``, ``sniff``, ``session_stores``, ``summarize_run``,
@@ -15,26 +16,21 @@ for (deprecated: import them from there; read until 2.0); ``sniff``, the sniff b
 its formats of events share, is imported at once.
 """
 
-from __future__ import annotations
-
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
 
 from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
 
-# Imported at once (every format reads its events with it), and so that the package's
-# ``sniff`` is this function, not the ``sniff`` submodule.
+# Imported at once (detection asks it, every format reads its events with it), and so
+# that the package's ``sniff`` is this function, not the ``sniff`` submodule.
 from linewise_copilot.sniff import sniff
 
-if TYPE_CHECKING:
-    from linewise_copilot.session import (
-        CopilotSessionParser,
-        agent_configuration_doc,
-        create_stdout_parser,
-        label,
-        session_stores,
-        summarize_run,
-    )
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_copilot.events import CopilotSessionParser
+    from linewise_copilot.session import agent_configuration_doc, label
+    from linewise_copilot.session.parser import create_stdout_parser
+    from linewise_copilot.session.store import session_stores
+    from linewise_copilot.session.summary import summarize_run
 
 __all__ = [
     "HISTORY_DOC",
@@ -50,23 +46,20 @@ __all__ = [
     "summarize_run",
 ]
 
-#: The names this module had as ``copilot_session``'s 1.x entry point.
-_SESSION_NAMES: Final = frozenset(
+# The names this module had as ``copilot_session``'s 1.x entry point, imported when first
+# read (each from the module that defines it; the label and doc are
+# linewise_copilot.session's).
+__getattr__, __dir__ = lazy_names(
+    __name__,
     {
-        "CopilotSessionParser",
-        "agent_configuration_doc",
-        "create_stdout_parser",
-        "label",
-        "session_stores",
-        "summarize_run",
-    }
+        "CopilotSessionParser": "linewise_copilot.events",
+        "agent_configuration_doc": "linewise_copilot.session",
+        "create_stdout_parser": "linewise_copilot.session.parser",
+        "label": "linewise_copilot.session",
+        "session_stores": "linewise_copilot.session.store",
+        "summarize_run": "linewise_copilot.session.summary",
+    },
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _SESSION_NAMES:
-        return getattr(import_module("linewise_copilot.session"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: The routing doc of copilot_local (``linewise_copilot.stdout`` names it too).
@@ -132,7 +125,6 @@ without chat messages).
 _PARSER = "linewise_copilot.parser"
 _SNIFF = "linewise_copilot.sniff"
 _SESSION = "linewise_copilot.session"
-_HISTORY = "linewise_copilot.session.history"
 
 #: The plugin (contract 1.5): GitHub Copilot CLI and the three formats linewise reads of it.
 agent = Agent(
@@ -152,20 +144,20 @@ agent = Agent(
             "copilot_session",
             label="GitHub Copilot CLI (saved sessions)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=sniff,
+            summarize_run=f"{_SESSION}.summary:summarize_run",
+            session_stores=f"{_SESSION}.store:session_stores",
         ),
         Format(
             "copilot_history",
             label="GitHub Copilot CLI (legacy session documents)",
             agent_configuration_doc=HISTORY_DOC,
-            create_stdout_parser=f"{_HISTORY}:create_stdout_parser",
-            sniff=f"{_HISTORY}:sniff",
-            summarize_run=f"{_HISTORY}:summarize_run",
-            session_stores=f"{_HISTORY}:session_stores",
-            session_records=f"{_HISTORY}:session_records",
+            create_stdout_parser=f"{_SESSION}.history_parser:create_stdout_parser",
+            sniff=f"{_SESSION}.history_sniff:history_sniff",
+            summarize_run=f"{_SESSION}.history_summary:summarize_history",
+            session_stores=f"{_SESSION}.history_store:session_stores",
+            session_records=f"{_SESSION}.history_store:session_records",
         ),
     ],
 )

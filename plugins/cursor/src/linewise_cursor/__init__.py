@@ -2,16 +2,41 @@
 
 Adapter types: ``cursor`` (``cursor-agent -p --output-format stream-json``),
 ``cursor_cloud`` (Cursor Cloud runs as ``cursor_cloud.*`` events) and ``cursor_session``
-(cursor-agent's transcripts on disk). The cloud and transcript formats' code is named by
-reference, imported only when one of them is loaded.
+(cursor-agent's transcripts on disk). Each format's code is named by reference, imported
+only when the host loads that format; the package imports its ``sniff`` alone, and its
+other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_cursor.environment import check_environment
-from linewise_cursor.parser import CursorStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_cursor.sniff import sniff
-from linewise_cursor.summary import is_unknown_session_error, result_usage, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_cursor.environment import check_environment
+    from linewise_cursor.parser import CursorStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_cursor.summary import is_unknown_session_error, result_usage, summarize_run
+
+_PARSER = "linewise_cursor.parser"
+_SUMMARY = "linewise_cursor.summary"
+_ENVIRONMENT = "linewise_cursor.environment"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "CursorStdoutParser": _PARSER,
+        "check_environment": _ENVIRONMENT,
+        "create_stdout_parser": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "result_usage": _SUMMARY,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "CLOUD_DOC",
@@ -116,7 +141,6 @@ thinking, tool_call and tool_result (paired by id, with toolName, where the tran
 records results).
 """
 
-_CLOUD = "linewise_cursor.cloud"
 _SESSION = "linewise_cursor.session"
 
 #: The plugin (contract 1.5; a format's own models, 1.6): Cursor and the three formats
@@ -130,11 +154,11 @@ agent = Agent(
             "cursor",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment=f"{_ENVIRONMENT}:check_environment",
         ),
         Format(
             "cursor_cloud",
@@ -143,21 +167,22 @@ agent = Agent(
             # Not the Cursor CLI's: the account decides which models a cloud agent may
             # use (and its default), and the Cursor API lists them; none is stated here.
             models=(),
-            create_stdout_parser=f"{_CLOUD}:create_stdout_parser",
-            parse_stdout_line=f"{_CLOUD}:parse_stdout_line",
-            sniff=f"{_CLOUD}:sniff",
-            summarize_run=f"{_CLOUD}:summarize_run",
-            check_environment=f"{_CLOUD}:check_environment",
+            # The stdout parser and summary read cursor_cloud.* events too.
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
+            sniff="linewise_cursor.sniff:sniff_cloud",
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment=f"{_ENVIRONMENT}:check_cloud_environment",
         ),
         Format(
             "cursor_session",
             label="Cursor CLI (agent transcripts)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_transcript",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
         ),
     ],
 )

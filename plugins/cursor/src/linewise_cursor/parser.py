@@ -20,6 +20,9 @@ from linewise_contracts.extract import (
     truncate,
 )
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_cursor.sniff import normalize_line
+
 __all__ = [
     "CursorStdoutParser",
     "create_stdout_parser",
@@ -27,9 +30,6 @@ __all__ = [
     "parse_stdout_line",
 ]
 
-# Paperclip multiplexes a run's streams into one log as `stdout{...}` /
-# `stderr: {...}`; only a JSON payload after the prefix counts.
-_STREAMS: Final = ("stdout", "stderr")
 _SHELL_TOOLS: Final = ("shellToolCall", "shell")
 _STARTED: Final = ("started", "start")
 _COMPLETED: Final = ("completed", "complete", "finished")
@@ -41,19 +41,6 @@ _SYSTEM_TEXT_LIMIT: Final = 2000
 # Streamed assistant text kept to recognise the recap that closes a segment;
 # past this the recap is recognised by position alone.
 _FRAGMENT_LIMIT: Final = 1_000_000
-
-
-def normalize_line(line: str) -> str:
-    """``line`` trimmed, without a ``stdout``/``stderr`` multiplexing prefix before JSON."""
-    stripped = line.strip()
-    # String methods, not a regex: two optional runs of spaces around an optional `:` made
-    # the regex quadratic on a line of "stdout" and many spaces.
-    if stripped[:6].lower() not in _STREAMS:
-        return stripped
-    rest = stripped[6:].lstrip()
-    if rest[:1] in (":", "="):
-        rest = rest[1:].lstrip()
-    return rest if rest[:1] in ("[", "{") else stripped
 
 
 def _system(ts: str, text: str) -> TranscriptEntry:

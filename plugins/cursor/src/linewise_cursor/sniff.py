@@ -7,9 +7,27 @@ from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
 
-from linewise_cursor.parser import normalize_line
+__all__ = ["normalize_line", "sniff", "sniff_cloud"]
 
-__all__ = ["sniff", "sniff_cloud"]
+# Defined beside the sniff, which detection imports alone (the parser and the summary
+# import normalize_line from here).
+# Paperclip multiplexes a run's streams into one log as `stdout{...}` /
+# `stderr: {...}`; only a JSON payload after the prefix counts.
+_STREAMS: Final = ("stdout", "stderr")
+
+
+def normalize_line(line: str) -> str:
+    """``line`` trimmed, without a ``stdout``/``stderr`` multiplexing prefix before JSON."""
+    stripped = line.strip()
+    # String methods, not a regex: two optional runs of spaces around an optional `:` made
+    # the regex quadratic on a line of "stdout" and many spaces.
+    if stripped[:6].lower() not in _STREAMS:
+        return stripped
+    rest = stripped[6:].lstrip()
+    if rest[:1] in (":", "="):
+        rest = rest[1:].lstrip()
+    return rest if rest[:1] in ("[", "{") else stripped
+
 
 # Event types cursor-agent writes; a JSON line of any other type (Claude's
 # "stream_event", Codex's "thread.started", Gemini's "init", OpenCode's

@@ -1,21 +1,47 @@
 """linewise-gemini: Gemini CLI's stream-json and saved chats, as one declared ``agent``.
 
 Adapter types: ``gemini_local`` (``gemini -p ... --output-format stream-json``) and
-``gemini_session`` (``~/.gemini/tmp/*/chats``). The saved chats' code is named by
-reference, imported only when that format is loaded.
+``gemini_session`` (``~/.gemini/tmp/*/chats``). Each format's code is named by
+reference, imported only when the host loads that format; the package imports its
+``sniff`` alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_gemini.environment import check_environment
-from linewise_gemini.parser import GeminiStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_gemini.sniff import sniff
-from linewise_gemini.summary import (
-    is_auth_required,
-    is_session_unrecoverable_error,
-    is_transient_network_error,
-    is_turn_limit_result,
-    summarize_run,
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_gemini.environment import check_environment
+    from linewise_gemini.parser import GeminiStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_gemini.summary import (
+        is_auth_required,
+        is_session_unrecoverable_error,
+        is_transient_network_error,
+        is_turn_limit_result,
+        summarize_run,
+    )
+
+_PARSER = "linewise_gemini.parser"
+_SUMMARY = "linewise_gemini.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "GeminiStdoutParser": _PARSER,
+        "check_environment": "linewise_gemini.environment",
+        "create_stdout_parser": _PARSER,
+        "is_auth_required": _SUMMARY,
+        "is_session_unrecoverable_error": _SUMMARY,
+        "is_transient_network_error": _SUMMARY,
+        "is_turn_limit_result": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
 )
 
 __all__ = [
@@ -106,21 +132,21 @@ agent = Agent(
             "gemini_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_gemini.environment:check_environment",
         ),
         Format(
             "gemini_session",
             label="Gemini CLI (saved chats)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_run",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
         ),
     ],
 )

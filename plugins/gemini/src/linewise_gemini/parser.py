@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from linewise_contracts.acpx import parse_acpx_event
@@ -23,6 +22,9 @@ from linewise_contracts.extract import (
     strip_ansi,
 )
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_gemini.sniff import plain_line_kind
+
 __all__ = [
     "GeminiStdoutParser",
     "create_stdout_parser",
@@ -37,36 +39,6 @@ __all__ = [
 # run cannot grow the map without limit.
 _Names = BoundedMap[str, str]
 
-# Gemini CLI writes its notices to stderr; they reach a log when the two streams
-# were merged (2>&1). Informational ones become `system` entries ...
-_NOTICE: Final = re.compile(
-    r"(?:Loaded cached credentials"
-    r"|Data collection is disabled"
-    r"|YOLO mode is enabled"
-    r"|Server '[^']*' supports tool updates"
-    r"|Found stored OAuth token"
-    r"|Loading extension:"
-    r"|Hook registry initialized"
-    r"|Session cleanup disabled"
-    r"|Flushing log events"
-    r"|Ripgrep is not available"
-    r"|MCP issues detected"
-    r"|\[(?:STARTUP|INFO|DEBUG)\]"
-    r"|\(node:\d+\)"
-    r"|\(Use `node --trace-)",
-    re.IGNORECASE,
-)
-# ... and failures `stderr` entries (an auth error, a retried API call, a stack frame).
-_PROBLEM: Final = re.compile(
-    r"(?:\[(?:ERROR|WARN|WARNING)\]"
-    r"|(?:Error|Warning)\b"
-    r"|Attempt \d+ failed\b"
-    r"|_?\w*(?:Error|Exception):"
-    r"|at \S.*:\d+:\d+\)?$)",
-)
-
-# Longer non-JSON lines are not looked at as notices (and the patterns stay cheap).
-_NOTICE_LENGTH: Final = 2000
 
 # Text-bearing content parts of the message shapes older schemas used.
 _TEXT_PARTS: Final = ("output_text", "text", "content")
@@ -92,22 +64,6 @@ def glued_event(line: str) -> tuple[str, dict[str, Any]] | None:
     if event is None or type(event.get("type")) is not str:
         return None
     return line[:start], event
-
-
-def plain_line_kind(line: str) -> str:
-    """``"system"``, ``"stderr"`` or ``"stdout"``: what a non-JSON line of a Gemini log is.
-
-    Gemini's own notices ("Loaded cached credentials.") are ``system``, its
-    warnings and errors ``stderr``; anything else stays raw ``stdout``.
-    """
-    if len(line) > _NOTICE_LENGTH:
-        return "stdout"  # Gemini's notices are one short line; long text is not one
-    text = strip_ansi(line).strip()
-    if _NOTICE.match(text):
-        return "system"
-    if _PROBLEM.match(text):
-        return "stderr"
-    return "stdout"
 
 
 def _plain_line(line: str, ts: str) -> list[TranscriptEntry]:

@@ -2,14 +2,64 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.extract import parse_json_object, strip_ansi
 
-from linewise_gemini.parser import plain_line_kind
+__all__ = ["plain_line_kind", "sniff"]
 
-__all__ = ["sniff"]
+# What a plain line is, which the sniff and the parser (importing it from here) both ask:
+# kept beside the sniff, which detection imports alone.
+
+# Gemini CLI writes its notices to stderr; they reach a log when the two streams
+# were merged (2>&1). Informational ones become `system` entries ...
+_NOTICE: Final = re.compile(
+    r"(?:Loaded cached credentials"
+    r"|Data collection is disabled"
+    r"|YOLO mode is enabled"
+    r"|Server '[^']*' supports tool updates"
+    r"|Found stored OAuth token"
+    r"|Loading extension:"
+    r"|Hook registry initialized"
+    r"|Session cleanup disabled"
+    r"|Flushing log events"
+    r"|Ripgrep is not available"
+    r"|MCP issues detected"
+    r"|\[(?:STARTUP|INFO|DEBUG)\]"
+    r"|\(node:\d+\)"
+    r"|\(Use `node --trace-)",
+    re.IGNORECASE,
+)
+# ... and failures `stderr` entries (an auth error, a retried API call, a stack frame).
+_PROBLEM: Final = re.compile(
+    r"(?:\[(?:ERROR|WARN|WARNING)\]"
+    r"|(?:Error|Warning)\b"
+    r"|Attempt \d+ failed\b"
+    r"|_?\w*(?:Error|Exception):"
+    r"|at \S.*:\d+:\d+\)?$)",
+)
+
+# Longer non-JSON lines are not looked at as notices (and the patterns stay cheap).
+_NOTICE_LENGTH: Final = 2000
+
+
+def plain_line_kind(line: str) -> str:
+    """``"system"``, ``"stderr"`` or ``"stdout"``: what a non-JSON line of a Gemini log is.
+
+    Gemini's own notices ("Loaded cached credentials.") are ``system``, its
+    warnings and errors ``stderr``; anything else stays raw ``stdout``.
+    """
+    if len(line) > _NOTICE_LENGTH:
+        return "stdout"  # Gemini's notices are one short line; long text is not one
+    text = strip_ansi(line).strip()
+    if _NOTICE.match(text):
+        return "system"
+    if _PROBLEM.match(text):
+        return "stderr"
+    return "stdout"
+
 
 # Event types of Gemini's stream-json, and of the Claude-like schema early
 # integrations wrote; a JSON line of any other type (OpenCode's "step_start",

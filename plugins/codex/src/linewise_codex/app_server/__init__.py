@@ -36,15 +36,35 @@ message, plan or reasoning (its text comes later) and
 ``thread/tokenUsage/updated`` (on the turn's ``result`` and in the summary).
 """
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_codex import APP_SERVER_DOC
-from linewise_codex.app_server.parser import (
-    CodexAppServerParser,
-    create_stdout_parser,
-    parse_stdout_line,
-)
+
+# Eager: what detection asks (and the name of its module).
 from linewise_codex.app_server.sniff import sniff
-from linewise_codex.app_server.summary import summarize_run
-from linewise_codex.environment import check_environment
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_codex.app_server.parser import (
+        CodexAppServerParser,
+        create_stdout_parser,
+        parse_stdout_line,
+    )
+    from linewise_codex.app_server.summary import summarize_run
+    from linewise_codex.environment import check_environment
+
+_PARSER = "linewise_codex.app_server.parser"
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "CodexAppServerParser": _PARSER,
+        "check_environment": "linewise_codex.environment",
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": "linewise_codex.app_server.summary",
+    },
+)
 
 __all__ = [
     "CodexAppServerParser",

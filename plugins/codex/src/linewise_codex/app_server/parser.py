@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
 from linewise_contracts.entries import ResultEntry, RuntimeRequestEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
@@ -13,7 +12,6 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     json_or_placeholder,
-    parse_json_object,
     stdout_entries,
     to_json_text,
 )
@@ -26,6 +24,9 @@ from linewise_codex.app_server.activity import (
     workspace_change,
 )
 from linewise_codex.app_server.items import exec_item, item_text
+
+# Defined beside the sniff, which detection imports alone.
+from linewise_codex.app_server.sniff import read_message
 from linewise_codex.parser import _item_entries, _tool_call, _tool_result, _tool_use_id
 from linewise_codex.usage import breakdown_usage, with_session_fields
 
@@ -59,15 +60,6 @@ _SILENT: Final = frozenset(
 _REMEMBERED: Final = 4096
 # Output deltas kept per command, for a completed item that reports no aggregatedOutput.
 _OUTPUT_CHARS: Final = 64_000
-
-
-def read_message(line: str) -> dict[str, Any] | None:
-    """The JSON object on ``line``, or None when it holds none."""
-    try:
-        message = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return parse_json_object(line)
-    return message if type(message) is dict else None
 
 
 def _error_message(value: object) -> str:

@@ -5,12 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from linewise_contracts.extract import as_object, as_string
+import orjson
+from linewise_contracts.extract import as_object, as_string, parse_json_object
 
 from linewise_codex.app_server.activity import REQUEST_KINDS
-from linewise_codex.app_server.parser import read_message
 
-__all__ = ["sniff"]
+__all__ = ["read_message", "sniff"]
+
+
+# The parser and the summary read messages with it too (imported from here: detection
+# imports the sniff alone).
+def read_message(line: str) -> dict[str, Any] | None:
+    """The JSON object on ``line``, or None when it holds none."""
+    try:
+        message = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return parse_json_object(line)
+    return message if type(message) is dict else None
+
 
 # The v2 namespaces only Codex's app-server uses (ACP's are session/, fs/, terminal/).
 _NAMESPACES: Final = ("thread/", "turn/", "item/", "serverRequest/")

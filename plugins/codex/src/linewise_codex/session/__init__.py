@@ -47,10 +47,27 @@ file names no model (``init`` says "") and its cwd only in the
 ``<environment_context>`` of its first message, where ``init`` takes it from.
 """
 
-from linewise_codex.session.parser import CodexSessionParser, create_stdout_parser
-from linewise_codex.session.records import session_stores
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks (and the name of its module).
 from linewise_codex.session.sniff import sniff
-from linewise_codex.session.summary import summarize_session
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_codex.session.parser import CodexSessionParser, create_stdout_parser
+    from linewise_codex.session.records import session_stores
+    from linewise_codex.session.summary import summarize_session as summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "CodexSessionParser": "linewise_codex.session.parser",
+        "create_stdout_parser": "linewise_codex.session.parser",
+        "session_stores": "linewise_codex.session.records",
+        "summarize_run": "linewise_codex.session.summary:summarize_session",
+    },
+)
 
 __all__ = [
     "CodexSessionParser",
@@ -62,5 +79,3 @@ __all__ = [
 ]
 
 label = "Codex (session files)"
-
-summarize_run = summarize_session

@@ -6,11 +6,31 @@
 ``copilot_history`` are :mod:`.history`.
 """
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_copilot import SESSION_DOC
-from linewise_copilot.session.parser import CopilotSessionParser, create_stdout_parser
-from linewise_copilot.session.store import session_stores
-from linewise_copilot.session.summary import summarize_run
+
+# Eager: what detection asks (this package holds the history format's sniff module, so
+# detection runs this __init__).
 from linewise_copilot.sniff import sniff
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_copilot.events import CopilotSessionParser
+    from linewise_copilot.session.parser import create_stdout_parser
+    from linewise_copilot.session.store import session_stores
+    from linewise_copilot.session.summary import summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "CopilotSessionParser": "linewise_copilot.events",
+        "create_stdout_parser": "linewise_copilot.session.parser",
+        "session_stores": "linewise_copilot.session.store",
+        "summarize_run": "linewise_copilot.session.summary",
+    },
+)
 
 __all__ = [
     "CopilotSessionParser",

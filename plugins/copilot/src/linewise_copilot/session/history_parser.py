@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -20,6 +19,8 @@ from linewise_contracts.extract import (
     truncate,
 )
 
+# The sniff is defined in its own module, which detection imports alone (named here too).
+from linewise_copilot.session.history_sniff import history_sniff
 from linewise_copilot.session.history_store import EVENT_RECORD, MESSAGE_RECORD, SESSION_RECORD
 
 __all__ = ["CopilotHistoryParser", "create_stdout_parser", "history_sniff", "message_text"]
@@ -153,14 +154,3 @@ class CopilotHistoryParser:
 def create_stdout_parser() -> CopilotHistoryParser:
     """A fresh parser for one legacy document's records."""
     return CopilotHistoryParser()
-
-
-def history_sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` are a legacy document as its store's records give it."""
-    for line in lines:
-        record = parse_json_object(line)
-        if record is not None:
-            return 0.95 if record.get("type") == SESSION_RECORD else 0.0
-        if line.strip():
-            return 0.0
-    return 0.0

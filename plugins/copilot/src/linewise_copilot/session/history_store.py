@@ -28,9 +28,11 @@ from typing import Any, Final
 from linewise_contracts.extract import to_json_text
 from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_copilot.session.history_sniff import SESSION_RECORD
+
 __all__ = ["EVENT_RECORD", "MESSAGE_RECORD", "SESSION_RECORD", "session_records", "session_stores"]
 
-SESSION_RECORD: Final = "copilot_history"
 MESSAGE_RECORD: Final = "copilot_history_message"
 EVENT_RECORD: Final = "copilot_history_event"
 _LISTS: Final = ("chatMessages", "timeline")

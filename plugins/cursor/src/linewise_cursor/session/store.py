@@ -13,10 +13,11 @@ from linewise_contracts.sessions import SessionStore, read_document, record_line
 
 from linewise_cursor.session.prompt_stamp import prompt_time
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_cursor.session.sniff import SESSION_RECORD
+
 __all__ = ["END_RECORD", "SESSION_RECORD", "session_records", "session_stores"]
 
-#: The record :func:`session_records` puts first: the session's id, project and chat metadata.
-SESSION_RECORD: Final = "cursor_session"
 #: The record it puts last when the chat's metadata says when it was last updated.
 END_RECORD: Final = "cursor_session_updated"
 _TRANSCRIPTS: Final = "agent-transcripts"

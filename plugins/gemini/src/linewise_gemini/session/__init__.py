@@ -6,11 +6,30 @@ the detection :mod:`linewise_gemini.session.sniff` and the summary
 :mod:`linewise_gemini.session.summary`.
 """
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_gemini import SESSION_DOC
-from linewise_gemini.session.parser import GeminiSessionParser, create_stdout_parser
+
+# Eager: what detection asks (and the name of its module).
 from linewise_gemini.session.sniff import sniff
-from linewise_gemini.session.store import session_records, session_stores
-from linewise_gemini.session.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_gemini.session.parser import GeminiSessionParser, create_stdout_parser
+    from linewise_gemini.session.store import session_records, session_stores
+    from linewise_gemini.session.summary import summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "GeminiSessionParser": "linewise_gemini.session.parser",
+        "create_stdout_parser": "linewise_gemini.session.parser",
+        "session_records": "linewise_gemini.session.store",
+        "session_stores": "linewise_gemini.session.store",
+        "summarize_run": "linewise_gemini.session.summary",
+    },
+)
 
 __all__ = [
     "GeminiSessionParser",

@@ -7,13 +7,15 @@ events are; the session record becomes the ``init`` and a few notes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from linewise_contracts.entries import InitEntry, TranscriptEntry
 from linewise_contracts.extract import as_object, as_string, iso_timestamp, parse_json_object
 
 from linewise_goose.parser import GooseStdoutParser
+
+# The sniff is defined in its own module, which detection imports alone (named here too).
+from linewise_goose.session.sniff import session_sniff
 from linewise_goose.session.store import SESSION_RECORD
 
 __all__ = ["GooseSessionParser", "create_stdout_parser", "session_model", "session_sniff"]
@@ -75,14 +77,3 @@ class GooseSessionParser:
 def create_stdout_parser() -> GooseSessionParser:
     """A fresh parser for one Goose session."""
     return GooseSessionParser()
-
-
-def session_sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` are a Goose session as its store's records give it."""
-    for line in lines:
-        record = parse_json_object(line)
-        if record is not None:
-            return 0.95 if record.get("type") == SESSION_RECORD else 0.0
-        if line.strip():
-            return 0.0
-    return 0.0

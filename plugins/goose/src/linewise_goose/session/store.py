@@ -36,9 +36,11 @@ from linewise_contracts.extract import parse_json_object, to_json_text
 from linewise_contracts.sessions import SessionStore, record_lines, store_root
 from linewise_contracts.store_database import StoreDatabase, is_sqlite_file
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_goose.session.sniff import SESSION_RECORD
+
 __all__ = ["SESSION_RECORD", "session_keys", "session_records", "session_stores"]
 
-SESSION_RECORD: Final = "goose_session"
 _SESSION_COLUMNS: Final = (
     "id",
     "name",

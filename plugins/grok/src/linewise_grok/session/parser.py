@@ -10,7 +10,6 @@ note. ``chat_history.jsonl`` records are read here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_acp.parser import AcpStdoutParser
@@ -27,6 +26,8 @@ from linewise_contracts.extract import (
 )
 from linewise_contracts.usage import TokenUsage, token_count, without
 
+# The sniff is defined in its own module, which detection imports alone (named here too).
+from linewise_grok.session.sniff import session_sniff
 from linewise_grok.session.store import END_RECORD, SESSION_RECORD
 
 __all__ = [
@@ -209,19 +210,3 @@ def _arguments(call: dict[str, Any]) -> Any:
 def create_stdout_parser() -> GrokSessionParser:
     """A fresh parser for one Grok Build session."""
     return GrokSessionParser()
-
-
-def session_sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` are a Grok Build session (as its store's records give it).
-
-    Only the store's own first record is Grok's alone: a bare ``updates.jsonl`` is
-    ACP (the acp adapter reads it) and a bare ``chat_history.jsonl`` looks like
-    other CLIs' histories; the store's layout tells those apart.
-    """
-    for line in lines:
-        record = parse_json_object(line)
-        if record is not None:
-            return 0.95 if record.get("type") == SESSION_RECORD else 0.0
-        if line.strip():
-            return 0.0
-    return 0.0

@@ -22,10 +22,11 @@ from typing import Any, Final
 from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_grok.session.sniff import SESSION_RECORD
+
 __all__ = ["END_RECORD", "SESSION_RECORD", "session_keys", "session_records", "session_stores"]
 
-#: The record :func:`session_records` puts first: the folder's id and its summary's facts.
-SESSION_RECORD: Final = "grok_session"
 #: The record it puts last when the summary says when the session was last active.
 END_RECORD: Final = "grok_session_updated"
 _UPDATES: Final = "updates.jsonl"
