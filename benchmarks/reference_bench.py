@@ -12,6 +12,12 @@ beside it, of the CPU times (user + system of every thread: what a loaded
 machine's waiting for a core does not change), start-up on a one-line file,
 `linewise list`, and the peak memory of both on the largest workload.
 
+Beside them it times a floor: the least any Python parser of these lines
+does (read, cut lines, orjson-decode each, encode one small entry, write; no
+parsing, no checks), under the same Python, and `python -c "import orjson"`
+for start-up. Node's time over the floor's is the best ratio a Python parser
+can reach on that workload and machine.
+
 linewise is timed as users install it (the README's "Installing"): two fresh
 venvs, each made with `python3 -m venv` and filled by plain pip with `pip
 install ./contracts ./host ./plugins/*/` from this checkout, in pip's isolated
@@ -70,6 +76,34 @@ for (const raw of text.split(/\\r?\\n/)) {
   if (size > 1048576) { writeSync(1, out.join("")); out = []; size = 0; }
 }
 writeSync(1, out.join(""));
+"""
+
+
+#: The least any Python parser of these lines does, with no parsing at all: read in
+#: 64 KiB blocks, cut lines (a partial line carried over), strip, decode each with orjson
+#: (the fastest JSON decoder linewise has), make one three-key entry, encode it and write
+#: it to a buffered stdout. Timed beside linewise as "floor": a Python parser cannot be
+#: faster than this loop, so Node's time over the floor's bounds what any ratio can reach.
+_FLOOR = """
+import sys, orjson
+loads, dumps, newline = orjson.loads, orjson.dumps, orjson.OPT_APPEND_NEWLINE
+write = sys.stdout.buffer.write
+ts = "2026-01-01T00:00:00.000Z"
+rest = b""
+with open(sys.argv[1], "rb") as source:
+    while block := source.read(65536):
+        lines = (rest + block).split(b"\\n")
+        rest = lines.pop()
+        for raw in lines:
+            line = raw.decode().strip()
+            if not line:
+                continue
+            try:
+                event = loads(line)
+            except orjson.JSONDecodeError:
+                event = None
+            kind = event.get("type") if type(event) is dict else None
+            write(dumps({"kind": "stdout", "ts": ts, "text": str(kind)}, option=newline))
 """
 
 
@@ -282,8 +316,11 @@ def _time(command: list[str]) -> tuple[float, int, float]:
 def compare(
     name: str, path: Path, cli: str, bundle: Path, *, rounds: int, installs: dict[str, Path]
 ) -> dict[str, float]:
-    """Node and each linewise install ({label: venv}), interleaved round by round."""
+    """Node, each linewise install ({label: venv}) and the floor (:data:`_FLOOR`, under the
+    last install's Python), interleaved round by round."""
     runs = {"node": ["node", str(bundle), cli, str(path)]}
+    last = list(installs.values())[-1]
+    runs["floor"] = [str(last / "bin" / "python"), "-c", _FLOOR, str(path)]
     for label, venv in installs.items():
         runs[label] = [
             str(venv / "bin" / "linewise"),
@@ -308,7 +345,7 @@ def compare(
     mb = path.stat().st_size / 1e6
     row = {"MB": mb}
     text = [f"{name:20s} {mb:5.1f} MB  node {statistics.median(times['node']):5.2f}s"]
-    for label in installs:
+    for label in [*installs, "floor"]:
         ratios = [n / o for n, o in zip(times["node"], times[label], strict=True)]
         cpu_ratios = [n / o for n, o in zip(cpu["node"], cpu[label], strict=True)]
         row[f"{label}_s"] = statistics.median(times[label])
@@ -329,6 +366,9 @@ def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) ->
         json.dumps({"type": "system", "subtype": "init", "model": "m", "session_id": "s"}) + "\n"
     )
     runs = {"node": ["node", str(bundle), "claude", str(one)]}
+    # The floor of a Python start-up: the interpreter, its site and orjson, nothing else.
+    last = list(installs.values())[-1]
+    runs["floor"] = [str(last / "bin" / "python"), "-c", "import orjson"]
     for label, venv in installs.items():
         runs[label] = [str(venv / "bin" / "linewise"), "render", str(one), "-a", "claude_local"]
         runs[label] += ["-f", "jsonl"]
@@ -349,6 +389,7 @@ def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) ->
             f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node;"
             f" cpu {cpu_ms[label]:.0f} ms, {cpu_ms[label] / cpu_ms['node']:.2f}x)"
         )
+    text.append(f"floor (python -c 'import orjson') {median['floor']:.0f} ms")
     print(", ".join(text) + f"; linewise list {median['list']:.0f} ms", flush=True)
 
 
@@ -466,9 +507,11 @@ def main() -> None:
                 ],
                 check=False,
             )
-            if made.returncode != 0:
+            if made.returncode == 3:
                 print(f"{name:22s} skipped: no corpus at {CORPUS}")
                 continue
+            if made.returncode != 0:
+                raise SystemExit(f"{name}: writing the workload failed (see above)")
             compare(name, path, name.split()[0], bundle, rounds=args.rounds, installs=installs)
         startup(bundle, work, args.rounds * 2, installs)
         print(f"load after: {_load()}")

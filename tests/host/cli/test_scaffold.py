@@ -33,9 +33,10 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
     assert (root / "src" / "linewise_acme_agent" / "samples" / "sample.jsonl").is_file()
     assert (root / "src" / "linewise_acme_agent" / "py.typed").is_file()
     pyproject = (root / "pyproject.toml").read_text()
-    # One declared object (contract 1.5), its entry point naming the format.
+    # One declared object (contract 1.5) in a light package (1.8), its entry point naming
+    # the format.
     assert 'acme_agent_local = "linewise_acme_agent:agent.acme_agent_local"' in pyproject
-    assert '"linewise-contracts>=1.5,<2"' in pyproject
+    assert '"linewise-contracts>=1.8,<2"' in pyproject
 
     check = _run(LINEWISE, "check", str(root), "--json", "--examples", "100")
     report = json.loads(check.stdout)
@@ -77,7 +78,16 @@ def test_a_new_plugin_works_out_of_the_box(tmp_path: Path) -> None:
     )
     assert acme["distribution"] == "linewise-acme-agent"
     assert acme["status"] == "available"
-    assert acme["contract"] == ">=1.5,<2"
+    assert acme["contract"] == ">=1.8,<2"
+    # Light: importing the package and asking its sniff, as detection does, imports no parser.
+    light = _run(
+        sys.executable,
+        "-c",
+        "import sys, linewise_acme_agent as p; p.agent.acme_agent_local.sniff; "
+        "print(sorted(m for m in sys.modules if m.startswith(p.__name__)))",
+        env={**os.environ, "PYTHONPATH": str(target)},
+    )
+    assert light.stdout.split() == ["['linewise_acme_agent',", "'linewise_acme_agent.sniff']"]
 
     # Its own sample is auto-detected as its adapter type, among every installed plugin.
     sample = root / "src" / "linewise_acme_agent" / "samples" / "sample.jsonl"

@@ -121,8 +121,9 @@ def scaffold(
         "label_py": json.dumps(label, ensure_ascii=False),
         "label_doc": _docstring_text(label),
         "description_toml": json.dumps(f"{label} parser for linewise", ensure_ascii=False),
-        # The Agent declaration it is made with came in contract 1.5: the oldest it needs.
-        "contract_floor": f"{major}.5" if major == 1 else f"{major}.0",
+        # Its light package (linewise_contracts.lazy) came in contract 1.8: the oldest
+        # it needs.
+        "contract_floor": f"{major}.8" if major == 1 else f"{major}.0",
         "agent_name_py": json.dumps(cli),
         "agent_label_py": json.dumps(cli.replace("-", " ").title(), ensure_ascii=False),
         "contract_major": str(major),
