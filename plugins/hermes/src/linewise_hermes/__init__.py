@@ -1,22 +1,47 @@
 """linewise-hermes: Hermes Agent's text output and session store, as one declared ``agent``.
 
 Adapter types: ``hermes_local`` (``hermes chat -q "..."``'s text stdout) and
-``hermes_session`` (``~/.hermes/state.db`` and its session documents). The
-session format's code is named by reference, imported only when it is loaded.
+``hermes_session`` (``~/.hermes/state.db`` and its session documents). Each
+format's code is named by reference, imported only when the host loads that format; the
+package imports its ``sniff`` alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_hermes.environment import check_environment
-from linewise_hermes.parser import (
-    HermesStdoutParser,
-    ToolLine,
-    create_stdout_parser,
-    parse_stdout_line,
-    parse_tool_line,
-)
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_hermes.sniff import sniff
-from linewise_hermes.summary import is_unknown_session_error, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_hermes.environment import check_environment
+    from linewise_hermes.parser import (
+        HermesStdoutParser,
+        ToolLine,
+        create_stdout_parser,
+        parse_stdout_line,
+        parse_tool_line,
+    )
+    from linewise_hermes.summary import is_unknown_session_error, summarize_run
+
+_PARSER = "linewise_hermes.parser"
+_SUMMARY = "linewise_hermes.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "HermesStdoutParser": _PARSER,
+        "ToolLine": _PARSER,
+        "check_environment": "linewise_hermes.environment",
+        "create_stdout_parser": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "parse_tool_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -103,22 +128,22 @@ agent = Agent(
             "hermes_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_hermes.environment:check_environment",
         ),
         Format(
             "hermes_session",
             label="Hermes Agent (session store)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
-            session_keys=f"{_SESSION}:session_keys",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_session",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
+            session_keys=f"{_SESSION}.store:session_keys",
         ),
     ],
 )

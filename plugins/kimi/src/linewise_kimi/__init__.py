@@ -2,16 +2,39 @@
 
 Adapter types: ``kimi_local`` (``kimi --print --output-format stream-json`` and
 ``kimi --wire``) and ``kimi_session`` (Kimi Code's ``wire.jsonl``, kimi-cli's
-``context.jsonl``). The session format's code is named by reference, imported
-only when it is loaded.
+``context.jsonl``). Each format's code is named by reference,
+imported only when the host loads that format; the package imports its ``sniff`` alone,
+and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_kimi.environment import check_environment
-from linewise_kimi.parser import KimiStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_kimi.sniff import sniff
-from linewise_kimi.summary import is_unknown_session_error, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_kimi.environment import check_environment
+    from linewise_kimi.parser import KimiStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_kimi.summary import is_unknown_session_error, summarize_run
+
+_PARSER = "linewise_kimi.parser"
+_SUMMARY = "linewise_kimi.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "KimiStdoutParser": _PARSER,
+        "check_environment": "linewise_kimi.environment",
+        "create_stdout_parser": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -88,21 +111,22 @@ agent = Agent(
             "kimi_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_kimi.environment:check_environment",
         ),
         Format(
             "kimi_session",
             label="Kimi (session files)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            # Beside kimi_local's: detection imports linewise_kimi.sniff alone.
+            sniff="linewise_kimi.sniff:session_sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_session",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
         ),
     ],
 )

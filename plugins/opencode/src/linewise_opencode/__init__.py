@@ -1,21 +1,45 @@
 """linewise-opencode: OpenCode's JSON events and stored sessions, as one declared ``agent``.
 
 Adapter types: ``opencode_local`` (``opencode run --format json``) and
-``opencode_session`` (OpenCode's SQLite database and session exports). The
-session format's code is named by reference, imported only when it is loaded.
+``opencode_session`` (OpenCode's SQLite database and session exports). Each
+format's code is named by reference, imported only when the host loads that format; the
+package imports its ``sniff`` alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_opencode.environment import check_environment
-from linewise_opencode.parser import (
-    OpenCodeStdoutParser,
-    create_stdout_parser,
-    diff_entries,
-    parse_stdout_line,
-)
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_opencode.sniff import sniff
-from linewise_opencode.summary import is_unknown_session_error, summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_opencode.environment import check_environment
+    from linewise_opencode.parser import (
+        OpenCodeStdoutParser,
+        create_stdout_parser,
+        diff_entries,
+        parse_stdout_line,
+    )
+    from linewise_opencode.summary import is_unknown_session_error, summarize_run
+
+_PARSER = "linewise_opencode.parser"
+_SUMMARY = "linewise_opencode.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "OpenCodeStdoutParser": _PARSER,
+        "check_environment": "linewise_opencode.environment",
+        "create_stdout_parser": _PARSER,
+        "diff_entries": _PARSER,
+        "is_unknown_session_error": _SUMMARY,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -103,22 +127,22 @@ agent = Agent(
             "opencode_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_opencode.environment:check_environment",
         ),
         Format(
             "opencode_session",
             label="OpenCode (stored sessions)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
-            session_keys=f"{_SESSION}:session_keys",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_run",
+            session_stores=f"{_SESSION}.store:session_stores",
+            session_records=f"{_SESSION}.store:session_records",
+            session_keys=f"{_SESSION}.store:session_keys",
         ),
     ],
 )

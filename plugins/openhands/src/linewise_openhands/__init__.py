@@ -1,16 +1,38 @@
 """linewise-openhands: the OpenHands CLI's events and conversations, as one declared ``agent``.
 
 Adapter types: ``openhands_local`` (``openhands --headless --json``) and
-``openhands_session`` (``~/.openhands/conversations/<id>/``). The session
-format's code is named by reference, imported only when it is loaded.
+``openhands_session`` (``~/.openhands/conversations/<id>/``). Each
+format's code is named by reference, imported only when the host loads that format; the
+package imports its ``sniff`` alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_openhands.environment import check_environment
-from linewise_openhands.parser import OpenHandsParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_openhands.sniff import sniff
-from linewise_openhands.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_openhands.environment import check_environment
+    from linewise_openhands.parser import OpenHandsParser, create_stdout_parser, parse_stdout_line
+    from linewise_openhands.summary import summarize_run
+
+_PARSER = "linewise_openhands.parser"
+_SUMMARY = "linewise_openhands.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "OpenHandsParser": _PARSER,
+        "check_environment": "linewise_openhands.environment",
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -67,7 +89,7 @@ Use when:
 Output: init (the conversation id, model, working directory), then as openhands_local.
 """
 
-_SESSION = "linewise_openhands.session"
+_STORE = "linewise_openhands.session.store"
 
 #: The plugin (contract 1.5): OpenHands and the two formats linewise reads of it.
 agent = Agent(
@@ -79,20 +101,21 @@ agent = Agent(
             "openhands_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_openhands.environment:check_environment",
         ),
         Format(
             "openhands_session",
             label="OpenHands (conversation folders)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            # A conversation's events are openhands_local's: the same parser and summary.
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            session_stores=f"{_STORE}:session_stores",
+            session_records=f"{_STORE}:session_records",
         ),
     ],
 )

@@ -1,18 +1,39 @@
 """linewise-paperclip-runner: Paperclip Runner Protocol stdout, as one declared ``agent``.
 
 Adapter type: ``paperclip_runner`` (a Paperclip runner's PRP event lines; lines
-that are not PRP events go to the Codex parser).
+that are not PRP events go to the Codex parser). The format's code is named by
+reference, imported only when the host loads it; the package imports its ``sniff``
+alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_paperclip_runner.parser import (
-    RunnerStdoutParser,
-    create_stdout_parser,
-    parse_stdout_line,
-)
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_paperclip_runner.sniff import sniff
-from linewise_paperclip_runner.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_paperclip_runner.parser import (
+        RunnerStdoutParser,
+        create_stdout_parser,
+        parse_stdout_line,
+    )
+    from linewise_paperclip_runner.summary import summarize_run
+
+_PARSER = "linewise_paperclip_runner.parser"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them (the parser imports linewise_codex).
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "RunnerStdoutParser": _PARSER,
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": "linewise_paperclip_runner.summary",
+    },
+)
 
 __all__ = [
     "RunnerStdoutParser",
@@ -63,10 +84,10 @@ agent = Agent(
             "paperclip_runner",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
+            summarize_run="linewise_paperclip_runner.summary:summarize_run",
         )
     ],
 )

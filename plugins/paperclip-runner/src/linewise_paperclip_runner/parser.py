@@ -17,6 +17,7 @@ from linewise_paperclip_runner.activity import (
     workspace_change,
 )
 from linewise_paperclip_runner.requests import runtime_request
+from linewise_paperclip_runner.sniff import PRP_LINE_TYPE  # beside the sniff, imported alone
 from linewise_paperclip_runner.values import (
     channel_of,
     first,
@@ -35,8 +36,6 @@ from linewise_paperclip_runner.values import (
 
 __all__ = ["PRP_LINE_TYPE", "RunnerStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
-#: The ``type`` of a Paperclip Runner Protocol stdout line.
-PRP_LINE_TYPE: Final = "paperclip.prp.event"
 #: Item ids, summaries and requests remembered: upstream never forgets them; a
 #: bounded memory keeps a very long run in constant space (the oldest go first).
 REMEMBERED: Final = 4096

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from linewise_contracts.extract import parse_json_object
 
-from linewise_paperclip_runner.parser import PRP_LINE_TYPE
+__all__ = ["PRP_LINE_TYPE", "sniff"]
 
-__all__ = ["sniff"]
+#: The ``type`` of a Paperclip Runner Protocol stdout line (defined beside the sniff,
+#: which detection imports alone).
+PRP_LINE_TYPE: Final = "paperclip.prp.event"
 
 
 def sniff(lines: Sequence[str]) -> float:

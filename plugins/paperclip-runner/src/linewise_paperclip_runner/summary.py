@@ -9,7 +9,7 @@ from linewise_contracts.extract import parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_paperclip_runner.parser import PRP_LINE_TYPE
+from linewise_paperclip_runner.sniff import PRP_LINE_TYPE
 from linewise_paperclip_runner.values import first, num, obj, str_
 
 __all__ = ["summarize_run"]

@@ -5,19 +5,39 @@ stream-json envelope, read by the Claude plugin's parser, with Qwen's additions
 (goal events, tool progress, ``session_start``, a failed result's ``error``)
 and Qwen's token meaning in the summary (its input tokens include the cached
 ones)) and ``qwen_session`` (``~/.qwen/projects/<project>/chats/*.jsonl``,
-:mod:`linewise_qwen.session`, named by reference and imported only when it is
-loaded).
+:mod:`linewise_qwen.session`). Each format's code is named by reference, imported
+only when the host loads that format; the package imports its ``sniff`` alone, and its
+other public names when first read.
 
 Until contract 1.5 the package's top level was the session format and the
 stdout format lived in ``linewise_qwen.stdout`` (still importable); the
 session names are now :mod:`linewise_qwen.session`'s, as in linewise-claude.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_qwen.parser import QwenStdoutParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_qwen.sniff import sniff
-from linewise_qwen.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_qwen.parser import QwenStdoutParser, create_stdout_parser, parse_stdout_line
+    from linewise_qwen.summary import summarize_run
+
+_PARSER = "linewise_qwen.parser"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them (the parser imports linewise_claude's).
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "QwenStdoutParser": _PARSER,
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": "linewise_qwen.summary",
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -84,19 +104,19 @@ agent = Agent(
             "qwen_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
+            summarize_run="linewise_qwen.summary:summarize_run",
         ),
         Format(
             "qwen_session",
             label="Qwen Code (saved chats)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
+            create_stdout_parser=f"{_SESSION}.parser:create_stdout_parser",
+            sniff=f"{_SESSION}.sniff:sniff",
+            summarize_run=f"{_SESSION}.summary:summarize_run",
+            session_stores=f"{_SESSION}.store:session_stores",
         ),
     ],
 )

@@ -1,3 +1,3 @@
 """The linewise-segments release version."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -9,31 +9,21 @@ importing this module or the contract until it is asked for.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from linewise_contracts.agent import Agent, Format
-from linewise_contracts.extract import stdout_entries
-
-from ._coalesce import Segment
-from ._config import (
-    JSON_TOOL,
-    PARSER_ENV_VAR,
-    SENTINEL,
-    ConfigurationError,
-    ParserConfig,
-    config_from_environment,
-)
-from ._events import SegmentContent, SegmentEnd, SegmentStart, SegmentType
-from ._invocations import tool_invocations
-from ._parser import SegmentParser
+from linewise_contracts.lazy import lazy_names
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from linewise_contracts import JsonValue, ModelOption, TranscriptEntry
+    from linewise_contracts import ModelOption
 
-    from ._events import Event
+    from ._stream import ModelStreamParser
+
+# The parser class is imported when first read (or a parser is created): reading the
+# declaration, as detection does, imports no engine module.
+__getattr__, __dir__ = lazy_names(__name__, {"ModelStreamParser": "linewise_segments._stream"})
 
 __all__ = [
     "ModelStreamParser",
@@ -84,126 +74,6 @@ create_stdout_parser(environ) to choose any strategy.
 """
 
 
-class ModelStreamParser:
-    """A stateful stdout parser: each raw line, newline included, is a chunk for the engine.
-
-    Text and reasoning stream out as delta entries as soon as the engine
-    releases them; a tool call is one ``tool_call`` entry when its block is
-    complete. At the end of the stream the host calls :meth:`finish`, which
-    closes what is open: a cut-off tool call carries ``"truncated": true`` in
-    its input, so it is never mistaken for a complete one.
-    """
-
-    __slots__ = ("_config", "_engine", "_notice", "_streaming", "_tools")
-
-    #: Lines exactly as printed (the contract's StdoutParser.raw_lines): in raw
-    #: model text, indentation, blank lines and line ends are content.
-    raw_lines = True
-
-    def __init__(self, config: ParserConfig | None = None, notice: str = "") -> None:
-        self._config = config or ParserConfig()
-        self._engine = SegmentParser(self._config)
-        self._notice = notice
-        #: Open text or reasoning segments: id -> entry kind.
-        self._streaming: dict[str, str] = {}
-        #: Open tool segments, with their content so far.
-        self._tools: dict[str, tuple[Segment, list[str]]] = {}
-
-    def parse_line(self, line: str, ts: str, /) -> list[TranscriptEntry]:
-        """Entries for one raw stdout line (with its line end); never raises."""
-        try:
-            entries = self._entries(self._engine.feed(line), ts)
-        except Exception:  # a bug must not cost the transcript its line
-            self.reset()
-            return stdout_entries(line, ts)
-        if self._notice:
-            entries.insert(0, {"kind": "system", "ts": ts, "text": self._notice})
-            self._notice = ""
-        return entries
-
-    def finish(self, ts: str) -> list[TranscriptEntry]:
-        """End of stream (the contract's optional ``finish``): flush and close everything."""
-        try:
-            entries = self._entries(self._engine.finalize(), ts)
-        except Exception:
-            entries = []
-        self.reset()
-        return entries
-
-    def reset(self) -> None:
-        """Forget the stream so far."""
-        self._engine = SegmentParser(self._config)
-        self._streaming.clear()
-        self._tools.clear()
-
-    def _entries(self, events: list[Event], ts: str) -> list[TranscriptEntry]:
-        entries: list[TranscriptEntry] = []
-        streaming = self._streaming
-        for event in events:
-            if isinstance(event, SegmentContent):
-                kind = streaming.get(event.segment_id)
-                if kind == "assistant":
-                    entries.append(
-                        {"kind": "assistant", "ts": ts, "text": event.delta, "delta": True}
-                    )
-                elif kind == "thinking":
-                    entries.append(
-                        {"kind": "thinking", "ts": ts, "text": event.delta, "delta": True}
-                    )
-                else:
-                    self._tools[event.segment_id][1].append(event.delta)
-            elif isinstance(event, SegmentStart):
-                if event.segment_type is SegmentType.TEXT:
-                    streaming[event.segment_id] = "assistant"
-                elif event.segment_type is SegmentType.REASONING:
-                    streaming[event.segment_id] = "thinking"
-                else:
-                    segment = Segment(
-                        event.segment_id, event.segment_type, "", dict(event.metadata)
-                    )
-                    self._tools[event.segment_id] = (segment, [])
-            elif streaming.pop(event.segment_id, None) is None:
-                entries.extend(self._tool_calls(event, ts))
-        return entries
-
-    def _tool_calls(self, end: SegmentEnd, ts: str) -> list[TranscriptEntry]:
-        segment, parts = self._tools.pop(end.segment_id)
-        segment.content = "".join(parts)
-        segment.metadata.update(end.metadata)
-        segment.truncated = end.truncated
-        calls: list[TranscriptEntry] = []
-        for call in tool_invocations(segment, self._config.tool_handlers):
-            arguments = {key: _json_value(value) for key, value in call.arguments.items()}
-            if call.truncated:
-                arguments["truncated"] = True
-            calls.append(
-                {
-                    "kind": "tool_call",
-                    "ts": ts,
-                    "name": call.name,
-                    "input": arguments,
-                    "toolUseId": call.id,
-                }
-            )
-        if not calls and segment.content:
-            # JSON that looked like a tool call but is not one: show what the model wrote.
-            calls.append({"kind": "assistant", "ts": ts, "text": segment.content})
-        return calls
-
-
-def _json_value(value: object) -> JsonValue:
-    """Arguments come from JSON or XML text; keep them JSON-shaped whatever they hold."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, list | tuple):
-        return [_json_value(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): _json_value(item) for key, item in value.items()}
-    return str(value)
-
-
 def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStreamParser:
     """A fresh parser; the ``xml`` strategy unless ``environ`` says otherwise.
 
@@ -213,6 +83,9 @@ def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStrea
     (``create_stdout_parser(os.environ)``); an unknown value there does not fail
     the transcript: the parser uses ``xml`` and its first entry says so.
     """
+    from ._config import PARSER_ENV_VAR, ConfigurationError, ParserConfig, config_from_environment
+    from ._stream import ModelStreamParser
+
     if environ is None:
         return ModelStreamParser()
     try:
@@ -225,11 +98,17 @@ def create_stdout_parser(environ: Mapping[str, str] | None = None) -> ModelStrea
 
 def create_json_tool_parser() -> ModelStreamParser:
     """A fresh parser of tool calls written as JSON objects (``model_stream_json``)."""
+    from ._config import JSON_TOOL, ParserConfig
+    from ._stream import ModelStreamParser
+
     return ModelStreamParser(ParserConfig(strategies=(JSON_TOOL,)))
 
 
 def create_sentinel_parser() -> ModelStreamParser:
     """A fresh parser of ``[[SEG_START {...}]]`` ... ``[[SEG_END]]`` blocks (sentinel)."""
+    from ._config import SENTINEL, ParserConfig
+    from ._stream import ModelStreamParser
+
     return ModelStreamParser(ParserConfig(strategies=(SENTINEL,)))
 
 
@@ -253,6 +132,8 @@ def sniff(lines: Sequence[str]) -> float:
     return 0.85
 
 
+_PLUGIN = "linewise_segments.plugin"
+
 #: The plugin (contract 1.5): raw model output and the three strategies linewise reads it with.
 agent = Agent(
     "model-stream",
@@ -262,18 +143,19 @@ agent = Agent(
         Format(
             "model_stream",
             label=label,
-            create_stdout_parser=create_stdout_parser,
+            # By reference, as every first-party format names its code (this module).
+            create_stdout_parser=f"{_PLUGIN}:create_stdout_parser",
             sniff=sniff,
         ),
         Format(
             "model_stream_json",
             label="Raw model output (JSON tool calls)",
-            create_stdout_parser=create_json_tool_parser,
+            create_stdout_parser=f"{_PLUGIN}:create_json_tool_parser",
         ),
         Format(
             "model_stream_sentinel",
             label="Raw model output (sentinel blocks)",
-            create_stdout_parser=create_sentinel_parser,
+            create_stdout_parser=f"{_PLUGIN}:create_sentinel_parser",
         ),
     ],
 )

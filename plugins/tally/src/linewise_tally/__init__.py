@@ -2,17 +2,39 @@
 
 The parser is :mod:`.parser` (the format is described there), its detection
 :mod:`.sniff`, the run summary :mod:`.summary`, the environment check
-:mod:`.environment`.
+:mod:`.environment`. The format names them by reference, imported only when the host
+loads it; the package imports its ``sniff`` alone, and its other public names when first
+read.
 """
 
 from __future__ import annotations
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_tally.environment import check_environment
-from linewise_tally.parser import TallyParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_tally.sniff import sniff
-from linewise_tally.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_tally.environment import check_environment
+    from linewise_tally.parser import TallyParser, create_stdout_parser, parse_stdout_line
+    from linewise_tally.summary import summarize_run
+
+_PARSER = "linewise_tally.parser"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "TallyParser": _PARSER,
+        "check_environment": "linewise_tally.environment",
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": "linewise_tally.summary",
+    },
+)
 
 __all__ = [
     "TallyParser",
@@ -54,11 +76,11 @@ agent = Agent(
             "tally_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run="linewise_tally.summary:summarize_run",
+            check_environment="linewise_tally.environment:check_environment",
         )
     ],
 )

@@ -27,15 +27,15 @@ from typing import Final
 from linewise_contracts.entries import JsonValue, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import BoundedMap, stdout_entries
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_tally.sniff import CALL, MARKERS, SESSION
+
 __all__ = ["CALL", "MARKERS", "SESSION", "TallyParser", "create_stdout_parser", "parse_stdout_line"]
 
-SESSION: Final = re.compile(r"@session\s+(\S+)(?:\s+model=(\S+))?")
-CALL: Final = re.compile(r"\$\s*\[([^\]]+)\]\s*([^:\s]+):?\s?(.*)")
 _RESULT: Final = re.compile(r"=\s*\[([^\]]+)\]\s*(ok|exit\s+(-?\d+))(?:\s*\(([^)]*)\))?:?\s?(.*)")
 # A field starts where a word starts: without the lookbehind, findall retries
 # every position inside a long word and the search turns quadratic.
 _FIELD: Final = re.compile(r"(?<!\w)(\w+)=(\S+)")
-MARKERS: Final = ("@session", ">", "~", "$", "=", "!", "#")
 
 
 def _number(text: str | None) -> float:

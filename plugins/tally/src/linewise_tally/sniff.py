@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import Final
 
-from linewise_tally.parser import CALL, MARKERS, SESSION
+__all__ = ["CALL", "MARKERS", "SESSION", "sniff"]
 
-__all__ = ["sniff"]
+# The parser reads these from here: detection imports this module alone.
+SESSION: Final = re.compile(r"@session\s+(\S+)(?:\s+model=(\S+))?")
+CALL: Final = re.compile(r"\$\s*\[([^\]]+)\]\s*([^:\s]+):?\s?(.*)")
+MARKERS: Final = ("@session", ">", "~", "$", "=", "!", "#")
 
 
 def sniff(lines: Sequence[str]) -> float:

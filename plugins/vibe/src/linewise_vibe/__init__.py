@@ -1,16 +1,38 @@
 """linewise-vibe: Mistral Vibe's streaming output and session logs, as one declared ``agent``.
 
 Adapter types: ``vibe_local`` (``vibe --output streaming``) and ``vibe_session``
-(``~/.vibe/logs/session/*/messages.jsonl``). The session format's code is named
-by reference, imported only when it is loaded.
+(``~/.vibe/logs/session/*/messages.jsonl``). Each format's code is named by
+reference, imported only when the host loads that format; the package imports its
+``sniff`` alone, and its other public names when first read.
 """
 
-from linewise_contracts.agent import Agent, Format
+from typing import TYPE_CHECKING
 
-from linewise_vibe.environment import check_environment
-from linewise_vibe.parser import VibeParser, create_stdout_parser, parse_stdout_line
+from linewise_contracts.agent import Agent, Format
+from linewise_contracts.lazy import lazy_names
+
+# Eager: what detection asks of every installed format (and the name of its module).
 from linewise_vibe.sniff import sniff
-from linewise_vibe.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_vibe.environment import check_environment
+    from linewise_vibe.parser import VibeParser, create_stdout_parser, parse_stdout_line
+    from linewise_vibe.summary import summarize_run
+
+_PARSER = "linewise_vibe.parser"
+_SUMMARY = "linewise_vibe.summary"
+# The public names imported when first read: a detection that only asks `sniff` imports
+# none of them.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "VibeParser": _PARSER,
+        "check_environment": "linewise_vibe.environment",
+        "create_stdout_parser": _PARSER,
+        "parse_stdout_line": _PARSER,
+        "summarize_run": _SUMMARY,
+    },
+)
 
 __all__ = [
     "SESSION_DOC",
@@ -71,7 +93,7 @@ Output: init (session id, start time, working directory), system (title, system 
 user, assistant, thinking, tool_call / tool_result paired by id.
 """
 
-_SESSION = "linewise_vibe.session"
+_STORE = "linewise_vibe.session.store"
 
 #: The plugin (contract 1.5): Mistral Vibe and the two formats linewise reads of it.
 agent = Agent(
@@ -83,21 +105,22 @@ agent = Agent(
             "vibe_local",
             label=label,
             agent_configuration_doc=agent_configuration_doc,
-            create_stdout_parser=create_stdout_parser,
-            parse_stdout_line=parse_stdout_line,
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            parse_stdout_line=f"{_PARSER}:parse_stdout_line",
             sniff=sniff,
-            summarize_run=summarize_run,
-            check_environment=check_environment,
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            check_environment="linewise_vibe.environment:check_environment",
         ),
         Format(
             "vibe_session",
             label="Mistral Vibe (session logs)",
             agent_configuration_doc=SESSION_DOC,
-            create_stdout_parser=f"{_SESSION}:create_stdout_parser",
-            sniff=f"{_SESSION}:sniff",
-            summarize_run=f"{_SESSION}:summarize_run",
-            session_stores=f"{_SESSION}:session_stores",
-            session_records=f"{_SESSION}:session_records",
+            # A session log holds the streaming messages: vibe_local's parser and summary.
+            create_stdout_parser=f"{_PARSER}:create_stdout_parser",
+            sniff="linewise_vibe.sniff:session_sniff",
+            summarize_run=f"{_SUMMARY}:summarize_run",
+            session_stores=f"{_STORE}:session_stores",
+            session_records=f"{_STORE}:session_records",
         ),
     ],
 )

@@ -18,10 +18,11 @@ from linewise_contracts.extract import (
     truncate,
 )
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_vibe.sniff import SESSION_RECORD
+
 __all__ = ["SESSION_RECORD", "VibeParser", "create_stdout_parser", "parse_stdout_line"]
 
-#: The record :func:`linewise_vibe.session.store.session_records` makes from a session's meta.json.
-SESSION_RECORD: Final = "vibe_session"
 _SYSTEM_TEXT_LIMIT: Final = 2000
 _PROMPT_LIMIT: Final = 300
 _REMEMBERED: Final = 4096

@@ -8,9 +8,11 @@ from typing import Any, Final
 from linewise_contracts.extract import parse_json_object
 from linewise_contracts.sniffing import score_json_events
 
-from linewise_vibe.parser import SESSION_RECORD
+__all__ = ["SESSION_RECORD", "session_sniff", "sniff"]
 
-__all__ = ["session_sniff", "sniff"]
+#: The record :func:`linewise_vibe.session.store.session_records` makes from a session's
+#: meta.json (defined beside the sniff, which detection imports alone).
+SESSION_RECORD: Final = "vibe_session"
 
 _ROLES: Final = frozenset({"system", "user", "assistant", "tool"})
 # LLMMessage's fields; the ones after "content" are Vibe's own beside OpenAI's.

@@ -16,7 +16,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_vibe.parser import SESSION_RECORD
+from linewise_vibe.sniff import SESSION_RECORD
 
 __all__ = ["summarize_run", "token_usage"]
 

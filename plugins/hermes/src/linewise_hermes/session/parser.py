@@ -9,7 +9,6 @@ Messages are OpenAI chat messages as Hermes keeps them: ``user``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -26,7 +25,8 @@ from linewise_contracts.extract import (
     truncate,
 )
 
-from linewise_hermes.session.store import MESSAGE_RECORD, SESSION_RECORD, USAGE_RECORD
+from linewise_hermes.session.sniff import MESSAGE_RECORD, SESSION_RECORD, USAGE_RECORD
+from linewise_hermes.session.sniff import sniff as session_sniff
 
 __all__ = ["HermesSessionParser", "create_stdout_parser", "message_text", "session_sniff"]
 
@@ -166,14 +166,3 @@ class HermesSessionParser:
 def create_stdout_parser() -> HermesSessionParser:
     """A fresh parser for one Hermes session."""
     return HermesSessionParser()
-
-
-def session_sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` are a Hermes session as its store's records give it."""
-    for line in lines:
-        record = parse_json_object(line)
-        if record is not None:
-            return 0.95 if record.get("type") == SESSION_RECORD else 0.0
-        if line.strip():
-            return 0.0
-    return 0.0

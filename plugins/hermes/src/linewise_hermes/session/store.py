@@ -33,6 +33,9 @@ from linewise_contracts.extract import as_list, as_object, as_string, to_json_te
 from linewise_contracts.sessions import SessionStore, read_document, record_lines, store_root
 from linewise_contracts.store_database import StoreDatabase, is_sqlite_file
 
+# Defined beside the sniff, which detection imports alone.
+from linewise_hermes.session.sniff import MESSAGE_RECORD, SESSION_RECORD, USAGE_RECORD
+
 __all__ = [
     "MESSAGE_RECORD",
     "SESSION_RECORD",
@@ -42,9 +45,6 @@ __all__ = [
     "session_stores",
 ]
 
-SESSION_RECORD: Final = "hermes_session"
-MESSAGE_RECORD: Final = "hermes_message"
-USAGE_RECORD: Final = "hermes_model_usage"
 _DATABASE: Final = "state.db"
 # The session columns a record carries (older schemas lack some: those are left out).
 _SESSION_COLUMNS: Final = (

@@ -11,7 +11,7 @@ from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage, token_count
 
 from linewise_hermes.session.parser import message_text
-from linewise_hermes.session.store import MESSAGE_RECORD, SESSION_RECORD, USAGE_RECORD
+from linewise_hermes.session.sniff import MESSAGE_RECORD, SESSION_RECORD, USAGE_RECORD
 
 __all__ = ["session_tokens", "summarize_session"]
 

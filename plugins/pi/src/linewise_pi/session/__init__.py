@@ -1,16 +1,35 @@
 """Pi's session files: the ``pi_session`` adapter type's exports.
 
-The parser and sniff are :mod:`linewise_pi.session.parser`, the store
-:mod:`linewise_pi.session.store`, the summary :func:`linewise_pi.session.summary.summarize_session`.
+The parser is :mod:`linewise_pi.session.parser`, the sniff :mod:`linewise_pi.session.sniff`,
+the store :mod:`linewise_pi.session.store`, the summary
+:func:`linewise_pi.session.summary.summarize_session`.
 A session file is one JSON record per line, so the host reads it as it is
 (no ``session_records``).
 """
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_pi import SESSION_DOC
-from linewise_pi.session.parser import PiSessionParser, create_stdout_parser
-from linewise_pi.session.parser import session_sniff as sniff
-from linewise_pi.session.store import session_stores
-from linewise_pi.session.summary import summarize_session as summarize_run
+
+# Eager: what detection asks (and the name of its module).
+from linewise_pi.session.sniff import sniff
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_pi.session.parser import PiSessionParser, create_stdout_parser
+    from linewise_pi.session.store import session_stores
+    from linewise_pi.session.summary import summarize_session as summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "PiSessionParser": "linewise_pi.session.parser",
+        "create_stdout_parser": "linewise_pi.session.parser",
+        "session_stores": "linewise_pi.session.store",
+        "summarize_run": "linewise_pi.session.summary:summarize_session",
+    },
+)
 
 __all__ = [
     "PiSessionParser",

@@ -7,11 +7,29 @@ and the summary :mod:`linewise_qwen.session.summary`. Until contract 1.5 these
 were the package's top level (``linewise_qwen.create_stdout_parser`` ...).
 """
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_qwen import SESSION_DOC
-from linewise_qwen.session.parser import QwenSessionParser, create_stdout_parser
+
+# Eager: what detection asks (and the name of its module).
 from linewise_qwen.session.sniff import sniff
-from linewise_qwen.session.store import session_stores
-from linewise_qwen.session.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_qwen.session.parser import QwenSessionParser, create_stdout_parser
+    from linewise_qwen.session.store import session_stores
+    from linewise_qwen.session.summary import summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "QwenSessionParser": "linewise_qwen.session.parser",
+        "create_stdout_parser": "linewise_qwen.session.parser",
+        "session_stores": "linewise_qwen.session.store",
+        "summarize_run": "linewise_qwen.session.summary",
+    },
+)
 
 __all__ = [
     "QwenSessionParser",

@@ -11,7 +11,6 @@ failed output). The shape is phnx-labs/agi-cli's reader of the same store
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from linewise_contracts.entries import InitEntry, TranscriptEntry
@@ -26,12 +25,12 @@ from linewise_contracts.extract import (
     to_json_text,
 )
 
-from linewise_rush.session.store import SESSION_RECORD
+from linewise_rush.session.sniff import RECORD_TYPES as _RECORD_TYPES
+from linewise_rush.session.sniff import SESSION_RECORD, sniff
 
 __all__ = ["RushSessionParser", "create_stdout_parser", "message_text", "sniff"]
 
 _REMEMBERED: Final = 4096
-_RECORD_TYPES: Final = frozenset({"message", "tool_call", "tool_result"})
 _OPEN: Final = "<user_input>"
 _CLOSE: Final = "</user_input>"
 
@@ -133,38 +132,3 @@ class RushSessionParser:
 def create_stdout_parser() -> RushSessionParser:
     """A fresh parser for one Rush session's records."""
     return RushSessionParser()
-
-
-def _is_rush(event: dict[str, Any]) -> bool:
-    # Rush's own fields: a session_id and a created_at on every record, content an object.
-    return (
-        as_string(event.get("type")) in _RECORD_TYPES
-        and "session_id" in event
-        and "created_at" in event
-        and type(event.get("content")) is dict
-    )
-
-
-def sniff(lines: Sequence[str]) -> float:
-    """0 to 1: how surely ``lines`` are a Rush session (``~/.rush/sessions``).
-
-    Every JSON line is the store's first record or a Rush record: ``type``
-    ``message``/``tool_call``/``tool_result`` with ``session_id``, ``created_at``
-    and an object ``content``. Two such records, or the first record, suffice.
-    """
-    records = starts = 0
-    for line in lines:
-        event = parse_json_object(line)
-        if event is None:
-            if line.strip():
-                return 0.0
-            continue
-        if event.get("type") == SESSION_RECORD:
-            starts += 1
-        elif _is_rush(event):
-            records += 1
-        else:
-            return 0.0
-    if starts and records:
-        return 0.95
-    return 0.85 if records >= 2 else 0.0

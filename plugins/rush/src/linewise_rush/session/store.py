@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Final
 
 from linewise_contracts.extract import parse_json_object
 from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
-__all__ = ["SESSION_RECORD", "session_records", "session_stores"]
+# Defined beside the sniff, which detection imports alone.
+from linewise_rush.session.sniff import SESSION_RECORD
 
-#: The record :func:`session_records` puts first: the session id its folder names.
-SESSION_RECORD: Final = "rush_session"
+__all__ = ["SESSION_RECORD", "session_records", "session_stores"]
 
 
 def session_stores(environ: Mapping[str, str], home: Path) -> list[SessionStore]:

@@ -9,7 +9,7 @@ from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary
 
 from linewise_rush.session.parser import message_text
-from linewise_rush.session.store import SESSION_RECORD
+from linewise_rush.session.sniff import SESSION_RECORD
 
 __all__ = ["summarize_run"]
 

@@ -9,7 +9,7 @@ from typing import Final
 
 from linewise_contracts.sessions import SessionStore, record_lines, store_root
 
-from linewise_vibe.parser import SESSION_RECORD
+from linewise_vibe.sniff import SESSION_RECORD
 
 __all__ = ["session_records", "session_stores"]
 
