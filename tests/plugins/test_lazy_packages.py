@@ -39,7 +39,7 @@ def _init(plugin: str) -> Path:
 
 def _written(plugin: str) -> tuple[set[str], set[str], list[str]]:
     """The names the package's ``__init__`` imports under ``TYPE_CHECKING``, the keys of
-    its ``lazy_names`` table, and its ``__all__``, as written."""
+    its ``lazy_names`` table (or of its own ``_LAZY`` table), and its ``__all__``, as written."""
     tree = ast.parse(_init(plugin).read_text("utf-8"))
     checked: set[str] = set()
     lazy: set[str] = set()
@@ -51,6 +51,14 @@ def _written(plugin: str) -> tuple[set[str], set[str], list[str]]:
                     checked |= {alias.asname or alias.name for alias in inner.names}
         elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__":
             listed = list(ast.literal_eval(node.value))
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and ast.unparse(node.target) == "_LAZY"
+            and isinstance(node.value, ast.Dict)
+        ):
+            # A library that must not import the contracts (linewise-segments' engine)
+            # serves the table with its own __getattr__.
+            lazy |= {ast.literal_eval(key) for key in node.value.keys if key is not None}
         for inner in ast.walk(node):
             if (
                 isinstance(inner, ast.Call)
