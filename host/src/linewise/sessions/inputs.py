@@ -173,15 +173,16 @@ def _file_input(reference: str, adapter_type: str, registry: Registry) -> Sessio
         from pathlib import Path
 
         return _read(registry, adapter_type, Path(reference), None)
-    from pathlib import Path
-
     from linewise.sessions.records import sniffed_type
 
+    # A str until a session is read: pathlib is not imported for an ordinary log.
+    detection = sniffed_type(reference, registry)
+    if detection.detected and registry.load(detection.adapter_type).session_records is None:
+        return None  # lines the ordinary way (detected again there)
+    from pathlib import Path
+
     path = Path(reference)
-    detection = sniffed_type(path, registry)
     if detection.detected:
-        if registry.load(detection.adapter_type).session_records is None:
-            return None  # lines the ordinary way (detected again there)
         return _read(registry, detection.adapter_type, path, None, detection)
     # No sniffer is sure (a database, say): the store whose layout holds the file, if any.
     from linewise.sessions import store_type

@@ -129,7 +129,9 @@ def records_stream(lines: Iterable[str], mask: Callable[[str], str] | None = Non
     return stream
 
 
-def sniffed_type(path: Path, registry: Registry, *, max_chars: int = MAX_LINE_CHARS) -> Detection:
+def sniffed_type(
+    path: str | Path, registry: Registry, *, max_chars: int = MAX_LINE_CHARS
+) -> Detection:
     """What the installed sniffers make of the first lines of the file at ``path``."""
     from linewise.settings.defaults import SNIFF_MAX_LINES
     from linewise.stream.detect import detect_adapter
