@@ -9,7 +9,8 @@ of each entry, output written in 1 MiB blocks) against `linewise render
 --format jsonl` on the same files. Nothing of theirs is kept. It reports the
 median ratio per workload (above 1: linewise is faster) of the wall times and,
 beside it, of the CPU times (user + system of every thread: what a loaded
-machine's waiting for a core does not change), start-up on a one-line file,
+machine's waiting for a core does not change), start-up on a one-line file
+(with `-a claude_local`, and without: detecting, as a user types it),
 `linewise list`, and the peak memory of both on the largest workload.
 
 Beside them it times a floor: the least any Python parser of these lines
@@ -372,6 +373,8 @@ def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) ->
     for label, venv in installs.items():
         runs[label] = [str(venv / "bin" / "linewise"), "render", str(one), "-a", "claude_local"]
         runs[label] += ["-f", "jsonl"]
+        # Without -a, as a user types it: every installed format's sniff is asked first.
+        runs[f"{label} detecting"] = [*runs[label][:3], "-f", "jsonl"]
     first = next(iter(installs.values()))
     runs["list"] = [str(first / "bin" / "linewise"), "list"]
     times: dict[str, list[float]] = {label: [] for label in runs}
@@ -384,7 +387,7 @@ def startup(bundle: Path, work: Path, rounds: int, installs: dict[str, Path]) ->
     median = {label: statistics.median(values) * 1000 for label, values in times.items()}
     cpu_ms = {label: statistics.median(values) * 1000 for label, values in cpu.items()}
     text = [f"start-up, one-line file: node {median['node']:.0f} ms (cpu {cpu_ms['node']:.0f})"]
-    for label in installs:
+    for label in [name for each in installs for name in (each, f"{each} detecting")]:
         text.append(
             f"{label} {median[label]:.0f} ms ({median[label] / median['node']:.2f}x node;"
             f" cpu {cpu_ms[label]:.0f} ms, {cpu_ms[label] / cpu_ms['node']:.2f}x)"
