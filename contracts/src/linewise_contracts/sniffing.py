@@ -7,7 +7,8 @@ events only this CLI writes, tolerate plain text lines while events outnumber
 them, and answer 0.95 (0.85 with some text lines) when one event was the
 CLI's own. :func:`score_json_events` is that loop with the plugin's own
 judgement of one event; :func:`type_sniffer` builds the whole sniff for the
-common case of a set of event types.
+common case of a set of event types. :func:`first_record_score` (contract 1.8)
+is the sniff of a session file whose first record names its store.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Final
 
 from linewise_contracts.extract import parse_json_object
 
-__all__ = ["SURE", "SURE_WITH_TEXT", "score_json_events", "type_sniffer"]
+__all__ = ["SURE", "SURE_WITH_TEXT", "first_record_score", "score_json_events", "type_sniffer"]
 
 #: The score when every non-blank line was an event and one was the CLI's own.
 SURE: Final = 0.95
@@ -81,3 +82,17 @@ def type_sniffer(
         f"0 to 1: how surely these lines are events whose {field!r} is one of the CLI's."
     )
     return sniff
+
+
+def first_record_score(lines: Sequence[str], record_type: str) -> float:
+    """0 to 1 (contract 1.8): :data:`SURE` when the first JSON object among ``lines`` has
+    ``"type": record_type``, else 0; a non-blank line that is no JSON object before it
+    answers 0. The sniff of a session file that a plugin's ``session_records`` starts with
+    a record of its own (the store's, so no other CLI writes it)."""
+    for line in lines:
+        record = parse_json_object(line)
+        if record is not None:
+            return SURE if record.get("type") == record_type else 0.0
+        if line.strip():
+            return 0.0
+    return 0.0

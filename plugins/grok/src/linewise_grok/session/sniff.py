@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from linewise_contracts.extract import parse_json_object
+from linewise_contracts.sniffing import first_record_score
 
 __all__ = ["SESSION_RECORD", "session_sniff"]
 
@@ -21,10 +21,4 @@ def session_sniff(lines: Sequence[str]) -> float:
     ACP (the acp adapter reads it) and a bare ``chat_history.jsonl`` looks like
     other CLIs' histories; the store's layout tells those apart.
     """
-    for line in lines:
-        record = parse_json_object(line)
-        if record is not None:
-            return 0.95 if record.get("type") == SESSION_RECORD else 0.0
-        if line.strip():
-            return 0.0
-    return 0.0
+    return first_record_score(lines, SESSION_RECORD)
