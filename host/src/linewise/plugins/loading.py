@@ -193,7 +193,7 @@ class PluginLoader:
         if type(target).__module__ == _DECLARED_MODULE:
             # Contract 1.5: a Format of a declared Agent. Its fields carry the 1.x export
             # names, so the lookups below read it as they read a module.
-            refused = _declared_problem(target, who)
+            refused = declared_problem(target, who)
             if refused is not None:
                 stage, reason, hint, error = refused
                 return self._fail(candidate, stage, reason, hint, error)
@@ -361,11 +361,11 @@ _REFERENCE_HINT = (
 )
 
 
-def _declared_problem(
-    target: object, adapter_type: str
+def declared_problem(
+    target: object, adapter_type: str, *, field: str | None = None
 ) -> tuple[FailureStage, str, str, BaseException | None] | None:
     """Why a declared Format (or Agent) cannot serve ``adapter_type``: checked, and its
-    references imported, through the guard; None when it can."""
+    references imported (only ``field``'s when given), through the guard; None when it can."""
     from linewise_contracts.agent import format_problem
 
     problem, error = guarded(format_problem, target, adapter_type)
@@ -373,7 +373,8 @@ def _declared_problem(
         return ("exports", f"checking the declared format raised {describe(error)}", _HINT, error)
     if problem is not None:
         return ("exports", problem[0], problem[1], None)
-    _, error = guarded(cast("Format", target).resolve)
+    declared = cast("Format", target)
+    _, error = guarded(declared.resolve if field is None else partial(getattr, declared, field))
     if error is not None:
         return ("import", describe(error), _REFERENCE_HINT, error)
     return None

@@ -14,15 +14,9 @@ from typing import TYPE_CHECKING, cast
 
 from linewise_contracts.protocols import SNIFF
 
-from linewise.plugins.guard import GuardedSniff, describe, guarded
+from linewise.plugins.guard import GuardedSniff
 from linewise.plugins.loaded import LoadedParser
-from linewise.plugins.loading import (
-    _DECLARED_MODULE,
-    _HINT,
-    _REFERENCE_HINT,
-    _import,
-    _optional,
-)
+from linewise.plugins.loading import _DECLARED_MODULE, _import, _optional, declared_problem
 
 if TYPE_CHECKING:
     from linewise.plugins.candidate import Candidate
@@ -74,24 +68,16 @@ class SniffLoader:
     ) -> tuple[GuardedSniff | None, LoadedParser | None]:
         """A declared format's guarded ``sniff`` (its reference imported, nothing else), or the
         fallback a failed check or import leaves."""
-        from linewise_contracts.agent import format_problem
-
-        who = winner.adapter_type
-        problem, error = guarded(format_problem, target, who)
-        if error is not None:
-            reason = f"checking the declared format raised {describe(error)}"
-            return None, self._loader._fail(winner, "exports", reason, _HINT, error)
-        if problem is not None:
-            return None, self._loader._fail(winner, "exports", problem[0], problem[1])
-        value, error = guarded(getattr, target, SNIFF)
-        if error is not None:
-            return None, self._loader._fail(
-                winner, "import", describe(error), _REFERENCE_HINT, error
-            )
+        refused = declared_problem(target, winner.adapter_type, field=SNIFF)
+        if refused is not None:
+            stage, reason, hint, error = refused
+            return None, self._loader._fail(winner, stage, reason, hint, error)
+        # Imported by the check: a read of the field now runs no plugin code.
+        value = getattr(target, SNIFF)
         if value is None:
             return None, None
         record = self._loader._registry.call_failures
-        return _optional(lambda _: value, SNIFF, who, record, GuardedSniff), None
+        return _optional(lambda _: value, SNIFF, winner.adapter_type, record, GuardedSniff), None
 
 
 def _sniff_of(loaded: LoadedParser) -> GuardedSniff | None:
