@@ -184,6 +184,13 @@ class ResultEntry(TypedDict):
     the result ends. With ``sessionId``, ``usage`` and ``costUsd`` are that
     session's so far (what Claude's and Codex's results report): a later
     result of the session replaces an earlier one's, sessions add up.
+
+    Contract 1.9 adds, optional: ``turns``, the turns (model round trips the
+    CLI counts, Claude's ``num_turns``) this result's run took, its own even
+    where ``usage`` is its session's so far, so results' turns add up; and
+    ``modelUsage``, the same tokens as ``usage`` per model (a model name ->
+    the usage vocabulary), with ``usage``'s meaning: its session's so far
+    when the result names ``sessionId``, else its own.
     """
 
     kind: Literal["result"]
@@ -200,6 +207,8 @@ class ResultEntry(TypedDict):
     costSource: NotRequired[CostSource | None]
     outcome: NotRequired[Outcome]
     sessionId: NotRequired[str]
+    turns: NotRequired[int]
+    modelUsage: NotRequired[dict[str, TokenUsageCounts]]
     parentToolUseId: NotRequired[str]
 
 

@@ -124,6 +124,26 @@ def _is_token_counts(value: object) -> str | None:
     return None
 
 
+def _is_count(value: object) -> str | None:
+    """Contract 1.9's ``result.turns``: a non-negative int."""
+    if type(value) is not int or not 0 <= value <= MAX_INT:
+        return f"must be a non-negative int, got {_short_repr(value)}"
+    return None
+
+
+def _is_model_usage(value: object) -> str | None:
+    """Contract 1.9's ``result.modelUsage``: a non-empty model name -> the usage vocabulary."""
+    if type(value) is not dict:
+        return f"must be an object of models' token counts, got {_type_name(value)}"
+    for model, counts in value.items():
+        if type(model) is not str or not model:
+            return f"has a model name that is no non-empty string: {_short_repr(model)}"
+        problem = _is_token_counts(counts)
+        if problem is not None:
+            return f"[{model!r:.60}] {problem}"
+    return None
+
+
 def _is_cost_source(value: object) -> str | None:
     if value is None or (type(value) is str and value in COST_SOURCES):
         return None
@@ -224,6 +244,9 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
             ("costSource", _is_cost_source),
             ("outcome", _one_of(OUTCOMES)),
             ("sessionId", _is_str),
+            # Contract 1.9: the turns the result counts, its usage per model.
+            ("turns", _is_count),
+            ("modelUsage", _is_model_usage),
         ),
     ),
     "stderr": (_TEXT, ()),

@@ -6,11 +6,13 @@ constant memory, what views and reports need: counts per kind, tool calls
 and their failures, subagents started, the session and model, the times, the
 tokens both in the wire format's three counts (:class:`Usage`, for 1.x
 views) and in the one usage vocabulary (:class:`TokenUsage`, where entries
-carry it, contract 1.5), the cost with its source, and how the run ended.
+carry it, contract 1.5), per model and the turns (contract 1.9), the cost
+with its source, and how the run ended.
 
 What entries say comes first: :meth:`RunFold.summary` takes a plugin's
-``summarize_run`` result only for what entries do not carry (turns, per-model
-usage, details, a CLI's own outcome word), see :func:`merged`.
+``summarize_run`` result only for what entries do not carry (details,
+``unknown_session``, the tokens of a session cut off before its result, a
+CLI's own outcome word), see :func:`merged`.
 """
 
 from __future__ import annotations
@@ -88,6 +90,8 @@ class RunFold(EntryFold):
         self.tool_errors: int = 0
         self.subagent_calls: int = 0
         self.results: int = 0
+        #: The results' ``turns`` added up (contract 1.9); None when no result gave them.
+        self.turns: int | None = None
         self.session_id: str | None = None
         self.model: str | None = None
         self.usage: Usage = Usage()
@@ -107,7 +111,10 @@ class RunFold(EntryFold):
         self.outcome: str | None = None
         self.result_outcome: str | None = None
         self.is_error: bool = False
-        self.final_text: str | None = None
+        # The last result's text, a run_result's summary, the last main-thread answer: the
+        # final text is the first of them a finished run has, the answer for a cut-off one.
+        self.result_text: str | None = None
+        self.last_text: str | None = None
         self.started: bool = False
         # An init (a new session) after the last result: that session has no result yet.
         self.open_session: bool = False
@@ -122,6 +129,10 @@ class RunFold(EntryFold):
         self._session_tokens: dict[str, dict[str, Any]] = {}
         self._session_costs: dict[str, float] = {}
         self._loose_tokens: TokenUsage = TokenUsage()
+        # Contract 1.9: each session's latest modelUsage (as given), and those of results
+        # that name no session, added up per model.
+        self._session_models: dict[str, dict[str, Any]] = {}
+        self._loose_models: dict[str, TokenUsage] = {}
 
     def add(self, entry: Mapping[str, Any]) -> None:
         """Count one (validated) entry."""
@@ -137,8 +148,17 @@ class RunFold(EntryFold):
             entry = cast("dict[str, Any]", item)
             self.entries += 1
             kind: str = entry["kind"]
-            if kind == "tool_call":
+            if kind == "assistant":
+                if self.results:  # a new turn after a result: until its own result, cut off
+                    self.open_session = True
+                if entry.get("parentToolUseId") is None and entry.get("delta") is not True:
+                    text: str = entry["text"]
+                    if text.strip():
+                        self.last_text = text
+            elif kind == "tool_call":
                 self.tool_calls += 1
+                if self.results:
+                    self.open_session = True
                 if subagent_start(entry.get("startsSubagent"), entry.get("name")):
                     self.subagent_calls += 1
             elif kind == "tool_result":
@@ -153,7 +173,7 @@ class RunFold(EntryFold):
             elif kind == "stdout":
                 self.raw_lines += 1
             elif kind == "run_result":
-                self.final_text = entry["summary"] or self.final_text
+                self.result_text = entry["summary"] or self.result_text
                 self.disposition = entry["disposition"]
             elif kind == "run_terminal":
                 self.run_state = entry["runState"]
@@ -171,6 +191,23 @@ class RunFold(EntryFold):
             latest = (TokenUsage.from_json(usage) for usage in self._session_tokens.values())
             total = self._token_usage = sum(latest, self._loose_tokens)
         return total
+
+    @property
+    def model_usage(self) -> dict[str, TokenUsage]:
+        """The results' ``modelUsage`` (contract 1.9) per model: each session's latest, added
+        up, with the results that name no session; empty when no result carried one."""
+        totals = dict(self._loose_models)
+        for models in self._session_models.values():
+            _add_models(totals, models)
+        return totals
+
+    @property
+    def final_text(self) -> str | None:
+        """The run's final answer: a finished run's last result text (or run_result summary,
+        or else its last main-thread answer); a cut-off run's last main-thread answer."""
+        if self.open_session:
+            return self.last_text or self.result_text
+        return self.result_text or self.last_text
 
     def _add_result(self, entry: dict[str, Any]) -> None:
         self.results += 1
@@ -190,11 +227,20 @@ class RunFold(EntryFold):
             else:
                 self._session_tokens[said] = dict(tokens)
             self._token_usage = None
+        models = entry.get("modelUsage")
+        if models is not None:
+            if said is None:
+                _add_models(self._loose_models, models)
+            else:
+                self._session_models[said] = dict(models)
+        turns = entry.get("turns")
+        if turns is not None:
+            self.turns = min((self.turns or 0) + int(turns), MAX_TOKENS)
         self._add_cost(entry, said)
         self.outcome = entry["subtype"] or None
         self.result_outcome = entry.get("outcome")
         self.is_error = entry["isError"] is True
-        self.final_text = entry["text"] or self.final_text
+        self.result_text = entry["text"] or self.result_text
         if self.is_error:
             messages = list(entry["errors"]) or [entry["subtype"] or "error"]
             self.error_count += len(messages)
@@ -239,24 +285,34 @@ class RunFold(EntryFold):
         return self.results > 0 and not self.open_session
 
     def to_summary(self) -> RunSummary:
-        """The run summary the entries alone give (no turns: entries do not carry them).
+        """The run summary the entries alone give.
 
-        A run that said its terminal state (contract 1.3's ``run_terminal``) is
-        complete, and its run state gives the outcome (succeeded: completed,
-        cancelled: interrupted, failed: failed), with the states in ``details``.
-        A contract 1.5 result's ``outcome`` is the outcome otherwise; an older
-        one's ``subtype`` (the CLI's own word) stands in.
+        A contract 1.5 result's ``outcome`` is the outcome (an older one's
+        ``subtype``, the CLI's own word, stands in); a run of a CLI that writes
+        results whose last session has none yet (an init, or a new turn's
+        answer or tool call, after the last result) is ``cut_off`` and not
+        complete (a session file with no result at all says nothing of how it
+        ended: no outcome). A run that said its
+        terminal state (contract 1.3's ``run_terminal``) and whose results give
+        no outcome word is complete, its run state giving the outcome
+        (succeeded: completed, cancelled: interrupted, failed: failed), with
+        the states in ``details``. ``turns`` and ``model_usage`` are the
+        results' (contract 1.9), unknown when none gave them.
         """
         common: dict[str, Any] = {
             "session_id": self.session_id,
             "model": self.model,
             "usage": self.usage,
             "token_usage": self.token_usage,
+            "model_usage": self.model_usage,
+            "turns": self.turns,
             "cost_usd": self.cost_usd,
             "cost_source": _summary_cost_source(self.cost_source, self.cost_usd),
             "final_text": self.final_text,
             "errors": tuple(self.errors),
         }
+        if self.results and self.open_session:
+            return RunSummary(**common, outcome="cut_off", is_error=self.is_error, complete=False)
         if self.run_state is not None:
             details: dict[str, Any] = {
                 "runState": self.run_state,
@@ -267,7 +323,7 @@ class RunFold(EntryFold):
                 details["stopReason"] = self.stop_reason
             return RunSummary(
                 **common,
-                outcome=_RUN_OUTCOMES[self.run_state],
+                outcome=self.result_outcome or _RUN_OUTCOMES[self.run_state],
                 is_error=self.run_state == "failed" or self.is_error,
                 complete=True,
                 details=details,
@@ -311,15 +367,21 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
     Entries are the truth where they carry a figure: the session id, the
     usage vocabulary's tokens, a cost with its source, the outcome word
     (contract 1.5 fields on the result entry). What they do not carry
-    (turns, per-model usage, details, ``unknown_session``, a plugin that
-    predates the fields, the tokens of a session cut off before its result,
-    an outcome word of the contract's the plugin chose from the run's
-    context) stays the plugin's.
+    (details, ``unknown_session``, a plugin that predates the fields, the
+    tokens of a session cut off before its result, an outcome word of the
+    contract's the plugin chose from the run's context) stays the plugin's.
+    The results' turns and usage per model (contract 1.9) are the entries'
+    where they give them.
     """
     changes: dict[str, Any] = {}
     if fold.token_usage.known and fold.complete:
         # A session cut off before its result is only in the plugin's count (its messages').
         changes["token_usage"] = fold.token_usage
+        models = fold.model_usage
+        if models and sum(models.values(), TokenUsage()) == fold.token_usage:
+            changes["model_usage"] = models  # per model where it accounts for every token
+    if fold.turns is not None:
+        changes["turns"] = fold.turns
     if fold.result_session_id:
         # The latest session the entries name (an init after the last result starts one the
         # run was cut off in: that is the session to resume, as the plugin says too).
@@ -332,6 +394,13 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
         # interruption before an error result, a session cut off after the last result).
         changes["outcome"] = fold.result_outcome
     return replace(plugin, **changes) if changes else plugin
+
+
+def _add_models(totals: dict[str, TokenUsage], models: Mapping[str, Any]) -> None:
+    for model, counts in models.items():
+        usage = TokenUsage.from_json(counts)
+        before = totals.get(model)
+        totals[model] = usage if before is None else before + usage
 
 
 def finite(value: object) -> float | None:

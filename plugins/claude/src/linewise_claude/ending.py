@@ -12,14 +12,24 @@ from collections.abc import Mapping
 from typing import Any, Final, cast
 
 from linewise_contracts.entries import CostSource, TokenUsageCounts
-from linewise_contracts.extract import as_number, as_string
+from linewise_contracts.extract import as_int, as_number, as_string
 from linewise_contracts.outcomes import Outcome
 
 from linewise_claude.classify import is_max_turns_result, is_refusal_result
 from linewise_claude.usage import result_tokens
 
-__all__ = ["INTERRUPTED", "cost_source", "failed", "result_outcome", "result_usage_counts"]
+__all__ = [
+    "INTERRUPTED",
+    "cost_source",
+    "failed",
+    "result_model_usage",
+    "result_outcome",
+    "result_turns",
+    "result_usage_counts",
+]
 
+#: Most turns one result can count: beyond it, ``num_turns`` is no count.
+MAX_TURNS: Final = 10**9
 #: The text Claude Code writes as the user's turn when a person stops the run.
 INTERRUPTED: Final = "[Request interrupted by user"
 
@@ -62,3 +72,21 @@ def result_usage_counts(result: Mapping[str, Any]) -> TokenUsageCounts | None:
     if not tokens.known:
         return None
     return cast("TokenUsageCounts", tokens.to_json())
+
+
+def result_model_usage(result: Mapping[str, Any]) -> dict[str, TokenUsageCounts] | None:
+    """The session's tokens so far per model (``modelUsage``, contract 1.9), None without it."""
+    per_model = result_tokens(result)[1]
+    if not per_model:
+        return None
+    return {
+        model: cast("TokenUsageCounts", tokens.to_json())
+        for model, tokens in per_model.items()
+        if model
+    } or None
+
+
+def result_turns(result: Mapping[str, Any]) -> int | None:
+    """The turns this result counts (``num_turns``: its own, not its session's so far)."""
+    turns = as_int(result.get("num_turns"), -1)
+    return turns if 0 <= turns <= MAX_TURNS else None

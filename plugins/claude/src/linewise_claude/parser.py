@@ -37,7 +37,9 @@ from linewise_claude.ending import (
     INTERRUPTED,
     cost_source,
     failed,
+    result_model_usage,
     result_outcome,
+    result_turns,
     result_usage_counts,
 )
 from linewise_claude.events import side_event_entries, system_event_entries
@@ -365,6 +367,12 @@ def _result_entries(
             result["usage"] = counts
         result["costSource"] = cost_source(event)
         result["outcome"] = outcome
+        turns = result_turns(event)
+        if turns is not None:
+            result["turns"] = turns
+        models = result_model_usage(event)
+        if models is not None:
+            result["modelUsage"] = models
         session = event.get("session_id")
         if type(session) is str and session:
             # The usage and cost of a result are its session's so far (contract 1.5).

@@ -37,7 +37,7 @@ from linewise_claude.classify import (
     login_required,
     retry_not_before,
 )
-from linewise_claude.ending import INTERRUPTED, result_outcome
+from linewise_claude.ending import INTERRUPTED, result_outcome, result_turns
 from linewise_claude.ending import failed as result_failed
 from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import (
@@ -311,7 +311,7 @@ class _Run:
                 self.subagents.finished(as_string(block.get("tool_use_id")), details)
 
     def _result(self, event: dict[str, Any]) -> None:
-        self.turns += as_int(event.get("num_turns"))
+        self.turns += result_turns(event) or 0
         duration = as_number(event.get("duration_ms"), -1)
         if duration >= 0:
             self.duration_ms = min((self.duration_ms or 0) + int(duration), MAX_INT)
