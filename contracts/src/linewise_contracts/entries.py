@@ -144,8 +144,13 @@ class ToolResultEntry(TypedDict):
     parentToolUseId: NotRequired[str]
 
 
+#: An init entry's ``model`` when the CLI named none (``model`` is required): the word
+#: parsers write, which a host reads as no model (contract 1.9 names it).
+UNKNOWN_MODEL: Final = "unknown"
+
+
 class InitEntry(TypedDict):
-    """The agent started a session with a model."""
+    """The agent started a session with a model (:data:`UNKNOWN_MODEL` when it named none)."""
 
     kind: Literal["init"]
     ts: str
@@ -185,9 +190,11 @@ class ResultEntry(TypedDict):
     session's so far (what Claude's and Codex's results report): a later
     result of the session replaces an earlier one's, sessions add up.
 
-    Contract 1.9 adds, optional: ``turns``, the turns (model round trips the
-    CLI counts, Claude's ``num_turns``) this result's run took, its own even
-    where ``usage`` is its session's so far, so results' turns add up; and
+    Contract 1.9 adds, optional: ``turns``, the count of turns the CLI
+    reports for this result's run (Claude Code's ``num_turns``: the model's
+    round trips in its agent loop), given only where the CLI reports one (a
+    count a plugin would make of events is not it), its own even where
+    ``usage`` is its session's so far, so results' turns add up; and
     ``modelUsage``, the same tokens as ``usage`` per model (a model name ->
     the usage vocabulary), with ``usage``'s meaning: its session's so far
     when the result names ``sessionId``, else its own.

@@ -166,7 +166,7 @@ def test_list_shows_the_installed_claude_plugin() -> None:
     assert done.returncode == 0
     out = done.stdout.decode()
     [row] = [line for line in out.splitlines() if line.startswith("claude_local ")]
-    assert "linewise-claude" in row and ">=1.8,<2" in row  # its distribution, its contract range
+    assert "linewise-claude" in row and ">=1.9,<2" in row  # its distribution, its contract range
     assert "claude_session" in out
     assert "process" in out and "built in" in out
 
@@ -187,7 +187,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.8,<2"  # its light package (1.8)
+    assert claude["contract"] == ">=1.9,<2"  # its results carry turns and usage per model (1.9)
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(

@@ -113,6 +113,23 @@ def test_a_result_carries_its_sessions_tokens_cost_source_outcome_and_session() 
     assert (result["inputTokens"], result["cachedTokens"]) == (18, 30100)
 
 
+def test_a_result_carries_its_turns_and_its_session_s_usage_per_model() -> None:
+    result = _result(parse_stdout_line(_result_line(), TS))
+    assert result["turns"] == 2  # contract 1.9: num_turns, this result's own
+    assert result["modelUsage"] == {
+        "claude-haiku-4-5-20251001": {
+            "uncachedInput": 40,
+            "cacheRead": 51000,
+            "cacheWrite": 6100,
+            "output": 1200,
+            "reasoning": None,
+        }
+    }
+    bare = _result(parse_stdout_line(_result_line(num_turns=None, modelUsage=None), TS))
+    assert "turns" not in bare and "modelUsage" not in bare  # not reported: not said
+    assert "turns" not in _result(parse_stdout_line(_result_line(num_turns=-3), TS))
+
+
 def test_a_result_without_model_usage_carries_its_usage_blocks_counts() -> None:
     result = _result(parse_stdout_line(_result_line(modelUsage=None), TS))
     assert result["usage"] == {
@@ -191,7 +208,7 @@ def test_a_resumed_sessions_second_result_adds_up_as_the_summary_does() -> None:
     assert fold.token_usage.output == 2400
 
 
-def test_on_every_real_log_the_entries_fold_to_the_summarys_tokens_cost_and_session() -> None:
+def test_on_every_real_log_the_entries_fold_to_the_summarys_tokens_cost_turns_and_session() -> None:
     checked = 0
     for path in sorted(corpus_path("real-logs", "claude").glob("*.jsonl")):
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -199,8 +216,11 @@ def test_on_every_real_log_the_entries_fold_to_the_summarys_tokens_cost_and_sess
         if fold.results == 0:
             continue
         checked += 1
+        assert fold.turns == summary.turns, path.name
         if fold.complete:
             assert fold.token_usage == summary.token_usage, path.name
+            assert fold.to_summary().model_usage == summary.model_usage, path.name
+            assert fold.to_summary().outcome == summary.outcome, path.name
         if summary.cost_usd is None:
             assert fold.cost_usd is None, path.name
         else:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.entries import UNKNOWN_MODEL, TranscriptEntry
 from linewise_contracts.outcomes import is_outcome
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
@@ -34,6 +34,7 @@ __all__ = [
     "SUBAGENT_TOOLS",
     "RunFold",
     "TranscriptStats",
+    "entries_summary",
     "finite",
     "merged",
     "run_fold",
@@ -165,7 +166,9 @@ class RunFold(EntryFold):
                 self.tool_errors += entry["isError"] is True
             elif kind == "init":
                 self.session_id = entry["sessionId"] or self.session_id
-                self.model = entry["model"] or self.model
+                model: str = entry["model"]
+                if model and model != UNKNOWN_MODEL:  # "unknown": the CLI named none
+                    self.model = model
                 self.started = True
                 self.open_session = True
             elif kind == "result":
@@ -285,61 +288,66 @@ class RunFold(EntryFold):
         return self.results > 0 and not self.open_session
 
     def to_summary(self) -> RunSummary:
-        """The run summary the entries alone give.
-
-        A contract 1.5 result's ``outcome`` is the outcome (an older one's
-        ``subtype``, the CLI's own word, stands in); a run of a CLI that writes
-        results whose last session has none yet (an init, or a new turn's
-        answer or tool call, after the last result) is ``cut_off`` and not
-        complete (a session file with no result at all says nothing of how it
-        ended: no outcome). A run that said its
-        terminal state (contract 1.3's ``run_terminal``) and whose results give
-        no outcome word is complete, its run state giving the outcome
-        (succeeded: completed, cancelled: interrupted, failed: failed), with
-        the states in ``details``. ``turns`` and ``model_usage`` are the
-        results' (contract 1.9), unknown when none gave them.
-        """
-        common: dict[str, Any] = {
-            "session_id": self.session_id,
-            "model": self.model,
-            "usage": self.usage,
-            "token_usage": self.token_usage,
-            "model_usage": self.model_usage,
-            "turns": self.turns,
-            "cost_usd": self.cost_usd,
-            "cost_source": _summary_cost_source(self.cost_source, self.cost_usd),
-            "final_text": self.final_text,
-            "errors": tuple(self.errors),
-        }
-        if self.results and self.open_session:
-            return RunSummary(**common, outcome="cut_off", is_error=self.is_error, complete=False)
-        if self.run_state is not None:
-            details: dict[str, Any] = {
-                "runState": self.run_state,
-                "turnState": self.turn_state,
-                "disposition": self.disposition,
-            }
-            if self.stop_reason:
-                details["stopReason"] = self.stop_reason
-            return RunSummary(
-                **common,
-                outcome=self.result_outcome or _RUN_OUTCOMES[self.run_state],
-                is_error=self.run_state == "failed" or self.is_error,
-                complete=True,
-                details=details,
-            )
-        return RunSummary(
-            **common,
-            outcome=self.result_outcome or self.outcome,
-            is_error=self.is_error,
-            complete=bool(self.complete),
-        )
+        """The run summary the entries alone give (see :func:`entries_summary`)."""
+        return entries_summary(self)
 
     def summary(self, plugin: RunSummary | None) -> RunSummary:
         """The run's summary: the entries' figures, a plugin's ``summarize_run`` for the rest."""
         if plugin is None:
             return self.to_summary()
         return merged(self, plugin)
+
+
+def entries_summary(fold: RunFold) -> RunSummary:
+    """The run summary ``fold``'s entries alone give.
+
+    A contract 1.5 result's ``outcome`` is the outcome (an older one's
+    ``subtype``, the CLI's own word, stands in); a run of a CLI that writes
+    results whose last session has none yet (an init, or a new turn's
+    answer or tool call, after the last result) is ``cut_off`` and not
+    complete (a session file with no result at all says nothing of how it
+    ended: no outcome). A run that said its
+    terminal state (contract 1.3's ``run_terminal``) and whose results give
+    no outcome word is complete, its run state giving the outcome
+    (succeeded: completed, cancelled: interrupted, failed: failed), with
+    the states in ``details``. ``turns`` and ``model_usage`` are the
+    results' (contract 1.9), unknown when none gave them.
+    """
+    common: dict[str, Any] = {
+        "session_id": fold.session_id,
+        "model": fold.model,
+        "usage": fold.usage,
+        "token_usage": fold.token_usage,
+        "model_usage": fold.model_usage,
+        "turns": fold.turns,
+        "cost_usd": fold.cost_usd,
+        "cost_source": _summary_cost_source(fold.cost_source, fold.cost_usd),
+        "final_text": fold.final_text,
+        "errors": tuple(fold.errors),
+    }
+    if fold.results and fold.open_session:
+        return RunSummary(**common, outcome="cut_off", is_error=fold.is_error, complete=False)
+    if fold.run_state is not None:
+        details: dict[str, Any] = {
+            "runState": fold.run_state,
+            "turnState": fold.turn_state,
+            "disposition": fold.disposition,
+        }
+        if fold.stop_reason:
+            details["stopReason"] = fold.stop_reason
+        return RunSummary(
+            **common,
+            outcome=fold.result_outcome or _RUN_OUTCOMES[fold.run_state],
+            is_error=fold.run_state == "failed" or fold.is_error,
+            complete=True,
+            details=details,
+        )
+    return RunSummary(
+        **common,
+        outcome=fold.result_outcome or fold.outcome,
+        is_error=fold.is_error,
+        complete=bool(fold.complete),
+    )
 
 
 def run_fold(pipeline: Any) -> RunFold:

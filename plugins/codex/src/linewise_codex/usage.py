@@ -72,11 +72,7 @@ def with_session_fields(
     the event reported; Codex reports none, so ``costSource`` is null (no
     cost) unless a number is there. ``outcome``: how the turn ended, where the
     event says. ``own``: ``usage`` is this result's own figures (not a running
-    total), carried without ``sessionId`` so that results add up. Every Codex
-    result ends one turn (``turn.completed``, ``turn.failed``, a legacy
-    ``task_complete`` or ``turn_aborted``, an app server's ``turn/completed``):
-    its ``turns`` is 1 (contract 1.9), and the results' turns add up to the
-    turns that ended.
+    total), carried without ``sessionId`` so that results add up.
     """
     if own:
         session = ""
@@ -87,5 +83,4 @@ def with_session_fields(
         result["outcome"] = outcome
     if session:
         result["sessionId"] = session
-    result["turns"] = 1
     return result
