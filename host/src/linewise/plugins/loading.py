@@ -103,7 +103,7 @@ class PluginLoader:
         if loaded is not None:
             return loaded
         # Gated already when its sniff was imported: said once what the gate had to say.
-        winner = self._gated(adapter_type, quiet=adapter_type in self._registry._sniffers)
+        winner = self._gated(adapter_type, quiet=adapter_type in self._registry._fields)
         if isinstance(winner, LoadedParser):
             return winner
         return self._load_winner(winner)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from linewise_contracts._version import CONTRACT_VERSION
+from linewise_contracts.protocols import SESSION_STORES, SNIFF
 
 from linewise.plugins.candidate import Candidate
 from linewise.plugins.discovery import scan
+from linewise.plugins.field_loading import FieldLoader
 from linewise.plugins.gate import check_contract
 from linewise.plugins.generic import GENERIC_ADAPTER_TYPE
 from linewise.plugins.guard import GuardedSniff, PluginCallRecord
@@ -17,11 +19,12 @@ from linewise.plugins.hooks import HookRelay
 from linewise.plugins.isolation._policy import IsolationPolicy
 from linewise.plugins.loaded import LoadedParser, PluginExports, generic_loaded
 from linewise.plugins.loading import PluginLoader, static_problem
-from linewise.plugins.sniff_loading import SniffLoader
 from linewise.settings.environment import Settings
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from linewise_contracts.sessions import SessionStore
 
     from linewise.plugins.failed_load import FailedLoad
     from linewise.plugins.parser_info import ParserInfo, ParserStatus
@@ -122,9 +125,10 @@ class Registry:
         self._loaded: dict[str, LoadedParser] = {}
         self._failed: dict[str, FailedLoad] = {}
         #: The guarded ``sniff`` of declared formats imported for detection only.
-        self._sniffers: dict[str, GuardedSniff | None] = {}
+        # Of declared formats not loaded whole: the fields asked alone (sniff, session_stores).
+        self._fields: dict[str, dict[str, Any]] = {}
         self._loader = PluginLoader(self)
-        self._sniff_loader = SniffLoader(self._loader)
+        self._field_loader = FieldLoader(self._loader)
 
     # -- discovery -----------------------------------------------------------
 
@@ -224,6 +228,11 @@ class Registry:
         with self._lock:
             return self._loader.load_locked(adapter_type)
 
+    def already_loaded(self, adapter_type: str) -> LoadedParser | None:
+        """The parser :meth:`load` gave ``adapter_type`` so far; None when it was not loaded
+        (nothing is imported to answer)."""
+        return self._loaded.get(adapter_type)
+
     def sniffer(self, adapter_type: str) -> Callable[[Sequence[str]], float | None] | None:
         """``adapter_type``'s guarded ``sniff`` (a score, or None when it fails), or None when
         it has none or its plugin cannot load; of a declared format only that is imported
@@ -234,7 +243,21 @@ class Registry:
         if loaded is not None:
             return None if loaded.is_fallback else loaded.sniff
         with self._lock:
-            return self._sniff_loader.sniffer_locked(adapter_type)
+            return cast("GuardedSniff | None", self._field_loader.field_locked(adapter_type, SNIFF))
+
+    def session_stores(self, adapter_type: str) -> Callable[..., list[SessionStore]] | None:
+        """``adapter_type``'s guarded ``session_stores(environ, home)``, or None when it has
+        none or its plugin cannot load; of a declared format only that is imported, so
+        asking every installed format where it keeps sessions stays cheap. An isolated
+        plugin's is None (an isolated worker may not read files, see ``not_searched``)."""
+        if adapter_type == GENERIC_ADAPTER_TYPE:
+            return None
+        loaded = self._loaded.get(adapter_type)
+        if loaded is not None:
+            return None if loaded.is_fallback else loaded.session_stores
+        with self._lock:
+            found = self._field_loader.field_locked(adapter_type, SESSION_STORES)
+            return cast("Callable[..., list[SessionStore]] | None", found)
 
     def reload(self, adapter_type: str | None = None) -> None:
         """Forget loads and failures (of one adapter type, or all) and rescan entry points.
@@ -249,11 +272,11 @@ class Registry:
             if adapter_type is None:
                 self._loaded.clear()
                 self._failed.clear()
-                self._sniffers.clear()
+                self._fields.clear()
             else:
                 self._loaded.pop(adapter_type, None)
                 self._failed.pop(adapter_type, None)
-                self._sniffers.pop(adapter_type, None)
+                self._fields.pop(adapter_type, None)
             self.call_failures.forget(adapter_type)
             self._claims = None
 
@@ -265,14 +288,14 @@ class Registry:
             self._disabled = self._disabled | {_normal(n) for n in names}
             for name in names:
                 self._loaded.pop(name, None)
-                self._sniffers.pop(name, None)
+                self._fields.pop(name, None)
 
     def only(self, *names: str) -> None:
         """Allow only these adapter types or distributions (like ``LINEWISE_ONLY``)."""
         with self._lock:
             self._only = frozenset(_normal(n) for n in names)
             self._loaded = {k: v for k, v in self._loaded.items() if _normal(k) in self._only}
-            self._sniffers = {k: v for k, v in self._sniffers.items() if _normal(k) in self._only}
+            self._fields = {k: v for k, v in self._fields.items() if _normal(k) in self._only}
 
     def isolate(
         self,

@@ -10,6 +10,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any, NamedTuple, Protocol
 
 from linewise_contracts.sessions import SessionStore
 
@@ -19,8 +20,10 @@ from linewise.plugins.registry import LoadedParser, Registry
 from linewise.settings.logs import logger
 
 __all__ = [
+    "DeclaresStores",
     "SessionFile",
     "StoreOf",
+    "StoresOfType",
     "find_files",
     "not_searched",
     "session_keys_of",
@@ -50,16 +53,38 @@ class SessionFile:
     mtime_ns: int
 
 
-def session_parsers(registry: Registry) -> list[LoadedParser]:
-    """The loaded parsers that declare session stores (every plugin is imported to learn it)."""
+class DeclaresStores(Protocol):
+    """What declares session stores: a :class:`StoresOfType` or a ``LoadedParser``."""
+
+    @property
+    def adapter_type(self) -> str: ...
+
+    @property
+    def session_stores(self) -> Callable[..., Any] | None: ...
+
+
+class StoresOfType(NamedTuple):
+    """One adapter type's guarded ``session_stores``, asked alone (the rest not imported)."""
+
+    adapter_type: str
+    session_stores: Callable[..., Any]
+
+
+def session_parsers(registry: Registry) -> list[StoresOfType]:
+    """The adapter types that declare session stores, each with its guarded
+    ``session_stores``; of a declared format only that field is imported
+    (``Registry.session_stores``), so a log no sniffer is sure of does not load every
+    plugin whole to ask whether the file is in a store."""
     found = []
     for adapter_type in registry.adapter_types:
         if adapter_type == GENERIC_ADAPTER_TYPE:
             continue
-        loaded = registry.load(adapter_type)
-        if not loaded.is_fallback and loaded.session_stores is not None:
-            found.append(loaded)
-        elif loaded.isolated and "session_stores" in loaded.unserved:
+        stores = registry.session_stores(adapter_type)
+        if stores is not None:
+            found.append(StoresOfType(adapter_type, stores))
+            continue
+        loaded = registry.already_loaded(adapter_type)
+        if loaded is not None and loaded.isolated and "session_stores" in loaded.unserved:
             not_searched(registry, adapter_type)
     return found
 
@@ -78,7 +103,7 @@ def not_searched(registry: Registry, adapter_type: str) -> None:
 
 
 def stores_of(
-    parser: LoadedParser, environ: Mapping[str, str], home: Path, registry: Registry
+    parser: DeclaresStores, environ: Mapping[str, str], home: Path, registry: Registry
 ) -> list[StoreOf]:
     """The stores ``parser``'s plugin declares; a failure or a malformed store is recorded."""
     assert parser.session_stores is not None
@@ -113,7 +138,7 @@ def _store_problem(store: object) -> str | None:
     return None
 
 
-def _failed(registry: Registry, parser: LoadedParser, reason: str) -> None:
+def _failed(registry: Registry, parser: DeclaresStores, reason: str) -> None:
     registry.call_failures.add(PluginCallFailure(parser.adapter_type, "session_stores", reason))
 
 

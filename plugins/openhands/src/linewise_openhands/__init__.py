@@ -76,6 +76,10 @@ tool_result paired by tool_call_id, system (state changes), stderr (agent errors
 """
 
 #: The routing doc of openhands_session (``linewise_openhands.session`` names it too).
+#: The record ``session.store.session_records`` puts first (the conversation), which the
+#: parser reads: here, so that neither format's code imports the other's.
+CONVERSATION_RECORD = "linewise.OpenHandsConversation"
+
 SESSION_DOC = """\
 # openhands_session
 

@@ -19,6 +19,8 @@ from linewise_contracts.extract import (
     truncate,
 )
 
+from linewise_openhands import CONVERSATION_RECORD
+
 __all__ = [
     "CONVERSATION_RECORD",
     "OpenHandsParser",
@@ -26,9 +28,6 @@ __all__ = [
     "parse_stdout_line",
     "thinking_text",
 ]
-
-#: The record :func:`linewise_openhands.session.store.session_records` puts first: the conversation.
-CONVERSATION_RECORD: Final = "linewise.OpenHandsConversation"
 
 _SYSTEM_TEXT_LIMIT: Final = 2000
 _REMEMBERED: Final = 4096

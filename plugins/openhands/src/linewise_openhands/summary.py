@@ -16,7 +16,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_openhands.parser import CONVERSATION_RECORD
+from linewise_openhands import CONVERSATION_RECORD
 
 __all__ = ["summarize_run", "token_usage"]
 

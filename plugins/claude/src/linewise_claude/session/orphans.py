@@ -12,13 +12,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from linewise_contracts.lazy import lazy_names
 from linewise_contracts.sessions import SessionStore, store_root
 
 from linewise_claude import SUBAGENT_DOC
-from linewise_claude.session.parser import ClaudeSessionParser, create_stdout_parser
 from linewise_claude.session.records import orphan_records, parent_file
-from linewise_claude.session.summary import summarize_session as summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_claude.session.parser import ClaudeSessionParser, create_stdout_parser
+    from linewise_claude.session.summary import summarize_session as summarize_run
+
+# The parser and summary on first read: asking this store's session_stores (a log no
+# sniffer is sure of) imports no parser.
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "ClaudeSessionParser": "linewise_claude.session.parser",
+        "create_stdout_parser": "linewise_claude.session.parser",
+        "summarize_run": "linewise_claude.session.summary:summarize_session",
+    },
+)
 
 __all__ = [
     "ClaudeSessionParser",

@@ -9,7 +9,7 @@ from typing import Final
 
 from linewise_contracts.sessions import SessionStore, read_document, store_root
 
-from linewise_openhands.parser import CONVERSATION_RECORD
+from linewise_openhands import CONVERSATION_RECORD
 
 __all__ = ["session_records", "session_stores"]
 

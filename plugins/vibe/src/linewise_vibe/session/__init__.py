@@ -1,10 +1,27 @@
 """Vibe's session logs: the ``vibe_session`` adapter type's exports."""
 
+from typing import TYPE_CHECKING
+
+from linewise_contracts.lazy import lazy_names
+
 from linewise_vibe import SESSION_DOC
-from linewise_vibe.parser import VibeParser, create_stdout_parser
-from linewise_vibe.session.store import session_records, session_stores
 from linewise_vibe.sniff import session_sniff as sniff
-from linewise_vibe.summary import summarize_run
+
+if TYPE_CHECKING:  # the names the table below serves, for type checkers
+    from linewise_vibe.parser import VibeParser, create_stdout_parser
+    from linewise_vibe.session.store import session_records, session_stores
+    from linewise_vibe.summary import summarize_run
+
+__getattr__, __dir__ = lazy_names(
+    __name__,
+    {
+        "VibeParser": "linewise_vibe.parser",
+        "create_stdout_parser": "linewise_vibe.parser",
+        "session_records": "linewise_vibe.session.store",
+        "session_stores": "linewise_vibe.session.store",
+        "summarize_run": "linewise_vibe.summary",
+    },
+)
 
 __all__ = [
     "VibeParser",
