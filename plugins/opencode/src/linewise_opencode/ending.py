@@ -70,7 +70,7 @@ def with_step_fields(
             counts = cast("TokenUsageCounts", tokens.to_json())
             entry["usage"] = counts
             if model:
-                entry["modelUsage"] = {model: counts}
+                entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
     entry["costSource"] = "reported" if step_cost(part) is not None else None
     outcome = step_outcome(part)
     if outcome is not None:

@@ -52,6 +52,6 @@ def with_request_fields(entry: ResultEntry, record: dict[str, Any], model: str) 
         counts = cast("TokenUsageCounts", tokens.to_json())
         entry["usage"] = counts
         if model:
-            entry["modelUsage"] = {model: counts}
+            entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
     entry["costSource"] = None
     return entry

@@ -167,7 +167,7 @@ def _tokens(
         counts = cast("TokenUsageCounts", usage.to_json())
         result["usage"] = counts
         if model:
-            result["modelUsage"] = {model: counts}
+            result["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
     result["costSource"] = None  # Gemini records no cost: costUsd 0 is none
     result["outcome"] = "completed" if answered else "cut_off"
     return result
