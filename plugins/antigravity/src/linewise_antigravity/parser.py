@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import InitEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import InitEntry, ResultEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -18,6 +18,8 @@ from linewise_contracts.extract import (
     to_json_text,
     truncate,
 )
+
+from linewise_antigravity.ending import step_key, step_usage, with_result_fields
 
 __all__ = [
     "AgyStdoutParser",
@@ -80,7 +82,7 @@ def _denied(result: dict[str, Any]) -> list[str]:
     return [action if type(action) is str else to_json_text(action) for action in denied if action]
 
 
-def _result_entry(result: dict[str, Any], ts: str) -> TranscriptEntry:
+def _result_entry(result: dict[str, Any], ts: str) -> ResultEntry:
     usage = as_object(result.get("usage"))
     status = as_string(result.get("status"))
     errors = result_errors(result)
@@ -111,10 +113,12 @@ class AgyStdoutParser:
     the earliest open call of the same tool.
     """
 
-    __slots__ = ("_conversation", "_finished", "_open", "_steps", "_unindexed")
+    __slots__ = ("_conversation", "_finished", "_open", "_steps", "_unindexed", "_usage")
 
     def __init__(self) -> None:
         self._conversation = ""
+        # The latest usage of each step of the run so far (ending.py): the result's tokens.
+        self._usage: dict[str, dict[str, int | None]] = {}
         # toolUseId of each open tool step, by the step's key, oldest first (bounded in _tool).
         self._open: dict[str, tuple[str, str]] = {}  # (toolUseId, tool name)
         self._finished: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)
@@ -169,6 +173,9 @@ class AgyStdoutParser:
         return f"{owner or 'agy'}:{index}:{what}"
 
     def _step(self, step: dict[str, Any], conversation: str, ts: str) -> list[TranscriptEntry]:
+        counted = step_key(step)
+        if counted is not None:
+            self._usage[counted] = step_usage(step["usage"])  # its latest totals, once
         step_type = as_string(step.get("step_type"))
         state = as_string(step.get("state"))
         if step_type in _TEXT_STEPS or step_type in _THINKING_STEPS:
@@ -272,11 +279,15 @@ class AgyStdoutParser:
             entries.append(
                 {"kind": "stderr", "ts": ts, "text": "denied actions: " + "; ".join(denied)}
             )
-        entries.append(_result_entry(result, ts))
+        # The summary fields (contracts 1.5, 1.9), one definition with the summary: ending.py.
+        entry = _result_entry(result, ts)
+        entries.append(with_result_fields(entry, result, self._usage, self._conversation))
+        self._usage = {}  # a later run (a resumed conversation) counts its own steps
         return entries
 
     def reset(self) -> None:
         self._conversation = ""
+        self._usage = {}
         self._open.clear()
         self._finished.clear()
         self._steps.clear()

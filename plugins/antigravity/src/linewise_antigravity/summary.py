@@ -8,10 +8,17 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
-from linewise_contracts.extract import as_number, as_object, as_string, parse_json_object
+from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
-from linewise_contracts.usage import TokenUsage
 
+from linewise_antigravity.ending import (
+    parts_tokens,
+    result_outcome,
+    run_parts,
+    step_key,
+    step_usage,
+    total,
+)
 from linewise_antigravity.parser import result_errors, tool_error_text
 
 __all__ = ["is_unknown_session_error", "step_usage", "summarize_run"]
@@ -32,31 +39,6 @@ _ERRORS_KEPT: Final = 1000
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     """True when agy could not resume the conversation it was given (``--conversation``)."""
     return bool(_UNKNOWN_CONVERSATION.search(stdout) or _UNKNOWN_CONVERSATION.search(stderr))
-
-
-def _count(value: object) -> int | None:
-    number = as_number(value, -1)
-    return int(number) if number >= 0 and number == int(number) else None
-
-
-def step_usage(usage: object) -> dict[str, int | None]:
-    """agy's usage block as counts (None where a field is absent or not a count).
-
-    ``input_tokens`` are the uncached input (``total_tokens`` is input plus
-    output, and ``cache_read_tokens`` can exceed it); ``thinking_tokens`` are
-    part of ``output_tokens``.
-    """
-    body = as_object(usage)
-    return {
-        field: _count(body.get(field))
-        for field in (
-            "input_tokens",
-            "output_tokens",
-            "thinking_tokens",
-            "cache_read_tokens",
-            "total_tokens",
-        )
-    }
 
 
 class _Run:
@@ -107,8 +89,9 @@ class _Run:
         self.conversation = as_string(step.get("conversation_id")) or self.conversation
         index = step.get("step_index")
         key = f"{as_string(step.get('conversation_id'))}:{index}"
-        if type(index) is int and type(step.get("usage")) is dict:
-            self.steps[key] = step_usage(step["usage"])  # a step's latest totals, once
+        counted = step_key(step)
+        if counted is not None:
+            self.steps[counted] = step_usage(step["usage"])  # a step's latest totals, once
         step_type = step.get("step_type")
         if step_type == "agent_response":
             self.streamed.append(as_string(step.get("text_delta")) or as_string(step.get("text")))
@@ -121,11 +104,6 @@ class _Run:
             error = tool_error_text(info.get("error")) or tool_error_text(step.get("error"))
             if step_type != "tool":
                 self.error(error or f"{step_type or 'step'} step failed")
-
-
-def _total(parts: Iterable[dict[str, int | None]], field: str) -> int | None:
-    values = [part[field] for part in parts if part[field] is not None]
-    return sum(v for v in values if v is not None) if values else None
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
@@ -149,22 +127,14 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         run.event(event)
 
     result = run.result or {}
-    basis: str | None
-    if run.steps:
-        parts: list[dict[str, int | None]] = list(run.steps.values())
-        basis = "steps"
-    elif "usage" in result:
-        parts = [step_usage(result.get("usage"))]
-        basis = "result"
-    else:
-        parts, basis = [], None
+    parts, basis = run_parts(run.steps, result)
     status = as_string(result.get("status")) or None
     streamed = "".join(run.streamed).strip()
     response = as_string(result.get("response")).strip()
     details: dict[str, JsonValue] = {
         "status": status,
         "usageBasis": basis,
-        "thinkingTokens": _total(parts, "thinking_tokens"),
+        "thinkingTokens": total(parts, "thinking_tokens"),
         "toolSteps": len(run.tool_steps),
         "failedToolSteps": len(run.failed_tools),
         "deniedActions": run.denied,
@@ -179,18 +149,16 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     if run.errors_omitted:
         details["errorsOmitted"] = run.errors_omitted
     turns = result.get("num_turns")
-    outcome = None
-    if status is not None:
-        outcome = "completed" if status == "SUCCESS" else "failed"
-    elif run.result is None and (run.streamed or run.steps or run.tool_steps):
+    outcome = result_outcome(result)
+    if outcome is None and run.result is None and (run.streamed or run.steps or run.tool_steps):
         outcome = "cut_off"
     return RunSummary(
         session_id=run.conversation or None,
         model=run.model,
         usage=Usage(
-            input_tokens=_total(parts, "input_tokens") or 0,
-            output_tokens=_total(parts, "output_tokens") or 0,
-            cached_tokens=_total(parts, "cache_read_tokens") or 0,
+            input_tokens=total(parts, "input_tokens") or 0,
+            output_tokens=total(parts, "output_tokens") or 0,
+            cached_tokens=total(parts, "cache_read_tokens") or 0,
         ),
         cost_usd=None,
         final_text=response or streamed or None,
@@ -201,10 +169,5 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         turns=turns if type(turns) is int else None,
         complete=run.result is not None,
         details=details,
-        token_usage=TokenUsage(
-            uncached_input=_total(parts, "input_tokens"),
-            cache_read=_total(parts, "cache_read_tokens"),
-            output=_total(parts, "output_tokens"),
-            reasoning=_total(parts, "thinking_tokens"),
-        ),
+        token_usage=parts_tokens(parts),
     )

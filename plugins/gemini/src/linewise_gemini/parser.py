@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from linewise_contracts.acpx import parse_acpx_event
-from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     BoundedMap,
     as_list,
@@ -21,6 +26,8 @@ from linewise_contracts.extract import (
     stdout_entries,
     strip_ansi,
 )
+
+from linewise_gemini.ending import is_error_result, with_result_fields
 
 # Defined beside the sniff, which detection imports alone.
 from linewise_gemini.sniff import plain_line_kind
@@ -306,9 +313,7 @@ def _error(event: dict[str, Any], ts: str) -> TranscriptEntry:
 def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
     status = as_string(event.get("status"))
     subtype = as_string(event.get("subtype")) or status or "result"
-    is_error = (
-        event.get("is_error") is True or status.lower() == "error" or subtype.lower() == "error"
-    )
+    is_error = is_error_result(event)
     errors: list[str] = []
     if is_error:
         text = _typed_error(_first_present(event, "error", "message", "result"))
@@ -318,7 +323,7 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
     cost = _first_present(event, "total_cost_usd", "cost_usd", "cost") or dig(
         event, "stats", "cost_usd"
     )
-    return {
+    result: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": as_string(event.get("result"))
@@ -332,6 +337,9 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": is_error,
         "errors": errors,
     }
+    # The run's tokens in the usage vocabulary, cost source and outcome (contracts 1.5,
+    # 1.9): one definition with the summary (ending.py).
+    return with_result_fields(result, event)
 
 
 def _init(event: dict[str, Any], ts: str) -> TranscriptEntry:

@@ -11,7 +11,6 @@ from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import (
     as_int,
     as_list,
-    as_number,
     as_object,
     as_string,
     dig,
@@ -21,9 +20,16 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
+from linewise_gemini.ending import (
+    is_error_result,
+    is_turn_limit_result,
+    result_cost,
+    result_model_usage,
+    result_outcome,
+)
 from linewise_gemini.final_text import FinalText
 from linewise_gemini.parser import glued_event, plain_line_kind, read_session_id, read_usage
-from linewise_gemini.usage import stats_model_tokens, stats_tokens
+from linewise_gemini.usage import stats_tokens
 
 __all__ = [
     "is_auth_required",
@@ -60,10 +66,6 @@ _AUTH_REQUIRED: Final = re.compile(
     r"|run\s+`?gemini\s+auth",
     re.IGNORECASE,
 )
-_TURN_LIMIT_VALUES: Final = re.compile(r"^(?:turn_limit|max_turns)", re.IGNORECASE)
-_TURN_LIMIT_ERROR_TYPES: Final = frozenset({"FatalTurnLimitedError", "MaxSessionTurnsError"})
-# Gemini exits with 53 when --max-session-turns (or the settings' limit) is used up.
-_TURN_LIMIT_EXIT_CODE: Final = 53
 #: Error, warning and tool error messages a summary keeps of each (the rest are counted).
 KEPT_MESSAGES: Final = 1000
 # Where a result event carries the answer, when no assistant message did.
@@ -90,32 +92,6 @@ def is_auth_required(*texts: str) -> bool:
     return any(_AUTH_REQUIRED.search(line) for text in texts for line in text.splitlines())
 
 
-def is_turn_limit_result(result: Mapping[str, Any] | None, exit_code: int | None = None) -> bool:
-    """True when the run stopped on its turn limit (structured fields or exit code 53 only).
-
-    ``status``, ``stopReason``/``stop_reason`` or ``subtype`` naming a turn
-    limit count, and so does a result error of type ``FatalTurnLimitedError``;
-    free error text ("max_turns reached") does not.
-    """
-    if exit_code == _TURN_LIMIT_EXIT_CODE:
-        return True
-    if not result:
-        return False
-    for key in ("status", "stopReason", "stop_reason", "subtype"):
-        value = result.get(key)
-        if type(value) is str and _TURN_LIMIT_VALUES.match(value.strip()):
-            return True
-    return dig(result, "error", "type") in _TURN_LIMIT_ERROR_TYPES
-
-
-def _is_error_result(result: Mapping[str, Any]) -> bool:
-    return (
-        result.get("is_error") is True
-        or as_string(result.get("status")).lower() == "error"
-        or as_string(result.get("subtype")).lower() == "error"
-    )
-
-
 def _first(event: Mapping[str, Any], *keys: str) -> object:
     # JavaScript's `a ?? b`, as the reference reads these fields.
     return next((event[key] for key in keys if event.get(key) is not None), None)
@@ -123,19 +99,6 @@ def _first(event: Mapping[str, Any], *keys: str) -> object:
 
 def _result_error(result: Mapping[str, Any]) -> str:
     return error_text(_first(result, "error", "message", "result")).strip()
-
-
-def _cost(event: Mapping[str, Any]) -> float | None:
-    for value in (
-        event.get("total_cost_usd"),
-        event.get("cost_usd"),
-        event.get("cost"),
-        dig(event, "stats", "cost_usd"),
-    ):
-        number = as_number(value, -1)
-        if number >= 0:
-            return number
-    return None
 
 
 def _question(message: object) -> dict[str, JsonValue] | None:
@@ -285,16 +248,16 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
                 cached_tokens=int(cached_tokens),
             )
             tokens += stats_tokens(event)
-            for name, part in stats_model_tokens(event).items():
+            for name, part in result_model_usage(event).items():
                 per_model[name] = per_model.get(name, TokenUsage()) + part
-            paid = _cost(event)
+            paid = result_cost(event)
             if paid is not None:
                 cost = paid if cost is None else cost + paid
             stats = as_object(event.get("stats"))
             tool_calls_reported += as_int(stats.get("tool_calls"))
             duration_ms += as_int(stats.get("duration_ms"))
             models.update(as_object(stats.get("models")))
-            if _is_error_result(event):
+            if is_error_result(event):
                 message = _result_error(event) or as_string(event.get("status"), "error")
                 errors.add(message)
                 classified.add(message)
@@ -360,7 +323,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         final_text=final or None,
         outcome=_outcome(last, open_activity),
         # An error the CLI reported after its last result (or with none) fails the run too.
-        is_error=(last is not None and _is_error_result(last)) or error_since_result,
+        is_error=(last is not None and is_error_result(last)) or error_since_result,
         errors=tuple(errors.kept),
         unknown_session=classified.unknown_session,
         turns=None,
@@ -378,6 +341,4 @@ def _outcome(last: Mapping[str, Any] | None, open_activity: bool) -> str | None:
         return "cut_off"
     if last is None:
         return None
-    if is_turn_limit_result(last):
-        return "max_turns"
-    return "failed" if _is_error_result(last) else "completed"
+    return result_outcome(last)

@@ -6,6 +6,7 @@ from typing import Any, Final
 
 from linewise_contracts.entries import (
     AssistantEntry,
+    ResultEntry,
     ThinkingEntry,
     ToolCallEntry,
     ToolResultEntry,
@@ -26,6 +27,8 @@ from linewise_contracts.extract import (
 )
 from linewise_contracts.extract import diff_entries as unified_diff_entries
 from linewise_contracts.extract import error_text as shared_error_text
+
+from linewise_opencode.ending import step_failed, with_step_fields
 
 __all__ = [
     "OpenCodeStdoutParser",
@@ -144,11 +147,16 @@ def _tool_use(event: dict[str, Any], ts: str, shown: _Shown | None) -> list[Tran
 # -- steps, text, errors ---------------------------------------------------------------------
 
 
-def _step_finish(event: dict[str, Any], ts: str) -> TranscriptEntry:
+def _step_finish(
+    event: dict[str, Any], ts: str, *, turns: bool = True, model: str = ""
+) -> TranscriptEntry:
+    """A step's ``result``: the 1.x counts, and what a run summary reads (contracts 1.5,
+    1.9: ``ending.py``, one definition with the summaries); ``turns`` and ``model`` as
+    :func:`.ending.with_step_fields` takes them."""
     part = as_object(event.get("part"))
     tokens = as_object(part.get("tokens"))
     reason = as_string(part.get("reason"), "step")
-    return {
+    result: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": reason,
@@ -158,9 +166,10 @@ def _step_finish(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "cachedTokens": as_number(as_object(tokens.get("cache")).get("read")),
         "costUsd": as_number(part.get("cost")),
         "subtype": reason,
-        "isError": reason == "error" or part.get("status") == "error",
+        "isError": step_failed(part),
         "errors": [],
     }
+    return with_step_fields(result, part, turns=turns, model=model)
 
 
 def _done(event: dict[str, Any], ts: str) -> TranscriptEntry:

@@ -11,7 +11,6 @@ from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import (
     as_int,
     as_list,
-    as_number,
     as_object,
     as_string,
     parse_json_object,
@@ -19,6 +18,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
+from linewise_opencode.ending import step_cost, step_failed, step_reason
 from linewise_opencode.outcome import finish_outcome
 from linewise_opencode.parser import error_text, error_value
 from linewise_opencode.usage import step_tokens
@@ -76,7 +76,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     last_reason: str | None = None
     step_open = False  # a step started and has not finished
     ended = False  # nothing but the end can follow: done, or an error after the last step
-    step_failed = False
+    failed_step = False
     other_text: deque[str] = deque(maxlen=50)
     for line in lines:
         event = parse_json_object(line)
@@ -113,12 +113,12 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
             token_usage += step_tokens(tokens)
             reasoning_tokens += reasoning
             cache_writes += as_int(cache.get("write"))
-            cost = as_number(part.get("cost"), -1)
-            if cost >= 0:
+            cost = step_cost(part)
+            if cost is not None:
                 costs.append(cost)
             steps += 1
-            last_reason = as_string(part.get("reason")) or None
-            step_failed = last_reason == "error" or part.get("status") == "error"
+            last_reason = step_reason(part)
+            failed_step = step_failed(part)
             step_open = ended = False
         elif kind == "tool_use":
             state = as_object(part.get("state"))
@@ -156,9 +156,9 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         cost_usd=sum(costs) if costs else None,
         final_text=final or None,
         outcome=finish_outcome(
-            last_reason, failed=bool(errors) or step_failed, complete=ended or finished_for_good
+            last_reason, failed=bool(errors) or failed_step, complete=ended or finished_for_good
         ),
-        is_error=bool(errors) or step_failed,
+        is_error=bool(errors) or failed_step,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error(*texts),
         turns=steps or None,

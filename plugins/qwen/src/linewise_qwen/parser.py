@@ -7,7 +7,8 @@ Qwen Code's stream-json writer (``packages/cli/src/nonInteractive/io/``
 plugin's parser reads most of it. What Qwen adds is handled here: the
 ``goal_state`` / ``active_goal`` stream events, ``tool_progress`` heartbeats,
 the ``session_start`` system message and the ``error`` object of a failed
-result.
+result; and the result entry's summary fields in Qwen's meaning of its
+counts (:mod:`linewise_qwen.ending`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any, Final
 from linewise_claude.parser import ClaudeStdoutParser
 from linewise_contracts.entries import TranscriptEntry
 from linewise_contracts.extract import as_object, as_string, parse_json_object, to_json_text
+
+from linewise_qwen.ending import with_result_fields
 
 __all__ = ["QwenStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
@@ -74,6 +77,8 @@ class QwenStdoutParser:
                 # Qwen's input_tokens include the cache reads; the entry's inputTokens
                 # means input without them (as Claude's does), so they are taken out.
                 entry["inputTokens"] = max(entry["inputTokens"] - entry["cachedTokens"], 0)
+                # The summary fields in Qwen's meaning of its counts (contracts 1.5, 1.9).
+                with_result_fields(entry, event)
         return entries
 
     def reset(self) -> None:

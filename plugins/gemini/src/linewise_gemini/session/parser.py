@@ -24,9 +24,16 @@ out raw (``stdout``). Every entry carries its record's own ``timestamp``.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    InitEntry,
+    ResultEntry,
+    TokenUsageCounts,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     as_list,
     as_number,
@@ -38,6 +45,8 @@ from linewise_contracts.extract import (
     parse_json_object,
     stdout_entries,
 )
+
+from linewise_gemini.usage import chat_tokens
 
 __all__ = [
     "GeminiSessionParser",
@@ -130,8 +139,18 @@ def _tool_entries(call: object, ts: str) -> list[TranscriptEntry]:
     return [tool_call, result]
 
 
-def _tokens(tokens: dict[str, Any], ts: str) -> TranscriptEntry:
-    return {
+def record_model(record: dict[str, Any]) -> str:
+    """The model a chat record names: a reply's ``model``, or the header's ``meta.model``."""
+    return as_string(record.get("model")) or as_string(dig(record, "meta", "model"))
+
+
+def _tokens(
+    record: dict[str, Any], tokens: dict[str, Any], ts: str, model: str, *, answered: bool
+) -> TranscriptEntry:
+    """A reply's ``result``: its own tokens (1.x counts; the usage vocabulary and, when the
+    model is known, per model: contracts 1.5, 1.9), no cost, and ``completed`` when the
+    reply answered with text, else ``cut_off`` (its tool calls wait for the next reply)."""
+    result: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": "",
@@ -143,9 +162,18 @@ def _tokens(tokens: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": False,
         "errors": [],
     }
+    usage = chat_tokens(record)
+    if usage is not None and usage.known:
+        counts = cast("TokenUsageCounts", usage.to_json())
+        result["usage"] = counts
+        if model:
+            result["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
+    result["costSource"] = None  # Gemini records no cost: costUsd 0 is none
+    result["outcome"] = "completed" if answered else "cut_off"
+    return result
 
 
-def _reply(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+def _reply(record: dict[str, Any], ts: str, model: str) -> list[TranscriptEntry]:
     entries: list[TranscriptEntry] = []
     for thought in as_list(record.get("thoughts")):
         subject = as_string(dig(thought, "subject")).strip()
@@ -164,7 +192,7 @@ def _reply(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         entries.extend(_tool_entries(call, ts))
     tokens = record.get("tokens")
     if type(tokens) is dict:
-        entries.append(_tokens(tokens, ts))
+        entries.append(_tokens(record, tokens, ts, model, answered=bool(text)))
     return entries
 
 
@@ -177,7 +205,9 @@ def _notice(kind: str, record: dict[str, Any], ts: str) -> list[TranscriptEntry]
     return [{"kind": "system", "ts": ts, "text": text}]
 
 
-def _record_entries(record: dict[str, Any], line: str, ts: str) -> list[TranscriptEntry]:
+def _record_entries(
+    record: dict[str, Any], line: str, ts: str, model: str = ""
+) -> list[TranscriptEntry]:
     if "$set" in record and len(record) == 1:
         return []  # header updates (lastUpdated ...): nothing to show
     kind = record.get("type")
@@ -188,25 +218,39 @@ def _record_entries(record: dict[str, Any], line: str, ts: str) -> list[Transcri
         text = _user_text(record.get("content"))
         return [{"kind": "user", "ts": ts, "text": text}] if text else []
     if kind in ("gemini", "model"):
-        return _reply(record, ts)
+        return _reply(record, ts, record_model(record) or model)
     if kind in ("info", "warning", "error"):
         return _notice(kind, record, ts)
     return stdout_entries(line, ts)
 
 
 class GeminiSessionParser:
-    """Reads a saved Gemini chat, one record line at a time (no state across lines)."""
+    """Reads a saved Gemini chat, one record line at a time.
 
-    __slots__ = ()
+    It remembers the session's model (the header's, else the first record
+    naming one), the model a reply's tokens belong to when the reply names none.
+    """
+
+    __slots__ = ("_header_model", "_named_model")
+
+    def __init__(self) -> None:
+        self._header_model = ""
+        self._named_model = ""
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
         if record is None:
             return stdout_entries(line, ts)
-        return _record_entries(record, line, ts)
+        if not (self._header_model or self._named_model):
+            self._named_model = record_model(record)
+        entries = _record_entries(record, line, ts, self._header_model or self._named_model)
+        for entry in entries:
+            if entry["kind"] == "init" and entry["model"]:
+                self._header_model = entry["model"]
+        return entries
 
     def reset(self) -> None:
-        return None
+        self._header_model = self._named_model = ""
 
 
 def create_stdout_parser() -> GeminiSessionParser:

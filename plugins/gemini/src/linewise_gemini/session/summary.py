@@ -13,26 +13,19 @@ model answered its last prompt with text on the main thread, else it is
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from linewise_contracts.extract import as_string, dig
 from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 
-from linewise_gemini.session.parser import create_stdout_parser
+from linewise_gemini.session.parser import create_stdout_parser, record_model
 from linewise_gemini.usage import chat_tokens
 
 __all__ = ["summarize_run"]
 
 
-def _model(record: dict[str, Any]) -> str:
-    """The model a chat record names: a reply's ``model``, or the header's ``meta.model``."""
-    return as_string(record.get("model")) or as_string(dig(record, "meta", "model"))
-
-
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """The whole session's summary (see the module docstring)."""
-    tally = tally_entries(lines, create_stdout_parser(), _model, chat_tokens)
+    tally = tally_entries(lines, create_stdout_parser(), record_model, chat_tokens)
     return RunSummary(
         session_id=tally.session_id,
         model=tally.model,

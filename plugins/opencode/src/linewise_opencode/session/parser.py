@@ -49,6 +49,7 @@ from linewise_opencode.parser import _result_content, _step_finish, diff_entries
 __all__ = [
     "OpenCodeSessionParser",
     "create_stdout_parser",
+    "record_model",
 ]
 
 
@@ -123,7 +124,7 @@ def _text(kind: str, text: str, ts: str) -> list[TranscriptEntry]:
     return [{"kind": "system", "ts": ts, "text": text}]
 
 
-def _part(part: dict[str, Any], role: str, ts: str) -> list[TranscriptEntry]:
+def _part(part: dict[str, Any], role: str, ts: str, model: str = "") -> list[TranscriptEntry]:
     kind = as_string(part.get("type"))
     ts = iso_timestamp(dig(part, "time", "start")) or ts
     if kind in _DROPPED_PARTS:
@@ -137,7 +138,8 @@ def _part(part: dict[str, Any], role: str, ts: str) -> list[TranscriptEntry]:
     if kind == "tool":
         return _tool(part, ts)
     if kind == "step-finish":
-        return [_step_finish({"part": part}, ts)]
+        # A stored step is no turn count the summary gives: no ``turns``.
+        return [_step_finish({"part": part}, ts, turns=False, model=model)]
     if kind == "patch":
         files = [name for name in as_list(part.get("files")) if type(name) is str]
         return _text("system", "files changed: " + ", ".join(files) if files else "", ts)
@@ -154,14 +156,29 @@ def _part(part: dict[str, Any], role: str, ts: str) -> list[TranscriptEntry]:
     return stdout_entries(to_json_text(part), ts)
 
 
-def _message(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+def record_model(record: dict[str, Any]) -> str:
+    """The model a session line or an assistant message names."""
+    model = dig(record, "session", "model")
+    if type(model) is dict:
+        model = model.get("id")
+    info = as_object(record.get("info"))
+    return (
+        as_string(model)
+        or as_string(info.get("modelID"))
+        or as_string(dig(info, "model", "modelID"))
+    )
+
+
+def _message(record: dict[str, Any], ts: str, model: str = "") -> list[TranscriptEntry]:
+    """A stored message's entries; its steps' tokens belong to ``model`` (the message's own,
+    else the session's)."""
     info = as_object(record.get("info"))
     role = as_string(info.get("role"))
     ts = iso_timestamp(dig(info, "time", "created")) or ts
     entries: list[TranscriptEntry] = []
     for part in as_list(record.get("parts")):
         if type(part) is dict:
-            entries.extend(_part(part, role, ts))
+            entries.extend(_part(part, role, ts, model))
     error = info.get("error")
     if error is not None:
         done = iso_timestamp(dig(info, "time", "completed")) or ts
@@ -170,21 +187,29 @@ def _message(record: dict[str, Any], ts: str) -> list[TranscriptEntry]:
 
 
 class OpenCodeSessionParser:
-    """Reads one stored OpenCode session; remembers which sessions are subagents of which call."""
+    """Reads one stored OpenCode session; remembers which sessions are subagents of which call,
+    and the session's model (its ``init``'s, else the first record naming one)."""
 
-    __slots__ = ("_parents",)
+    __slots__ = ("_init_model", "_named_model", "_parents")
 
     def __init__(self) -> None:
         self._parents: _Parents = BoundedMap(256)  # subagent session id -> task call id
+        self._init_model = ""
+        self._named_model = ""
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
         if record is None:
             return stdout_entries(line, ts)
+        if not (self._init_model or self._named_model):
+            self._named_model = record_model(record)
         kind = record.get("type")
         session = record.get("session")
         if kind == "session" and type(session) is dict:
-            return [_init(session, ts)]
+            init = _init(session, ts)
+            if init["kind"] == "init" and init["model"]:
+                self._init_model = init["model"]
+            return [init]
         if kind == "subagent" and type(session) is dict:
             child = as_string(session.get("id"))
             parent = as_string(record.get("parentToolUseId"))
@@ -195,13 +220,15 @@ class OpenCodeSessionParser:
             text = f"subagent session {child}" + (f": {title}" if title else "")
             return with_parent([{"kind": "system", "ts": when, "text": text}], parent)
         if type(record.get("info")) is dict and type(record.get("parts")) is list:
-            entries = _message(record, ts)
+            model = record_model(record) or self._init_model or self._named_model
+            entries = _message(record, ts, model)
             owner = as_string(dig(record, "info", "sessionID"))
             return with_parent(entries, self._parents.get(owner))
         return stdout_entries(line, ts)
 
     def reset(self) -> None:
         self._parents.clear()
+        self._init_model = self._named_model = ""
 
 
 def create_stdout_parser() -> OpenCodeSessionParser:

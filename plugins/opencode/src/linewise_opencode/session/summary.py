@@ -14,35 +14,20 @@ Tokens in the vocabulary, per model: :mod:`.usage`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from linewise_contracts.extract import as_object, as_string, dig
 from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 
 from linewise_opencode.outcome import finish_outcome
-from linewise_opencode.session.parser import create_stdout_parser
+from linewise_opencode.session.parser import create_stdout_parser, record_model
 from linewise_opencode.usage import message_tokens
 
 __all__ = ["summarize_run"]
 
 
-def _model(record: dict[str, Any]) -> str:
-    """The model a session line or an assistant message names."""
-    model = dig(record, "session", "model")
-    if type(model) is dict:
-        model = model.get("id")
-    info = as_object(record.get("info"))
-    return (
-        as_string(model)
-        or as_string(info.get("modelID"))
-        or as_string(dig(info, "model", "modelID"))
-    )
-
-
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """The whole session's summary (see the module docstring)."""
-    tally = tally_entries(lines, create_stdout_parser(), _model, message_tokens)
+    tally = tally_entries(lines, create_stdout_parser(), record_model, message_tokens)
     complete = not tally.prompted and tally.outcome not in (None, "tool-calls")
     return RunSummary(
         session_id=tally.session_id,

@@ -47,6 +47,7 @@ from linewise_contracts.extract import (
 )
 
 from linewise_qwen.session.system import system_entries
+from linewise_qwen.usage import record_model, with_request_fields
 
 __all__ = ["QwenSessionParser", "create_stdout_parser"]
 
@@ -142,14 +143,16 @@ def _tool_result(record: dict[str, Any], ts: str, names: _Names) -> list[Transcr
 
 
 class QwenSessionParser:
-    """Reads a Qwen Code chat; remembers tool names by call id and whether ``init`` was given."""
+    """Reads a Qwen Code chat; remembers tool names by call id, whether ``init`` was given and
+    the session's model (the first record naming one: a request naming none used it)."""
 
-    __slots__ = ("_agents", "_names", "_started")
+    __slots__ = ("_agents", "_model", "_names", "_started")
 
     def __init__(self) -> None:
         self._names: _Names = BoundedMap()
         self._agents: _Names = BoundedMap(256)  # subagent id -> the call that started it
         self._started = False
+        self._model = ""
 
     def _parent(self, record: dict[str, Any]) -> str:
         agent = as_string(record.get("agentId"))
@@ -163,6 +166,8 @@ class QwenSessionParser:
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         record = parse_json_object(line)
+        if record is not None and not self._model:
+            self._model = record_model(record)
         if record is None or type(record.get("type")) is not str:
             return stdout_entries(line, ts)
         ts = iso_timestamp(record.get("timestamp")) or ts
@@ -175,6 +180,9 @@ class QwenSessionParser:
             entries = _tool_result(record, ts, self._names)
         elif kind == "system":
             entries = system_entries(record, ts, self._names)
+            for entry in entries:
+                if entry["kind"] == "result":  # a model request's tokens (usage.py)
+                    with_request_fields(entry, record, record_model(record) or self._model)
         else:
             return stdout_entries(line, ts)
         with_parent(entries, self._parent(record))
@@ -187,6 +195,7 @@ class QwenSessionParser:
         self._agents.clear()
         self._names.clear()
         self._started = False
+        self._model = ""
 
 
 def create_stdout_parser() -> QwenSessionParser:

@@ -13,27 +13,19 @@ model answered its last prompt with text on the main thread, else it is
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from linewise_contracts.extract import as_object, as_string, dig
 from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 
 from linewise_qwen.session.parser import create_stdout_parser
-from linewise_qwen.usage import request_tokens
+from linewise_qwen.usage import record_model, request_tokens
 
 __all__ = ["summarize_run"]
 
 
-def _model(record: dict[str, Any]) -> str:
-    """The model an assistant record or an ``api_response`` telemetry record names."""
-    event = as_object(dig(record, "systemPayload", "uiEvent"))
-    return as_string(record.get("model")) or as_string(event.get("model"))
-
-
 def summarize_run(lines: Iterable[str]) -> RunSummary:
     """The whole session's summary (see the module docstring)."""
-    tally = tally_entries(lines, create_stdout_parser(), _model, request_tokens)
+    tally = tally_entries(lines, create_stdout_parser(), record_model, request_tokens)
     return RunSummary(
         session_id=tally.session_id,
         model=tally.model,
