@@ -89,12 +89,12 @@ def _agrees(entries: list[Any], summary: RunSummary, *, session: bool = True) ->
     assert ours.model_usage == summary.model_usage
     assert (ours.cost_usd, ours.cost_source) == (summary.cost_usd, summary.cost_source)
     assert ours.outcome == summary.outcome
-    assert ours.turns == summary.turns
+    assert ours.turns is None  # OpenCode reports no count of turns: the entries say none
     if session:
         assert ours.session_id == summary.session_id
 
 
-def test_a_step_carries_its_own_tokens_cost_outcome_and_turn() -> None:
+def test_a_step_carries_its_own_tokens_cost_and_outcome() -> None:
     first, last = _results(_parsed(_run()))
     assert first["usage"] == {
         "uncachedInput": 15479,
@@ -105,7 +105,8 @@ def test_a_step_carries_its_own_tokens_cost_outcome_and_turn() -> None:
     }
     assert (first["costSource"], first["costUsd"]) == ("reported", 0.0021)
     assert first["outcome"] == "cut_off"  # it finished to call tools: the run went on
-    assert (last["outcome"], last["turns"], first["turns"]) == ("completed", 1, 1)
+    assert last["outcome"] == "completed"
+    assert "turns" not in first and "turns" not in last  # a count OpenCode does not report
     assert "sessionId" not in first and "modelUsage" not in first  # own figures; no model named
     assert (last["inputTokens"], last["outputTokens"], last["cachedTokens"]) == (706, 168, 15616)
 

@@ -59,11 +59,12 @@ def step_outcome(part: Mapping[str, Any]) -> Outcome | None:
 
 
 def with_step_fields(
-    entry: ResultEntry, part: Mapping[str, Any], *, turns: bool = True, model: str = ""
+    entry: ResultEntry, part: Mapping[str, Any], *, model: str = ""
 ) -> ResultEntry:
     """``entry`` with what a run summary reads: ``usage`` (the step's own tokens, when it
-    reports any), ``costSource``, ``outcome``, ``turns`` 1 (``turns``: the summary counts
-    steps as turns) and, with ``model``, ``modelUsage`` for that model."""
+    reports any), ``costSource``, ``outcome`` and, with ``model``, ``modelUsage`` for that
+    model. No ``turns``: OpenCode reports no count of turns (the summary's are its steps,
+    counted, which contract 1.9's field is not)."""
     if "tokens" in part:
         tokens = step_tokens(as_object(part.get("tokens")))
         if tokens.known:
@@ -75,6 +76,4 @@ def with_step_fields(
     outcome = step_outcome(part)
     if outcome is not None:
         entry["outcome"] = outcome
-    if turns:
-        entry["turns"] = 1
     return entry

@@ -147,12 +147,10 @@ def _tool_use(event: dict[str, Any], ts: str, shown: _Shown | None) -> list[Tran
 # -- steps, text, errors ---------------------------------------------------------------------
 
 
-def _step_finish(
-    event: dict[str, Any], ts: str, *, turns: bool = True, model: str = ""
-) -> TranscriptEntry:
+def _step_finish(event: dict[str, Any], ts: str, *, model: str = "") -> TranscriptEntry:
     """A step's ``result``: the 1.x counts, and what a run summary reads (contracts 1.5,
-    1.9: ``ending.py``, one definition with the summaries); ``turns`` and ``model`` as
-    :func:`.ending.with_step_fields` takes them."""
+    1.9: ``ending.py``, one definition with the summaries); ``model`` as
+    :func:`.ending.with_step_fields` takes it."""
     part = as_object(event.get("part"))
     tokens = as_object(part.get("tokens"))
     reason = as_string(part.get("reason"), "step")
@@ -169,7 +167,7 @@ def _step_finish(
         "isError": step_failed(part),
         "errors": [],
     }
-    return with_step_fields(result, part, turns=turns, model=model)
+    return with_step_fields(result, part, model=model)
 
 
 def _done(event: dict[str, Any], ts: str) -> TranscriptEntry:

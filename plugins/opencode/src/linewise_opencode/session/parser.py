@@ -139,7 +139,7 @@ def _part(part: dict[str, Any], role: str, ts: str, model: str = "") -> list[Tra
         return _tool(part, ts)
     if kind == "step-finish":
         # A stored step is no turn count the summary gives: no ``turns``.
-        return [_step_finish({"part": part}, ts, turns=False, model=model)]
+        return [_step_finish({"part": part}, ts, model=model)]
     if kind == "patch":
         files = [name for name in as_list(part.get("files")) if type(name) is str]
         return _text("system", "files changed: " + ", ".join(files) if files else "", ts)
