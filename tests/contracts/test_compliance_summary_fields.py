@@ -59,6 +59,9 @@ def test_results_and_calls_that_keep_the_fields_meanings_pass() -> None:
     status, text = _verdict([{**_CALL, "startsSubagent": True}], [_result()], [later], [no_cost])
     assert status == "pass", text
     assert _verdict([interrupted])[0] == "pass"
+    # Contract 1.9: turns, and usage per model adding up to the usage (or a part of it).
+    split = {"sonnet": {"output": 900, "cacheRead": 30100}, "haiku": {"output": 50}}
+    assert _verdict([_result(turns=3, modelUsage=split, sessionId="fourth")])[0] == "pass"
 
 
 @pytest.mark.parametrize(
@@ -80,6 +83,18 @@ def test_results_and_calls_that_keep_the_fields_meanings_pass() -> None:
             [{**_CALL, "startsSubagent": True, "toolUseId": _LEFT_OUT}],
             "startsSubagent true has no toolUseId",
         ),
+        (
+            [
+                _result(
+                    modelUsage={
+                        "sonnet": {"output": 900, "cacheRead": 30100},
+                        "haiku": {"output": 100},
+                    }
+                )
+            ],
+            "modelUsage counts output 1000 over its models, more than its usage (950)",
+        ),
+        ([_result(turns=-1)], "result.turns"),
         # Types, from entry_problem.
         ([{**_CALL, "startsSubagent": "yes"}], "tool_call.startsSubagent"),
         ([_result(costSource="guessed")], "result.costSource"),

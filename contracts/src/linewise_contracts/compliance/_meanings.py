@@ -14,7 +14,9 @@ that says something else would make every run summary wrong:
 - results naming one session carry that session's figures so far, so a later
   one never reports fewer tokens, or a smaller reported cost, than an earlier;
 - a ``tool_call`` with ``startsSubagent`` true has a ``toolUseId``, which its
-  subagent's entries name as their ``parentToolUseId``.
+  subagent's entries name as their ``parentToolUseId``;
+- contract 1.9: a result's ``modelUsage`` is its ``usage`` split by model, so
+  where both give a count the models' counts add up to no more than it.
 """
 
 from __future__ import annotations
@@ -65,6 +67,24 @@ def entry_meaning_problem(entry: Mapping[str, Any]) -> str | None:
             "a result's usage reports no count: leave usage out when the CLI reported none "
             "(null counts would replace the session's earlier figures)"
         )
+    models = entry.get("modelUsage")
+    if usage is not None and models:
+        return _models_problem(usage, models)
+    return None
+
+
+def _models_problem(usage: Mapping[str, Any], models: Mapping[str, Any]) -> str | None:
+    """Why a result's usage per model (contract 1.9) counts more than its usage, or None."""
+    for key in _COUNTS:
+        total = usage.get(key)
+        counts = [count.get(key) for count in models.values()]
+        if type(total) is int and all(type(count) is int for count in counts):
+            spent = sum(counts)
+            if spent > total:
+                return (
+                    f"a result's modelUsage counts {key} {spent} over its models, more than "
+                    f"its usage ({total}): modelUsage is the same tokens split by model"
+                )
     return None
 
 
