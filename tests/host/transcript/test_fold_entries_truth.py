@@ -87,8 +87,8 @@ def test_a_session_file_with_no_result_at_all_says_nothing_of_how_it_ended() -> 
 def test_a_finished_run_s_final_text_is_its_result_s_else_its_last_main_answer() -> None:
     assert _fold(_said("answer"), _result(text="the result")).final_text == "the result"
     assert _fold(_said("answer"), _result(text="")).final_text == "answer"
-    # A subagent's words and streamed fragments are not the run's answer.
-    fold = _fold(_said("main"), _said("sub", parentToolUseId="t1"), _said("frag", delta=True))
+    # A subagent's words are not the run's answer.
+    fold = _fold(_said("main"), _said("sub", parentToolUseId="t1"))
     assert fold.final_text == "main"
 
 
@@ -124,3 +124,17 @@ def test_an_init_that_names_no_model_gives_none_not_a_model_called_unknown() -> 
     assert _fold(unnamed).to_summary().model is None
     named = {**unnamed, "model": "claude-haiku-4-5"}
     assert _fold(named, unnamed).to_summary().model == "claude-haiku-4-5"
+
+
+def test_an_answer_streamed_in_fragments_is_the_final_text_joined() -> None:
+    fold = _fold(
+        _said("Looking", delta=True),
+        _said(" at it", delta=True),
+        {"kind": "tool_call", "ts": TS, "name": "ls", "input": {}},
+        _said("Done", delta=True),
+        _said(", all good.", delta=True),
+        _result(text=""),
+    )
+    assert fold.final_text == "Done, all good."  # the last answer, not the one before the call
+    whole = _fold(_said("x", delta=True), _said("The whole answer."), _result(text=""))
+    assert whole.final_text == "The whole answer."

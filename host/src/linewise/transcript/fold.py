@@ -115,7 +115,12 @@ class RunFold(EntryFold):
         # The last result's text, a run_result's summary, the last main-thread answer: the
         # final text is the first of them a finished run has, the answer for a cut-off one.
         self.result_text: str | None = None
-        self.last_text: str | None = None
+        self._last_text: str | None = None
+        # The last answer streamed in fragments (``delta``), joined when read; _streaming:
+        # the entries since its first fragment are its fragments only.
+        self._fragments: list[str] = []
+        self._streaming: bool = False
+        self._streamed_last: bool = False
         self.started: bool = False
         # An init (a new session) after the last result: that session has no result yet.
         self.open_session: bool = False
@@ -152,17 +157,17 @@ class RunFold(EntryFold):
             if kind == "assistant":
                 if self.results:  # a new turn after a result: until its own result, cut off
                     self.open_session = True
-                if entry.get("parentToolUseId") is None and entry.get("delta") is not True:
-                    text: str = entry["text"]
-                    if text.strip():
-                        self.last_text = text
+                if entry.get("parentToolUseId") is None:
+                    self._answer(entry["text"], entry.get("delta") is True)
             elif kind == "tool_call":
+                self._streaming = False
                 self.tool_calls += 1
                 if self.results:
                     self.open_session = True
                 if subagent_start(entry.get("startsSubagent"), entry.get("name")):
                     self.subagent_calls += 1
             elif kind == "tool_result":
+                self._streaming = False
                 self.tool_errors += entry["isError"] is True
             elif kind == "init":
                 self.session_id = entry["sessionId"] or self.session_id
@@ -172,6 +177,7 @@ class RunFold(EntryFold):
                 self.started = True
                 self.open_session = True
             elif kind == "result":
+                self._streaming = False
                 self._add_result(entry)
             elif kind == "stdout":
                 self.raw_lines += 1
@@ -203,6 +209,28 @@ class RunFold(EntryFold):
         for models in self._session_models.values():
             _add_models(totals, models)
         return totals
+
+    def _answer(self, text: str, delta: bool) -> None:
+        """A main-thread answer: a whole one, or a fragment of one streamed (``delta``)."""
+        if delta:
+            if not self._streaming:
+                self._fragments = []
+                self._streaming = True
+            self._fragments.append(text)
+            self._streamed_last = True
+        elif text.strip():
+            self._last_text = text
+            self._streaming = self._streamed_last = False
+
+    @property
+    def last_text(self) -> str | None:
+        """The last main-thread answer: the last whole one, or the fragments of the last one
+        streamed after it, joined; None when there is none with any text."""
+        if self._streamed_last:
+            joined = "".join(self._fragments)
+            if joined.strip():
+                return joined
+        return self._last_text
 
     @property
     def final_text(self) -> str | None:
@@ -239,7 +267,7 @@ class RunFold(EntryFold):
         turns = entry.get("turns")
         if turns is not None:
             self.turns = min((self.turns or 0) + int(turns), MAX_TOKENS)
-        self._add_cost(entry, said)
+        _add_cost(self, entry, said)
         self.outcome = entry["subtype"] or None
         self.result_outcome = entry.get("outcome")
         self.is_error = entry["isError"] is True
@@ -249,31 +277,6 @@ class RunFold(EntryFold):
             self.error_count += len(messages)
             room = _KEPT_ERRORS - len(self.errors)
             self.errors.extend(messages[: max(room, 0)])
-
-    def _add_cost(self, entry: Mapping[str, Any], session: str | None) -> None:
-        cost = finite(entry["costUsd"])
-        if "costSource" in entry:
-            self.cost_said = True
-            source = entry["costSource"]
-            if source is None:
-                return  # the CLI reported no cost: its costUsd is not one
-            if session is not None and cost is not None:
-                # A 1.5 result's cost is its session's so far: the latest replaces the earlier.
-                before = self._session_costs.get(session, 0.0)
-                self._session_costs[session] = cost
-                cost -= before
-        else:
-            source = "reported"
-            if cost is not None and cost <= 0:
-                return  # a 1.x result's 0 is "not reported", never a $0 run
-        if cost is None:
-            return
-        total = cost if self.cost_usd is None else self.cost_usd + cost
-        self.cost_usd = total if math.isfinite(total) else None
-        if self.cost_source is None:
-            self.cost_source = source
-        elif self.cost_source != source:
-            self.cost_source = "mixed"
 
     @property
     def tokens_known(self) -> bool:
@@ -296,6 +299,33 @@ class RunFold(EntryFold):
         if plugin is None:
             return self.to_summary()
         return merged(self, plugin)
+
+
+def _add_cost(fold: RunFold, entry: Mapping[str, Any], session: str | None) -> None:
+    """Add a result's cost to ``fold`` (see :class:`RunFold` for what a cost means)."""
+    cost = finite(entry["costUsd"])
+    if "costSource" in entry:
+        fold.cost_said = True
+        source = entry["costSource"]
+        if source is None:
+            return  # the CLI reported no cost: its costUsd is not one
+        if session is not None and cost is not None:
+            # A 1.5 result's cost is its session's so far: the latest replaces the earlier.
+            before = fold._session_costs.get(session, 0.0)
+            fold._session_costs[session] = cost
+            cost -= before
+    else:
+        source = "reported"
+        if cost is not None and cost <= 0:
+            return  # a 1.x result's 0 is "not reported", never a $0 run
+    if cost is None:
+        return
+    total = cost if fold.cost_usd is None else fold.cost_usd + cost
+    fold.cost_usd = total if math.isfinite(total) else None
+    if fold.cost_source is None:
+        fold.cost_source = source
+    elif fold.cost_source != source:
+        fold.cost_source = "mixed"
 
 
 def entries_summary(fold: RunFold) -> RunSummary:
