@@ -139,7 +139,7 @@ def test_the_host_fold_agrees_with_summarize_run(name: str) -> None:
     fold.add_all(_entries(lines))  # type: ignore[arg-type]
     got = fold.to_summary()
     assert got.token_usage == expected.token_usage
-    assert got.cost_usd == (pytest.approx(expected.cost_usd) if expected.cost_usd else None)
+    assert got.cost_usd == (None if expected.cost_usd is None else pytest.approx(expected.cost_usd))
     assert got.cost_source == expected.cost_source
     assert got.outcome == expected.outcome
     assert got.turns == expected.turns
