@@ -156,7 +156,21 @@ def test_tool_results_carry_the_id_name_and_outcome_of_their_call() -> None:
 
 
 def test_end_with_usage_adds_a_result_with_the_final_response() -> None:
-    end = _flat(_tool_run())[-1]
+    end = dict(_flat(_tool_run())[-1])
+    # What the run summary reads (contracts 1.5, 1.9; test_result_fields.py has the rest).
+    summary_fields = {key: end.pop(key) for key in ("usage", "costSource", "turns", "outcome")}
+    assert summary_fields == {
+        "usage": {
+            "uncachedInput": 2950,
+            "cacheRead": 1600,
+            "cacheWrite": 0,
+            "output": 131,
+            "reasoning": 64,
+        },
+        "costSource": "reported",
+        "turns": 3,
+        "outcome": "completed",
+    }
     assert end == {
         "kind": "result",
         "ts": TS,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     BoundedMap,
     as_list,
@@ -23,6 +28,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.extract import diff_entries as unified_diff_entries
 
 from linewise_acp.content import block_text, diffs, envelope, tool_content_text
+from linewise_acp.ending import with_result_fields
 
 __all__ = ["AcpStdoutParser", "create_stdout_parser", "parse_stdout_line", "stop_failure"]
 
@@ -319,7 +325,7 @@ def _result_entry(
     stop = as_string(result.get("stopReason")) if error is None else "error"
     usage = as_object(result.get("usage"))
     failure = error if error is not None else stop_failure(stop)
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": text,
@@ -332,6 +338,7 @@ def _result_entry(
         "isError": failure is not None,
         "errors": [failure] if failure else [],
     }
+    return with_result_fields(entry, result, stop)
 
 
 def jsonrpc_error_text(error: object) -> str:

@@ -8,42 +8,17 @@ from typing import Any, Final
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import as_int, as_number, as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
-from linewise_contracts.usage import TokenUsage, token_count
+from linewise_contracts.usage import TokenUsage
 
 from linewise_acp.content import envelope
+from linewise_acp.ending import prompt_tokens, response_usage, stop_outcome
 from linewise_acp.parser import AcpStdoutParser
 
-__all__ = ["summarize_run"]
+__all__ = ["prompt_tokens", "summarize_run"]
 
 _TS: Final = "1970-01-01T00:00:00.000Z"
 _KEPT_ERRORS: Final = 50
 _LIMITS: Final = ("max_tokens", "max_turn_requests")
-# ACP's stop reasons in the contract's words; "cancelled" is the client stopping the turn.
-_OUTCOMES: Final = {
-    "end_turn": "completed",
-    "max_tokens": "max_tokens",
-    "max_turn_requests": "max_turns",
-    "refusal": "refused",
-    "cancelled": "interrupted",
-    "error": "failed",
-}
-
-
-def prompt_tokens(usage: dict[str, Any]) -> TokenUsage:
-    """The unstable ``usage`` of a ``session/prompt`` response in the usage vocabulary.
-
-    ACP names the cache counts beside the input (``cachedReadTokens``,
-    ``cachedWriteTokens``) and the reasoning beside the output
-    (``thoughtTokens``); read as disjoint input counts, and reasoning as the
-    part of output it is for the models behind ACP agents.
-    """
-    return TokenUsage(
-        uncached_input=token_count(usage.get("inputTokens")),
-        cache_read=token_count(usage.get("cachedReadTokens")),
-        cache_write=token_count(usage.get("cachedWriteTokens")),
-        output=token_count(usage.get("outputTokens")),
-        reasoning=token_count(usage.get("thoughtTokens")),
-    )
 
 
 class _Run:
@@ -76,8 +51,10 @@ class _Run:
         elif shape == "request" and event.get("method") == "session/request_permission":
             self.permission_requests += 1
         elif shape == "result":
-            usage = as_object(as_object(event.get("result")).get("usage"))
-            if usage:
+            response = as_object(event.get("result"))
+            tokens = response_usage(response)
+            if tokens is not None:
+                usage = as_object(response.get("usage"))
                 self.usage_reported = True
                 self.usage += Usage(
                     input_tokens=as_int(usage.get("inputTokens"))
@@ -85,7 +62,7 @@ class _Run:
                     output_tokens=as_int(usage.get("outputTokens")),
                     cached_tokens=as_int(usage.get("cachedReadTokens")),
                 )
-                self.tokens += prompt_tokens(usage)
+                self.tokens += tokens
 
     def entry(self, entry: Any) -> None:
         kind = entry["kind"]
@@ -135,7 +112,7 @@ class _Run:
             usage=self.usage,
             cost_usd=self.cost,
             final_text=final or None,
-            outcome="cut_off" if self.open else _OUTCOMES.get(outcome or ""),
+            outcome="cut_off" if self.open else stop_outcome(outcome),
             is_error=self.is_error,
             errors=tuple(self.errors),
             turns=self.turns or None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.entries import ResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -18,6 +18,8 @@ from linewise_contracts.extract import (
     to_json_text,
     truncate,
 )
+
+from linewise_cline.ending import with_result_fields
 
 __all__ = ["ClineStdoutParser", "create_stdout_parser", "parse_stdout_line", "tool_output"]
 
@@ -59,12 +61,13 @@ def tool_output(event: dict[str, Any]) -> tuple[str, bool]:
 class ClineStdoutParser:
     """The stateful Cline parser: content blocks shown once, tool calls paired by id."""
 
-    __slots__ = ("_names", "_pending", "_said")
+    __slots__ = ("_names", "_pending", "_said", "_task")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # toolCallId -> toolName
         self._pending: dict[str, str] = {}  # text or reasoning a content_start began with
         self._said = ""  # the last assistant text shown: `done` repeats it
+        self._task: str | None = None  # the first task a hook named: the run's session
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
@@ -75,9 +78,10 @@ class ClineStdoutParser:
         if kind == "agent_event" and type(event.get("event")) is dict:
             return self._agent(event["event"], ts)
         if kind == "hook_event":
+            self._task = self._task or as_string(event.get("taskId")) or None
             return _hook(event, ts)
         if kind == "run_result":
-            return [*self._flush(ts), _result(event, ts)]
+            return [*self._flush(ts), _result(event, ts, self._task)]
         if kind == "error":
             message = as_string(event.get("message")) or to_json_text(event.get("error"))
             return [{"kind": "stderr", "ts": ts, "text": message or "Cline reported an error."}]
@@ -161,6 +165,7 @@ class ClineStdoutParser:
         self._names.clear()
         self._pending.clear()
         self._said = ""
+        self._task = None
 
 
 def _hook(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
@@ -176,13 +181,13 @@ def _hook(event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
     return [_system(ts, f"hook {name}" + (f": {tool}" if tool else ""))]
 
 
-def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
+def _result(event: dict[str, Any], ts: str, task: str | None) -> TranscriptEntry:
     usage = as_object(event.get("aggregateUsage")) or as_object(event.get("usage"))
     reason = as_string(event.get("finishReason"))
     failed = reason == "error"  # "aborted" is a person stopping the run, not a failure
     cost = as_number(usage.get("totalCost", usage.get("cost")), 0)
     text = as_string(event.get("text"))
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": text,
@@ -194,6 +199,7 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": failed,
         "errors": [text] if reason == "error" and text else [],
     }
+    return with_result_fields(entry, event, task)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:

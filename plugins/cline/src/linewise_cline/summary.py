@@ -11,48 +11,25 @@ from linewise_contracts.extract import as_number, as_object, as_string, parse_js
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
+from linewise_cline.ending import (
+    count,
+    result_cost,
+    result_outcome,
+    result_usage_block,
+    token_usage,
+)
+
 __all__ = ["is_unknown_session_error", "summarize_run", "token_usage"]
 
 _UNKNOWN_SESSION: Final = re.compile(
     r"\b(?:session|task) not found\b|\bno (?:session|task) (?:found|with id)\b", re.IGNORECASE
 )
-_OUTCOMES: Final = {"completed": "completed", "error": "failed", "aborted": "interrupted"}
 _ERRORS_KEPT: Final = 1000
 
 
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     """True when Cline could not find the session or task it was asked to resume."""
     return bool(_UNKNOWN_SESSION.search(stdout) or _UNKNOWN_SESSION.search(stderr))
-
-
-def _count(value: object) -> int | None:
-    number = as_number(value, -1)
-    return int(number) if number >= 0 and number == int(number) else None
-
-
-def token_usage(usage: dict[str, Any]) -> TokenUsage:
-    """A Cline usage block in the vocabulary.
-
-    ``totalInputTokens``, where Cline gives it, is the whole prompt: the
-    uncached input is what remains after cache reads and writes. Without it
-    ``inputTokens`` is taken as the uncached input (Anthropic's meaning, which
-    Cline's usage fields are named after). ``reasoningTokenCount`` is part of
-    the output.
-    """
-    read = _count(usage.get("cacheReadTokens"))
-    write = _count(usage.get("cacheWriteTokens"))
-    total = _count(usage.get("totalInputTokens"))
-    uncached = _count(usage.get("inputTokens"))
-    if total is not None:
-        rest = total - (read or 0) - (write or 0)
-        uncached = rest if rest >= 0 else uncached
-    return TokenUsage(
-        uncached_input=uncached,
-        cache_read=read,
-        cache_write=write,
-        output=_count(usage.get("outputTokens")),
-        reasoning=_count(usage.get("reasoningTokenCount")),
-    )
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
@@ -104,25 +81,22 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
                     omitted += 1
     final = result or {}
     reason = as_string(final.get("finishReason")) or None
-    usage = as_object(final.get("aggregateUsage")) or as_object(final.get("usage"))
+    usage = result_usage_block(final)
     tokens = token_usage(usage) if usage else steps
-    cost: float | None = step_cost
-    if usage:
-        spent = as_number(usage.get("totalCost", usage.get("cost")), -1)
-        cost = spent if spent >= 0 else None
+    cost = result_cost(usage) if usage else step_cost
     if reason == "error" and as_string(final.get("text")):
         errors.append(as_string(final.get("text")))
     model = as_object(final.get("model"))
     details: dict[str, JsonValue] = {
         "toolCalls": tool_calls,
-        "iterations": _count(final.get("iterations")),
-        "durationMs": _count(final.get("durationMs")),
+        "iterations": count(final.get("iterations")),
+        "durationMs": count(final.get("durationMs")),
         "finishReason": reason,
         "provider": as_string(model.get("provider")) or None,
     }
     if omitted:
         details["errorsOmitted"] = omitted
-    outcome = _OUTCOMES.get(reason or "") if result else ("failed" if errors else "cut_off")
+    outcome = result_outcome(final) if result else ("failed" if errors else "cut_off")
     return RunSummary(
         session_id=task,
         model=as_string(model.get("id")) or None,

@@ -44,7 +44,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    InitEntry,
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     BoundedMap,
     as_list,
@@ -59,6 +65,8 @@ from linewise_contracts.extract import (
     stdout_entries,
     with_parent,
 )
+
+from linewise_copilot.ending import with_shutdown_fields
 
 __all__ = ["CopilotSessionParser", "model_named"]
 
@@ -188,7 +196,7 @@ def _shutdown(data: dict[str, Any], ts: str) -> TranscriptEntry:
             as_number(dig(details, name, "tokenCount"))
             for name in ("input", "output", "cache_read")
         ]
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": "",
@@ -200,6 +208,7 @@ def _shutdown(data: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": as_string(data.get("shutdownType")) == "error",
         "errors": [],
     }
+    return with_shutdown_fields(entry, {"type": "session.shutdown", "data": data})
 
 
 def _session(kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry] | None:

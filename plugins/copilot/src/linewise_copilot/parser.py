@@ -26,9 +26,9 @@ other fields are not documented: they are read if present, never required.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from linewise_contracts.entries import InitEntry, TranscriptEntry
+from linewise_contracts.entries import InitEntry, ResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     as_number,
     as_object,
@@ -39,6 +39,7 @@ from linewise_contracts.extract import (
     with_parent,
 )
 
+from linewise_copilot.ending import RunEnding
 from linewise_copilot.events import CopilotSessionParser
 
 __all__ = ["CopilotSessionParser", "CopilotStdoutParser", "create_stdout_parser"]
@@ -48,12 +49,12 @@ _QUIET: Final = frozenset(
 )
 
 
-def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
+def _result(event: dict[str, Any], ts: str, ending: RunEnding) -> ResultEntry:
     body = {**event, **as_object(event.get("data"))}
     usage = as_object(body.get("usage"))
     code = body.get("exitCode")
     failed = type(code) is int and code != 0
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": as_string(body.get("result")),
@@ -65,16 +66,36 @@ def _result(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": failed,
         "errors": [f"exit code {code}"] if failed else [],
     }
+    ending.see(event)
+    return ending.with_result_fields(entry)
+
+
+#: What a live run's ``session.shutdown`` entry leaves to the run's ``result`` (its tokens,
+#: per model, and the outcome): the summary takes them from one of the two, never both.
+_LEFT_TO_THE_RESULT: Final = ("usage", "modelUsage", "outcome")
+
+
+def _without_ending(entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
+    return [
+        cast(
+            "TranscriptEntry",
+            {key: value for key, value in entry.items() if key not in _LEFT_TO_THE_RESULT},
+        )
+        if entry["kind"] == "result"
+        else entry
+        for entry in entries
+    ]
 
 
 class CopilotStdoutParser(CopilotSessionParser):
     """The session parser, plus streamed fragments and the final ``result`` of a live run."""
 
-    __slots__ = ("started",)
+    __slots__ = ("ending", "started")
 
     def __init__(self) -> None:
         super().__init__()
         self.started = False
+        self.ending = RunEnding()
 
     def _delta(self, kind: str, data: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         text = as_string(data.get("deltaContent"))
@@ -97,7 +118,7 @@ class CopilotStdoutParser(CopilotSessionParser):
             self.started = True
             init: InitEntry = {"kind": "init", "ts": ts, "model": "", "sessionId": session}
             entries.append(init)
-        entries.append(_result(event, ts))
+        entries.append(_result(event, ts, self.ending))
         return entries
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
@@ -121,11 +142,16 @@ class CopilotStdoutParser(CopilotSessionParser):
             if found is None:
                 return stdout_entries(line, ts)
             entries = found
+            if kind == "session.shutdown":
+                # A live run ends with its result: the shutdown's tokens go on that entry.
+                self.ending.see(event)
+                entries = _without_ending(entries)
         return with_parent(entries, self.parent(event, data))
 
     def reset(self) -> None:
         super().reset()
         self.started = False
+        self.ending = RunEnding()
 
 
 def create_stdout_parser() -> CopilotStdoutParser:

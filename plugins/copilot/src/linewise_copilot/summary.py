@@ -24,61 +24,17 @@ the first an event names; the final text the last assistant message.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
 
-from linewise_contracts.extract import as_object, as_string
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.tally import tally_entries
-from linewise_contracts.usage import TokenUsage, token_count
+from linewise_contracts.usage import TokenUsage
 from linewise_contracts.validation import MAX_INT
 
+from linewise_copilot.ending import RunEnding, exit_outcome, result_tokens
 from linewise_copilot.events import model_named
-from linewise_copilot.usage import shutdown_tokens
 
 __all__ = ["result_tokens", "summarize_run"]
-
-_COMPLETED: Final = 0
-
-
-def result_tokens(event: dict[str, Any]) -> TokenUsage:
-    """The tokens a ``result`` event's ``usage`` reports (every count None when it has none)."""
-    usage = as_object(event.get("usage")) or as_object(as_object(event.get("data")).get("usage"))
-    return TokenUsage(
-        uncached_input=token_count(usage.get("inputTokens")),
-        cache_read=token_count(usage.get("cacheReadTokens")),
-        cache_write=token_count(usage.get("cacheWriteTokens")),
-        output=token_count(usage.get("outputTokens")),
-        reasoning=token_count(usage.get("reasoningTokens")),
-    )
-
-
-class _Ending:
-    """The ``result`` event and any ``session.shutdown`` metrics, as the records go by."""
-
-    def __init__(self) -> None:
-        self.result: dict[str, Any] | None = None
-        self.shutdown: dict[str, TokenUsage] = {}
-
-    def see(self, record: dict[str, Any]) -> None:
-        if record.get("type") == "result":
-            self.result = record
-            return
-        for model, tokens in (shutdown_tokens(record) or {}).items():
-            self.shutdown[model] = self.shutdown.get(model, TokenUsage()) + tokens
-
-    @property
-    def session_id(self) -> str | None:
-        if self.result is None:
-            return None
-        data = as_object(self.result.get("data"))
-        return as_string(self.result.get("sessionId")) or as_string(data.get("sessionId")) or None
-
-    @property
-    def exit_code(self) -> int | None:
-        if self.result is None:
-            return None
-        code = self.result.get("exitCode", as_object(self.result.get("data")).get("exitCode"))
-        return code if type(code) is int else None
 
 
 def _wire(tokens: TokenUsage) -> Usage:
@@ -95,28 +51,24 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     # Imported here: linewise_copilot.stdout, the entry point, exports this function.
     from linewise_copilot.stdout import create_stdout_parser
 
-    ending = _Ending()
+    ending = RunEnding()
 
     def seen(record: dict[str, Any]) -> TokenUsage | None:
         ending.see(record)
         return None  # the tokens are taken below from one source, never added twice
 
     tally = tally_entries(lines, create_stdout_parser(), model_named, seen)
-    tokens = TokenUsage() if ending.result is None else result_tokens(ending.result)
     # Per model only where the CLI says so (a shutdown's modelMetrics), never guessed.
-    model_usage: dict[str, TokenUsage] = {}
-    if tokens.is_empty and ending.shutdown:
-        model_usage = dict(ending.shutdown)
-        tokens = sum(model_usage.values(), TokenUsage())
+    tokens, model_usage = ending.tokens()
     code = ending.exit_code
     outcome: str | None
     if ending.result is not None:
-        outcome = "completed" if code in (None, _COMPLETED) else "failed"
+        outcome = exit_outcome(code)
     else:
         happened = tally.session_id or tally.texts or tally.errors
         outcome = "cut_off" if happened else None
     errors = list(tally.errors)
-    if code not in (None, _COMPLETED):
+    if outcome == "failed":
         errors.append(f"exit code {code}")
     return RunSummary(
         session_id=ending.session_id or tally.session_id,

@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from linewise_contracts.entries import InitEntry, ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    InitEntry,
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     as_list,
     as_number,
@@ -18,6 +24,13 @@ from linewise_contracts.extract import (
     stdout_entries,
     to_json_text,
     truncate,
+)
+
+from linewise_cursor.ending import (
+    cloud_failed,
+    with_cloud_fields,
+    with_result_fields,
+    with_step_fields,
 )
 
 # Defined beside the sniff, which detection imports alone.
@@ -322,7 +335,7 @@ def _result_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
     error = as_string(event.get("error")).strip()
     if error:
         errors.append(error)
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": as_string(event.get("result")),
@@ -343,6 +356,7 @@ def _result_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": event.get("is_error") is True or subtype in ("error", "failed"),
         "errors": errors,
     }
+    return with_result_fields(entry, event)
 
 
 # -- the OpenCode-like shapes older cursor-agent builds wrote -------------------------
@@ -387,7 +401,7 @@ def _legacy_step_finish(event: dict[str, Any], ts: str) -> TranscriptEntry:
     part = as_object(event.get("part"))
     tokens = as_object(part.get("tokens"))
     reason = as_string(part.get("reason"))
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": reason,
@@ -399,6 +413,7 @@ def _legacy_step_finish(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": reason in ("error", "failed"),
         "errors": [],
     }
+    return with_step_fields(entry, event)
 
 
 # -- Cursor Cloud (cursor_cloud.* events of Paperclip's cloud adapter) ----------------
@@ -509,20 +524,19 @@ def _cloud_entries(event: dict[str, Any], kind: str, ts: str) -> list[Transcript
     if kind == "cursor_cloud.result":
         status = as_string(event.get("status"), "error")
         error = event.get("error")
-        return [
-            {
-                "kind": "result",
-                "ts": ts,
-                "text": as_string(event.get("result")),
-                "inputTokens": 0,
-                "outputTokens": 0,
-                "cachedTokens": 0,
-                "costUsd": 0,
-                "subtype": status,
-                "isError": status != "finished",
-                "errors": [as_string(error) or to_json_text(error)] if error else [],
-            }
-        ]
+        result: ResultEntry = {
+            "kind": "result",
+            "ts": ts,
+            "text": as_string(event.get("result")),
+            "inputTokens": 0,
+            "outputTokens": 0,
+            "cachedTokens": 0,
+            "costUsd": 0,
+            "subtype": status,
+            "isError": cloud_failed(event),
+            "errors": [as_string(error) or to_json_text(error)] if error else [],
+        }
+        return [with_cloud_fields(result, event)]
     if kind == "cursor_cloud.git":
         return [_system(ts, _cloud_git_text(event))]
     if kind == "cursor_cloud.tool":

@@ -21,8 +21,8 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
+from linewise_cursor import ending
 from linewise_cursor.parser import normalize_line
-from linewise_cursor.usage import result_tokens, step_tokens
 
 __all__ = ["is_unknown_session_error", "result_usage", "summarize_run"]
 
@@ -161,42 +161,40 @@ class _Run:
             self.results += 1
             self.result = event
             self.open = False
-            usage = event.get("usage")
-            if type(usage) is dict and usage:
+            tokens = ending.result_usage(event)
+            if tokens is not None:
+                usage = as_object(event.get("usage"))
                 self.usage_reported = True
                 self.usage += result_usage(event)
-                self.tokens += result_tokens(event)
+                self.tokens += tokens
                 self.cache_write += _count(usage, "cacheWriteTokens", "cache_write_input_tokens")
-            cost = as_number(
-                event.get("total_cost_usd"),
-                as_number(event.get("cost_usd"), as_number(event.get("cost"), -1)),
-            )
-            self.costs.append(cost if cost >= 0 else None)
+            self.costs.append(ending.result_cost(event))
             duration = event.get("duration_ms")
             self.duration_ms = as_int(duration) if as_number(duration, -1) >= 0 else None
             if not self.final_text:
                 self.final_text = as_string(event.get("result")).strip() or None
-            subtype = as_string(event.get("subtype")).lower()
-            if event.get("is_error") is True or subtype in ("error", "failed"):
+            if ending.result_failed(event):
                 self.error(
                     error_text(event.get("error") or event.get("message") or event.get("result"))
-                    or subtype
+                    or as_string(event.get("subtype")).lower()
                 )
         elif kind == "error":
             self.error(
                 error_text(event.get("message") or event.get("error") or event.get("detail"))
             )
         elif kind == "step_finish":  # the OpenCode-like shape of older builds
-            tokens = as_object(dig(event, "part", "tokens"))
-            self.usage_reported = self.usage_reported or bool(tokens)
-            self.tokens += step_tokens(tokens)
-            self.usage += Usage(
-                input_tokens=as_int(tokens.get("input")) + as_int(dig(tokens, "cache", "write")),
-                output_tokens=as_int(tokens.get("output")),
-                cached_tokens=as_int(dig(tokens, "cache", "read")),
-            )
-            cost = as_number(dig(event, "part", "cost"), -1)
-            self.costs.append(cost if cost >= 0 else None)
+            step = ending.step_usage(event)
+            if step is not None:
+                counts = as_object(dig(event, "part", "tokens"))
+                self.usage_reported = True
+                self.tokens += step
+                self.usage += Usage(
+                    input_tokens=as_int(counts.get("input"))
+                    + as_int(dig(counts, "cache", "write")),
+                    output_tokens=as_int(counts.get("output")),
+                    cached_tokens=as_int(dig(counts, "cache", "read")),
+                )
+            self.costs.append(ending.step_cost(event))
         elif kind == "text":
             text = as_string(dig(event, "part", "text"))
             self.final_text = (self.final_text or "") + text if self.streaming else text
@@ -232,8 +230,8 @@ class _Run:
             duration = event.get("durationMs")
             self.duration_ms = as_int(duration) if as_number(duration, -1) >= 0 else None
             self._pr_url(as_object(event.get("git")))
-            status = as_string(event.get("status"), "error")
-            if status != "finished":
+            if ending.cloud_failed(event):
+                status = as_string(event.get("status"), "error")
                 self.error(error_text(event.get("error")) or f"Cursor Cloud run {status}")
 
     def _pr_url(self, git: dict[str, Any]) -> None:
@@ -274,9 +272,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
 
     result = run.result
     known = [cost for cost in run.costs if cost is not None]
-    subtype = None
-    if result is not None:
-        subtype = as_string(result.get("subtype")) or as_string(result.get("status")) or None
+    subtype = ending.result_subtype(result) if result is not None else None
     details: dict[str, JsonValue] = {
         "sessions": run.sessions,
         "results": run.results,

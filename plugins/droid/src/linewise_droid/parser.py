@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Final
 
-from linewise_contracts.entries import InitEntry, TranscriptEntry
+from linewise_contracts.entries import InitEntry, ResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -19,6 +19,8 @@ from linewise_contracts.extract import (
     to_json_text,
     truncate,
 )
+
+from linewise_droid.ending import with_final_fields
 
 __all__ = [
     "DroidStdoutParser",
@@ -77,7 +79,7 @@ def _final_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
     failed = event.get("is_error") is True or event.get("isError") is True
     text = as_string(event.get("finalText")) or as_string(event.get("result"))
     cost = as_number(event.get("total_cost_usd", event.get("costUsd")), 0)
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": text,
@@ -89,6 +91,7 @@ def _final_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": failed,
         "errors": [error_message(event)] if failed and error_message(event) else [],
     }
+    return with_final_fields(entry, event)
 
 
 class DroidStdoutParser:

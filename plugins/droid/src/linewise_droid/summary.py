@@ -8,10 +8,18 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
-from linewise_contracts.extract import as_number, as_object, as_string, parse_json_object
+from linewise_contracts.extract import as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
+from linewise_droid.ending import (
+    count,
+    final_cost,
+    final_failed,
+    final_tokens,
+    final_turns,
+    token_usage,
+)
 from linewise_droid.parser import error_message
 
 __all__ = ["is_unknown_session_error", "summarize_run", "token_usage", "usage_of"]
@@ -27,38 +35,6 @@ _ERRORS_KEPT: Final = 1000
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     """True when Droid could not resume the session it was given (``-s/--session-id``)."""
     return bool(_UNKNOWN_SESSION.search(stdout) or _UNKNOWN_SESSION.search(stderr))
-
-
-def _count(value: object) -> int | None:
-    number = as_number(value, -1)
-    return int(number) if number >= 0 and number == int(number) else None
-
-
-def token_usage(usage: object, *, camel: bool = False) -> TokenUsage:
-    """Droid's usage block in the vocabulary.
-
-    ``droid exec`` reports Anthropic's field names (``input_tokens`` without
-    cache reads, ``cache_read_input_tokens``, ``cache_creation_input_tokens``,
-    ``output_tokens``); a session's ``.settings.json`` the camelCase ones
-    (``inputTokens``, ``cacheReadTokens``, ``cacheCreationTokens``,
-    ``outputTokens``, ``thinkingTokens``).
-    """
-    body = as_object(usage)
-    if camel:
-        return TokenUsage(
-            uncached_input=_count(body.get("inputTokens")),
-            cache_read=_count(body.get("cacheReadTokens")),
-            cache_write=_count(body.get("cacheCreationTokens")),
-            output=_count(body.get("outputTokens")),
-            reasoning=_count(body.get("thinkingTokens")),
-        )
-    return TokenUsage(
-        uncached_input=_count(body.get("input_tokens")),
-        cache_read=_count(body.get("cache_read_input_tokens")),
-        cache_write=_count(body.get("cache_creation_input_tokens")),
-        output=_count(body.get("output_tokens")),
-        reasoning=_count(body.get("reasoning_tokens") or body.get("thinking_tokens")),
-    )
 
 
 def usage_of(tokens: TokenUsage) -> Usage:
@@ -108,13 +84,13 @@ class _Run:
             self.failed_tools += event.get("isError") is True or "error" in event
         elif kind in ("completion", "result"):
             self.final = event
-            usage = event.get("usage")
-            if type(usage) is dict:
-                self.tokens = self.tokens + token_usage(usage)
-            cost = as_number(event.get("total_cost_usd", event.get("costUsd")), -1)
-            if cost >= 0:
+            tokens = final_tokens(event)
+            if tokens is not None:
+                self.tokens = self.tokens + tokens
+            cost = final_cost(event)
+            if cost is not None:
                 self.cost = (self.cost or 0.0) + cost
-            if event.get("is_error") is True or event.get("isError") is True:
+            if final_failed(event):
                 self.error(error_message(event) or "Droid reported a failed run.")
         elif kind == "error" or ("level" in event and type(event.get("error")) is dict):
             self.error(error_message(event) or "Droid reported an error.")
@@ -137,7 +113,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
             continue
         run.event(event)
     final = run.final or {}
-    failed = final.get("is_error") is True or final.get("isError") is True
+    failed = final_failed(final)
     outcome: str | None
     if run.final is not None:
         outcome = "failed" if failed else "completed"
@@ -148,13 +124,13 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     details: dict[str, JsonValue] = {
         "toolCalls": run.tool_calls,
         "failedToolCalls": run.failed_tools,
-        "durationMs": _count(final.get("durationMs", final.get("duration_ms"))),
+        "durationMs": count(final.get("durationMs", final.get("duration_ms"))),
     }
     if run.cwd:
         details["cwd"] = run.cwd
     if run.errors_omitted:
         details["errorsOmitted"] = run.errors_omitted
-    turns = _count(final.get("numTurns", final.get("num_turns")))
+    turns = final_turns(final)
     text = as_string(final.get("finalText")) or as_string(final.get("result"))
     return RunSummary(
         session_id=run.session_id,

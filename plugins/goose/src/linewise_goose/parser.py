@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import TranscriptEntry
+from linewise_contracts.entries import ResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -20,6 +20,8 @@ from linewise_contracts.extract import (
     to_json_text,
     truncate,
 )
+
+from linewise_goose.ending import with_complete_fields
 
 __all__ = [
     "GooseStdoutParser",
@@ -173,7 +175,7 @@ def _notification_text(event: dict[str, Any]) -> str:
 
 def _complete(event: dict[str, Any], ts: str) -> TranscriptEntry:
     cost = as_number(event.get("cost_usd"), 0)
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": "",
@@ -185,6 +187,7 @@ def _complete(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": False,
         "errors": [],
     }
+    return with_complete_fields(entry, event)
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:

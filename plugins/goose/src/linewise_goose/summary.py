@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from typing import Final
 
 from linewise_contracts.entries import JsonValue
-from linewise_contracts.extract import as_number, as_object, as_string, parse_json_object
+from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
+
+from linewise_goose.ending import complete_cost, token_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run", "token_usage"]
 
@@ -22,35 +24,6 @@ _ERRORS_KEPT: Final = 1000
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
     """True when Goose could not resume the session it was given (``--resume --name``)."""
     return bool(_UNKNOWN_SESSION.search(stdout) or _UNKNOWN_SESSION.search(stderr))
-
-
-def _count(value: object) -> int | None:
-    number = as_number(value, -1)
-    return int(number) if number >= 0 and number == int(number) else None
-
-
-def token_usage(complete: dict[str, object]) -> TokenUsage:
-    """The ``complete`` event's counts in the vocabulary.
-
-    Goose's ``input_tokens`` is the whole prompt (its providers add the cache
-    reads and writes into it, so ``total_tokens`` is input plus output); the
-    uncached input is what remains after ``cache_read_input_tokens`` and
-    ``cache_write_input_tokens``. Without those two fields the cache is unknown
-    and the whole input counts as uncached.
-    """
-    total_input = _count(complete.get("input_tokens"))
-    read = _count(complete.get("cache_read_input_tokens"))
-    write = _count(complete.get("cache_write_input_tokens"))
-    uncached = total_input
-    if total_input is not None and (read is not None or write is not None):
-        rest = total_input - (read or 0) - (write or 0)
-        uncached = rest if rest >= 0 else total_input
-    return TokenUsage(
-        uncached_input=uncached,
-        cache_read=read,
-        cache_write=write,
-        output=_count(complete.get("output_tokens")),
-    )
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
@@ -107,8 +80,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         elif kind == "complete":
             complete = True
             tokens = tokens + token_usage(event)
-            spent = as_number(event.get("cost_usd"), -1)
-            if spent >= 0:
+            spent = complete_cost(event)
+            if spent is not None:
                 cost = (cost or 0.0) + spent
     details: dict[str, JsonValue] = {"toolCalls": tool_calls}
     if omitted:

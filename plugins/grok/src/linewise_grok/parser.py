@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import ToolCallEntry, ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import (
+    ResultEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    TranscriptEntry,
+)
 from linewise_contracts.extract import (
     BoundedMap,
     as_list,
@@ -19,6 +24,9 @@ from linewise_contracts.extract import (
     truncate,
 )
 from linewise_contracts.extract import error_text as shared_error_text
+from linewise_contracts.usage import TokenUsage
+
+from linewise_grok.ending import tokens_from, with_end_fields
 
 __all__ = ["GrokStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
@@ -89,10 +97,18 @@ def _is_error_stop(stop_reason: str) -> bool:
     return stop_reason.replace("_", "").lower() == "refusal"
 
 
-def _result_entry(event: dict[str, Any], ts: str, text: str) -> TranscriptEntry:
+def _result_entry(
+    event: dict[str, Any],
+    ts: str,
+    text: str,
+    *,
+    responses: TokenUsage | None = None,
+    errors: bool = False,
+    max_turns: bool = False,
+) -> TranscriptEntry:
     usage = as_object(event.get("usage"))
     stop = as_string(event.get("stopReason"))
-    return {
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": text,
@@ -104,6 +120,7 @@ def _result_entry(event: dict[str, Any], ts: str, text: str) -> TranscriptEntry:
         "isError": _is_error_stop(stop),
         "errors": [],
     }
+    return with_end_fields(entry, event, responses=responses, errors=errors, max_turns=max_turns)
 
 
 def _content_part_text(part: object) -> str:
@@ -203,6 +220,18 @@ def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
     return GrokStdoutParser().parse_line(line, ts)
 
 
+class _RunSoFar:
+    """What the run under way said before its ``end``: its responses' tokens, an error, a
+    ``max_turns_reached`` event (the ``end``'s result entry reads them)."""
+
+    __slots__ = ("errors", "max_turns", "tokens")
+
+    def __init__(self) -> None:
+        self.tokens = TokenUsage()
+        self.errors = False
+        self.max_turns = False
+
+
 class GrokStdoutParser:
     """The stateful Grok parser.
 
@@ -212,7 +241,16 @@ class GrokStdoutParser:
     response's text for the ``result`` entry an ``end`` with usage produces.
     """
 
-    __slots__ = ("_answer", "_answer_size", "_boundary", "_last", "_names", "_previous", "_thought")
+    __slots__ = (
+        "_answer",
+        "_answer_size",
+        "_boundary",
+        "_last",
+        "_names",
+        "_previous",
+        "_run",
+        "_thought",
+    )
 
     def __init__(self) -> None:
         self._thought = _TurnBoundary()
@@ -225,6 +263,7 @@ class GrokStdoutParser:
         self._boundary = False
         # Kind of the last entry produced: deltas merge only while it is theirs.
         self._last: str | None = None
+        self._run = _RunSoFar()
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
@@ -253,6 +292,7 @@ class GrokStdoutParser:
             return [{"kind": "assistant", "ts": ts, "text": text, "delta": True}]
         if kind == "usage":
             # One model response ended; the next one starts a new line.
+            self._run.tokens += tokens_from(event.get("usage"))
             self._new_response()
             self._boundary = True
             return []
@@ -269,7 +309,10 @@ class GrokStdoutParser:
         if kind == "tool_call_update":
             return _tool_result(event, ts, self._names)
         if kind == "error":
+            self._run.errors = True
             return [{"kind": "stderr", "ts": ts, "text": error_text(event) or "Grok error"}]
+        if kind == "max_turns_reached":
+            self._run.max_turns = True
         if kind == "end":
             entries: list[TranscriptEntry] = [_system(ts, _end_text(event))]
             if "structuredOutput" in event:
@@ -278,9 +321,20 @@ class GrokStdoutParser:
                 entries.append({"kind": "system", "ts": ts, "text": f"structured output:\n{shown}"})
             if "usage" in event or "total_cost_usd" in event:
                 answer = "".join(self._answer) or self._previous
-                entries.append(_result_entry(event, ts, answer.strip()))
+                run = self._run
+                entries.append(
+                    _result_entry(
+                        event,
+                        ts,
+                        answer.strip(),
+                        responses=run.tokens,
+                        errors=run.errors,
+                        max_turns=run.max_turns,
+                    )
+                )
             self._new_response()
             self._previous = ""
+            self._run = _RunSoFar()
             return entries
         if kind == "plan":
             return [_system(ts, _plan_text(event))]
@@ -315,6 +369,7 @@ class GrokStdoutParser:
         self._previous = ""
         self._boundary = False
         self._last = None
+        self._run = _RunSoFar()
 
 
 def create_stdout_parser() -> GrokStdoutParser:

@@ -10,15 +10,15 @@ from typing import Any, Final
 from linewise_contracts.entries import JsonValue
 from linewise_contracts.extract import (
     as_int,
-    as_number,
     as_object,
     as_string,
     parse_json_object,
     to_json_text,
 )
 from linewise_contracts.summary import RunSummary, Usage
-from linewise_contracts.usage import TokenUsage, token_count
+from linewise_contracts.usage import TokenUsage
 
+from linewise_grok.ending import end_cost, end_turns, normal, run_outcome, tokens_from
 from linewise_grok.parser import _TurnBoundary, error_text
 
 __all__ = ["is_unknown_session_error", "summarize_run", "usage_from"]
@@ -60,39 +60,6 @@ def usage_from(usage: object) -> Usage:
         output_tokens=as_int(numbers.get("output_tokens")),
         cached_tokens=as_int(numbers.get("cache_read_input_tokens")),
     )
-
-
-def tokens_from(usage: object) -> TokenUsage:
-    """A Grok ``usage`` object in the usage vocabulary.
-
-    Headless ``input_tokens`` are the uncached input: cache reads and writes
-    (``cache_read_input_tokens``, ``cache_creation_input_tokens``) are beside
-    them, and ``reasoning_tokens`` are the reasoning part of ``output_tokens``.
-    """
-    numbers = as_object(usage)
-    return TokenUsage(
-        uncached_input=token_count(numbers.get("input_tokens")),
-        cache_read=token_count(numbers.get("cache_read_input_tokens")),
-        cache_write=token_count(numbers.get("cache_creation_input_tokens")),
-        output=token_count(numbers.get("output_tokens")),
-        reasoning=token_count(numbers.get("reasoning_tokens")),
-    )
-
-
-# Grok's stop reasons (ACP's, compared normalised) in the contract's words.
-_OUTCOMES: Final = {
-    "endturn": "completed",
-    "maxtokens": "max_tokens",
-    "maxturnrequests": "max_turns",
-    "maxturns": "max_turns",
-    "refusal": "refused",
-    "cancelled": "interrupted",
-}
-
-
-def _normal(stop_reason: str) -> str:
-    # Grok 0.2 wrote ``EndTurn``, 1.x writes ``end_turn``: compare without case or underscores.
-    return stop_reason.replace("_", "").lower()
 
 
 def _error_message(event: Mapping[str, Any]) -> str:
@@ -194,9 +161,8 @@ class _Run:
                 self.usage += self.open_usage
                 self.tokens += self.open_tokens
                 self.basis.add("responses")
-        costs = [as_number(end.get("total_cost_usd"), -1) for end in self.ends]
-        known = [cost for cost in costs if cost >= 0]
-        stop = _normal(self.stop_reason or "")
+        known = [cost for cost in map(end_cost, self.ends) if cost is not None]
+        stop = normal(self.stop_reason or "")
         refusal = stop == "refusal"
         details: dict[str, JsonValue] = {
             "stopReason": self.stop_reason,
@@ -211,7 +177,7 @@ class _Run:
             "refusal": refusal,
             "cancelled": stop == "cancelled",
         }
-        turns = [as_int(end.get("num_turns"), -1) for end in self.ends]
+        turns = [turn for turn in map(end_turns, self.ends) if turn is not None]
         return RunSummary(
             session_id=self.session_id,
             model=self.model,
@@ -224,7 +190,7 @@ class _Run:
             unknown_session=is_unknown_session_error(
                 "\n".join(self.errors), "\n".join(self.other_text)
             ),
-            turns=sum(turn for turn in turns if turn >= 0) if any(t >= 0 for t in turns) else None,
+            turns=sum(turns) if turns else None,
             complete=bool(self.ends) and not unfinished,
             details=details,
             token_usage=self.tokens,
@@ -235,12 +201,7 @@ class _Run:
         """How the run ended in the contract's words (Grok's own stop reason is in ``details``)."""
         if unfinished:
             return "cut_off"
-        if self.max_turns_event:
-            return "max_turns"
-        word = _OUTCOMES.get(stop)
-        if self.errors and word in (None, "completed"):
-            return "failed"
-        return word
+        return run_outcome(stop, errors=bool(self.errors), max_turns=self.max_turns_event)
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from linewise_contracts.entries import ToolResultEntry, TranscriptEntry
+from linewise_contracts.entries import ResultEntry, ToolResultEntry, TranscriptEntry
 from linewise_contracts.extract import (
     BoundedMap,
     as_int,
@@ -21,6 +21,8 @@ from linewise_contracts.extract import (
 )
 from linewise_contracts.summary import Usage
 from linewise_contracts.usage import TokenUsage, token_count
+
+from linewise_pi.ending import RunErrors, with_run_fields
 
 __all__ = [
     "PiStdoutParser",
@@ -288,22 +290,35 @@ def message_usage(message: dict[str, Any]) -> tuple[Usage, float]:
 
 
 def _run_result(
-    messages: list[dict[str, Any]], ts: str, seen: list[dict[str, Any]]
+    messages: list[dict[str, Any]],
+    ts: str,
+    seen: list[dict[str, Any]],
+    errors: RunErrors | None = None,
+    turns: int | None = None,
 ) -> TranscriptEntry:
-    """agent_end as the run's result: final text, summed usage and cost, stop reason, errors.
+    """agent_end as the run's result: final text, summed usage and cost, stop reason, errors,
+    and what the run summary reads (linewise_pi.ending).
 
     ``messages`` are the ones agent_end lists; when it lists no assistant
     message, ``seen`` (the assistant messages of this run so far) stand in.
+    ``errors``: the run's, as the stateful parser saw its events (else those of
+    the messages); ``turns``: its ``turn_end`` events.
     """
     assistants = [m for m in messages if m.get("role") == "assistant"] or seen
     usage, cost = Usage(), 0.0
+    tokens = TokenUsage()
     for message in assistants:
         part, spent = message_usage(message)
         usage, cost = usage + part, cost + spent
+        tokens += message_tokens(message)
     last = assistants[-1] if assistants else {}
     texts = [text for text in map(message_text, assistants) if text]
     stop = as_string(last.get("stopReason"))
-    return {
+    if errors is None:
+        errors = RunErrors()
+        for message in assistants:
+            errors.answered(message, message_errors(message))
+    entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
         "text": texts[-1] if texts else "",
@@ -315,6 +330,7 @@ def _run_result(
         "isError": stop in _FAILED_STOPS,
         "errors": message_errors(last),
     }
+    return with_run_fields(entry, assistants, tokens, turns=turns, failed=bool(errors.texts))
 
 
 class PiStdoutParser:
@@ -328,7 +344,17 @@ class PiStdoutParser:
     when it changes and turns ``agent_end`` into the run's ``result``.
     """
 
-    __slots__ = ("_counted", "_model", "_names", "_reported", "_seen", "_shown", "_streamed")
+    __slots__ = (
+        "_counted",
+        "_errors",
+        "_model",
+        "_names",
+        "_reported",
+        "_seen",
+        "_shown",
+        "_streamed",
+        "_turns",
+    )
 
     def __init__(self) -> None:
         self._streamed: set[str] = set()  # "text", "thinking": streamed in this message
@@ -339,12 +365,16 @@ class PiStdoutParser:
         self._model = ""
         # Assistant messages of this agent run (one prompt), once each, for its result.
         self._seen: list[dict[str, Any]] = []
+        # The run's errors and turn_end events since the last agent_end, for its result.
+        self._errors = RunErrors()
+        self._turns = 0
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
         if event is None:
             return stdout_entries(line, ts)
         kind = as_string(event.get("type"))
+        self._errors.event(kind, event)
         if kind == "message_update":
             return self._delta(as_object(event.get("assistantMessageEvent")), ts)
         if kind == "message_start":
@@ -357,8 +387,12 @@ class PiStdoutParser:
             return self._tool_end(event, ts)
         if kind == "agent_end":
             messages = [m for m in as_list(event.get("messages")) if type(m) is dict]
-            entry = _run_result(messages, ts, self._seen)
+            # The run's own errors once it saw its messages; a lone agent_end reads its own.
+            errors = self._errors if self._seen else None
+            entry = _run_result(messages, ts, self._seen, errors, self._turns)
             self._seen = []
+            self._errors = RunErrors()
+            self._turns = 0
             return [entry]
         if kind == "tool_execution_start":
             ident = as_string(event.get("toolCallId"))
@@ -399,6 +433,7 @@ class PiStdoutParser:
         return [_system(ts, f"model: {named}")]
 
     def _count(self, message: dict[str, Any]) -> None:
+        self._errors.answered(message, message_errors(message))
         # Only what the result needs: tool arguments and thinking can be large.
         if len(self._seen) < _REMEMBERED:
             slim = {key: message.get(key) for key in ("usage", "stopReason", "errorMessage")}
@@ -418,6 +453,7 @@ class PiStdoutParser:
         return entries
 
     def _turn_end(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
+        self._turns += 1
         message = as_object(event.get("message"))
         entries: list[TranscriptEntry] = []
         if message.get("role") == "assistant":
@@ -447,6 +483,8 @@ class PiStdoutParser:
         self._reported.clear()
         self._model = ""
         self._seen = []
+        self._errors = RunErrors()
+        self._turns = 0
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:

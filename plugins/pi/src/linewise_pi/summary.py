@@ -19,6 +19,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage, token_count, without
 
+from linewise_pi.ending import RunErrors, run_outcome
 from linewise_pi.parser import message_errors, message_text, message_tokens, message_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run"]
@@ -31,14 +32,6 @@ _UNKNOWN_SESSION: Final = re.compile(
     re.IGNORECASE,
 )
 _FAILED_STOPS: Final = ("error",)
-# Pi's stop reasons in the contract's words; "aborted" is a person stopping the run (Esc, abort).
-_OUTCOMES: Final = {
-    "stop": "completed",
-    "toolUse": "completed",
-    "length": "max_tokens",
-    "error": "failed",
-    "aborted": "interrupted",
-}
 
 
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
@@ -63,8 +56,8 @@ class _Run:
         self.final_text: str | None = None
         self.partial: list[str] = []  # text streamed for a message not yet complete
         self.stop: str | None = None
-        # (error, recoverable): a failed request is forgiven when a retry then answers.
-        self.errors: list[tuple[str, bool]] = []
+        # A failed request is forgiven when a retry then answers (linewise_pi.ending).
+        self.errors = RunErrors()
         self.counted = False  # this turn's assistant message is in the usage
         self.started = False
         self.open = False
@@ -75,11 +68,6 @@ class _Run:
         self.failed_tools = 0
         self.extension_errors = 0
         self.other_text: deque[str] = deque(maxlen=20)
-
-    def error(self, text: str, *, recoverable: bool = False) -> None:
-        text = text.strip()
-        if text:
-            self.errors.append((text, recoverable))
 
     def add_cost(self, value: object) -> None:
         cost = as_number(value, -1)
@@ -99,17 +87,7 @@ class _Run:
         text = message_text(message)
         if text:
             self.final_text = text
-        failures = message_errors(message)
-        if self.stop == "aborted" and as_string(message.get("stopReason")) == "aborted":
-            return  # a person stopped the request: an interruption, not an error
-        if failures:
-            for failure in failures:
-                self.error(failure, recoverable=True)
-        else:
-            # An answer after failed attempts: the retry (or model fallback) recovered.
-            self.errors = [
-                (text, recoverable) for text, recoverable in self.errors if not recoverable
-            ]
+        self.errors.answered(message, message_errors(message))
 
     def usage_event(self, usage: dict[str, Any]) -> None:
         if "inputTokens" in usage or "outputTokens" in usage:
@@ -136,6 +114,7 @@ class _Run:
         self.add_cost(dig(usage, "cost", "total"))
 
     def event(self, kind: str, event: dict[str, Any]) -> None:
+        self.errors.event(kind, event)
         if kind == "session":
             self.session_id = as_string(event.get("id")) or self.session_id
         elif kind == "agent_start":
@@ -166,24 +145,16 @@ class _Run:
             self.failed_tools += event.get("isError") is True
         elif kind == "auto_retry_start":
             self.retries += 1
-        elif kind == "auto_retry_end" and event.get("success") is False:
-            self.error(as_string(event.get("finalError")) or "Pi gave up retrying.")
         elif kind in ("auto_compaction_end", "compaction_end"):
             self.compactions += as_object(event.get("result")) != {}
-            self.error(as_string(event.get("errorMessage")), recoverable=True)
         elif kind == "extension_error":
             self.extension_errors += 1
-        elif kind == "error":
-            self.error(as_string(event.get("message")))
         elif kind == "usage":
             self.usage_event(as_object(event.get("usage")))
         elif kind == "response":
             ident = dig(event, "data", "sessionId")
             if type(ident) is str and ident:
                 self.session_id = ident
-            if event.get("success") is False:
-                command = as_string(event.get("command"), "command")
-                self.error(f"{command} failed: {as_string(event.get('error')) or 'no reason'}")
 
 
 def summarize_run(lines: Iterable[str]) -> RunSummary:
@@ -206,7 +177,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         run.event(as_string(event.get("type")), event)
 
     partial = "".join(run.partial).strip()
-    errors = list(dict.fromkeys(text for text, _ in run.errors))
+    errors = run.errors.texts
     details: dict[str, JsonValue] = {
         "provider": run.provider,
         "toolCalls": run.tool_calls,
@@ -239,7 +210,4 @@ def _outcome(run: _Run, *, failed: bool) -> str | None:
     """How the run ended in the contract's words (Pi's own stop reason is in ``details``)."""
     if run.started and run.open:
         return "cut_off"
-    word = _OUTCOMES.get(run.stop or "")
-    if failed and word != "interrupted":
-        return "failed"
-    return word
+    return run_outcome(run.stop, failed=failed)
