@@ -203,9 +203,9 @@ def test_a_run_reads_as_a_transcript() -> None:
         "content": "src/shop/__init__.py\nsrc/shop/cart.py\nsrc/shop/pricing.py\n",
         "isError": False,
     }
-    # What the run summary reads (contracts 1.5, 1.9; test_result_fields.py has the rest).
+    # What the run summary reads (contract 1.5; test_result_fields.py has the rest).
     final = dict(entries[-1])
-    summary_fields = {key: final.pop(key) for key in ("usage", "costSource", "turns", "outcome")}
+    summary_fields = {key: final.pop(key) for key in ("usage", "costSource", "outcome")}
     assert summary_fields == {
         "usage": {
             "uncachedInput": 1840 + 212,
@@ -215,7 +215,6 @@ def test_a_run_reads_as_a_transcript() -> None:
             "reasoning": None,
         },
         "costSource": "reported",
-        "turns": 2,
         "outcome": "completed",
     }
     assert final == {

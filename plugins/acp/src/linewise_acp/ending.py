@@ -62,11 +62,12 @@ def stop_outcome(stop: str | None) -> Outcome | None:
 
 
 def with_result_fields(entry: ResultEntry, result: dict[str, Any], stop: str) -> ResultEntry:
-    """``entry`` with the turn's usage (when reported), its one turn and its outcome."""
+    """``entry`` with the turn's usage (when reported) and its outcome. No ``turns``: ACP
+    reports no count of turns (a prompt response ends one, which contract 1.9's field, a
+    count the CLI reports, is not)."""
     tokens = response_usage(result)
     if tokens is not None and tokens.known:
         entry["usage"] = cast("TokenUsageCounts", tokens.to_json())
-    entry["turns"] = 1
     outcome = stop_outcome(stop)
     if outcome is not None:
         entry["outcome"] = outcome

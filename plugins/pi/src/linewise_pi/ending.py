@@ -101,18 +101,17 @@ def with_run_fields(
     assistants: Iterable[dict[str, Any]],
     tokens: TokenUsage,
     *,
-    turns: int | None,
     failed: bool,
 ) -> ResultEntry:
-    """``entry`` with the run's tokens (its ``assistants``' ``tokens``), cost source, turns and
-    outcome (``failed``: an error of the run stands)."""
+    """``entry`` with the run's tokens (its ``assistants``' ``tokens``), cost source and
+    outcome (``failed``: an error of the run stands). No ``turns``: Pi reports no count of
+    them (its ``turn_end`` events each end one; contract 1.9's field is a count the CLI
+    reports)."""
     messages = list(assistants)
     if tokens.known:
         entry["usage"] = cast("TokenUsageCounts", tokens.to_json())
     costs = [cost for cost in map(message_cost, messages) if cost is not None]
     entry["costSource"] = "reported" if costs else None
-    if turns:
-        entry["turns"] = turns
     stops = [stop for stop in (as_string(m.get("stopReason")) for m in messages) if stop]
     outcome = run_outcome(stops[-1] if stops else None, failed=failed)
     if outcome is not None:

@@ -294,7 +294,6 @@ def _run_result(
     ts: str,
     seen: list[dict[str, Any]],
     errors: RunErrors | None = None,
-    turns: int | None = None,
 ) -> TranscriptEntry:
     """agent_end as the run's result: final text, summed usage and cost, stop reason, errors,
     and what the run summary reads (linewise_pi.ending).
@@ -302,7 +301,7 @@ def _run_result(
     ``messages`` are the ones agent_end lists; when it lists no assistant
     message, ``seen`` (the assistant messages of this run so far) stand in.
     ``errors``: the run's, as the stateful parser saw its events (else those of
-    the messages); ``turns``: its ``turn_end`` events.
+    the messages).
     """
     assistants = [m for m in messages if m.get("role") == "assistant"] or seen
     usage, cost = Usage(), 0.0
@@ -330,7 +329,7 @@ def _run_result(
         "isError": stop in _FAILED_STOPS,
         "errors": message_errors(last),
     }
-    return with_run_fields(entry, assistants, tokens, turns=turns, failed=bool(errors.texts))
+    return with_run_fields(entry, assistants, tokens, failed=bool(errors.texts))
 
 
 class PiStdoutParser:
@@ -353,7 +352,6 @@ class PiStdoutParser:
         "_seen",
         "_shown",
         "_streamed",
-        "_turns",
     )
 
     def __init__(self) -> None:
@@ -365,9 +363,8 @@ class PiStdoutParser:
         self._model = ""
         # Assistant messages of this agent run (one prompt), once each, for its result.
         self._seen: list[dict[str, Any]] = []
-        # The run's errors and turn_end events since the last agent_end, for its result.
+        # The run's errors since the last agent_end, for its result.
         self._errors = RunErrors()
-        self._turns = 0
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
@@ -389,10 +386,9 @@ class PiStdoutParser:
             messages = [m for m in as_list(event.get("messages")) if type(m) is dict]
             # The run's own errors once it saw its messages; a lone agent_end reads its own.
             errors = self._errors if self._seen else None
-            entry = _run_result(messages, ts, self._seen, errors, self._turns)
+            entry = _run_result(messages, ts, self._seen, errors)
             self._seen = []
             self._errors = RunErrors()
-            self._turns = 0
             return [entry]
         if kind == "tool_execution_start":
             ident = as_string(event.get("toolCallId"))
@@ -453,7 +449,6 @@ class PiStdoutParser:
         return entries
 
     def _turn_end(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
-        self._turns += 1
         message = as_object(event.get("message"))
         entries: list[TranscriptEntry] = []
         if message.get("role") == "assistant":
@@ -484,7 +479,6 @@ class PiStdoutParser:
         self._model = ""
         self._seen = []
         self._errors = RunErrors()
-        self._turns = 0
 
 
 def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
