@@ -138,3 +138,12 @@ def test_an_answer_streamed_in_fragments_is_the_final_text_joined() -> None:
     assert fold.final_text == "Done, all good."  # the last answer, not the one before the call
     whole = _fold(_said("x", delta=True), _said("The whole answer."), _result(text=""))
     assert whole.final_text == "The whole answer."
+
+
+def test_a_result_entry_that_says_cut_off_is_drawn_as_a_step_not_a_failure() -> None:
+    from linewise.transcript.outcome import result_failed
+
+    step = _result(subtype="tool-calls", outcome="cut_off")  # the run goes on after it
+    assert not result_failed(step)
+    assert result_failed(_result(outcome="max_turns", isError=True))
+    assert result_failed(_result(outcome="cut_off", errors=["the stream broke"]))

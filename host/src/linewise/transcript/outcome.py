@@ -53,14 +53,17 @@ def failure_word(subtype: str) -> bool:
 def result_failed(entry: Mapping[str, Any]) -> bool:
     """A result entry is a failure when it says so: isError, a failure subtype or any error.
 
-    A contract 1.5 ``outcome`` on the entry decides it as :func:`run_outcome`
-    decides a run's (``interrupted`` is not a failure, ``max_turns`` is).
+    A contract 1.5 ``outcome`` on the entry decides it: a failure word of the
+    contract's (``failed``, ``max_turns``, ``budget``) is one, ``interrupted``
+    is not, and neither is ``cut_off``, which a result entry says of a step
+    after which the run goes on (OpenCode's ``tool-calls``, a saved chat's
+    reply of tool calls only): the run's own ``cut_off`` is :func:`run_outcome`'s.
     """
     outcome = entry.get("outcome")
     if outcome in OUTCOMES:
         if entry.get("isError") is True or bool(entry.get("errors")):
             return True
-        return outcome not in _SUCCEEDING
+        return outcome in FAILED_OUTCOMES
     subtype = entry.get("subtype")
     return (
         entry.get("isError") is True
