@@ -115,7 +115,8 @@ class RunFold(EntryFold):
         # The last result's text, a run_result's summary, the last main-thread answer: the
         # final text is the first of them a finished run has, the answer for a cut-off one.
         self.result_text: str | None = None
-        self._last_text: str | None = None
+        # The last main-thread answer that came whole (its text read only when asked).
+        self._last_answer: dict[str, Any] | None = None
         # The last answer streamed in fragments (``delta``), joined when read; _streaming:
         # the entries since its first fragment are its fragments only.
         self._fragments: list[str] = []
@@ -158,7 +159,11 @@ class RunFold(EntryFold):
                 if self.results:  # a new turn after a result: until its own result, cut off
                     self.open_session = True
                 if entry.get("parentToolUseId") is None:
-                    self._answer(entry["text"], entry.get("delta") is True)
+                    if entry.get("delta") is True:
+                        self._fragment(entry["text"])
+                    else:  # the text is read when asked: a line's cost is two lookups
+                        self._last_answer = entry
+                        self._streaming = self._streamed_last = False
             elif kind == "tool_call":
                 self._streaming = False
                 self.tool_calls += 1
@@ -210,27 +215,27 @@ class RunFold(EntryFold):
             _add_models(totals, models)
         return totals
 
-    def _answer(self, text: str, delta: bool) -> None:
-        """A main-thread answer: a whole one, or a fragment of one streamed (``delta``)."""
-        if delta:
-            if not self._streaming:
-                self._fragments = []
-                self._streaming = True
-            self._fragments.append(text)
-            self._streamed_last = True
-        elif text.strip():
-            self._last_text = text
-            self._streaming = self._streamed_last = False
+    def _fragment(self, text: str) -> None:
+        """A fragment of a main-thread answer streamed (``delta``)."""
+        if not self._streaming:
+            self._fragments = []
+            self._streaming = True
+        self._fragments.append(text)
+        self._streamed_last = True
 
     @property
     def last_text(self) -> str | None:
         """The last main-thread answer: the last whole one, or the fragments of the last one
-        streamed after it, joined; None when there is none with any text."""
+        streamed after it, joined; None when it has no text but blanks."""
         if self._streamed_last:
             joined = "".join(self._fragments)
-            if joined.strip():
+            if joined and not joined.isspace():
                 return joined
-        return self._last_text
+        answer = self._last_answer
+        if answer is None:
+            return None
+        text: str = answer["text"]
+        return text if text and not text.isspace() else None
 
     @property
     def final_text(self) -> str | None:

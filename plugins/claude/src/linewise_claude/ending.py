@@ -26,6 +26,7 @@ __all__ = [
     "result_outcome",
     "result_turns",
     "result_usage_counts",
+    "result_usage_fields",
 ]
 
 #: Most turns one result can count: beyond it, ``num_turns`` is no count.
@@ -68,22 +69,27 @@ def result_usage_counts(result: Mapping[str, Any]) -> TokenUsageCounts | None:
     main loop, subagents, internal calls) when the result has it, else its
     ``usage`` block (the main loop); None when neither reports a count.
     """
-    tokens = result_tokens(result)[0]
-    if not tokens.known:
-        return None
-    return cast("TokenUsageCounts", tokens.to_json())
+    return result_usage_fields(result)[0]
 
 
 def result_model_usage(result: Mapping[str, Any]) -> dict[str, TokenUsageCounts] | None:
     """The session's tokens so far per model (``modelUsage``, contract 1.9), None without it."""
-    per_model = result_tokens(result)[1]
-    if not per_model:
-        return None
-    return {
-        model: cast("TokenUsageCounts", tokens.to_json())
-        for model, tokens in per_model.items()
+    return result_usage_fields(result)[1]
+
+
+def result_usage_fields(
+    result: Mapping[str, Any],
+) -> tuple[TokenUsageCounts | None, dict[str, TokenUsageCounts] | None]:
+    """:func:`result_usage_counts` and :func:`result_model_usage` of one result, its
+    tokens read once (what the parser writes on every result entry)."""
+    tokens, per_model = result_tokens(result)
+    counts = cast("TokenUsageCounts", tokens.to_json()) if tokens.known else None
+    models = {
+        model: cast("TokenUsageCounts", usage.to_json())
+        for model, usage in per_model.items()
         if model
-    } or None
+    }
+    return counts, models or None
 
 
 def result_turns(result: Mapping[str, Any]) -> int | None:

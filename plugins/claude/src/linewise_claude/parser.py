@@ -37,10 +37,9 @@ from linewise_claude.ending import (
     INTERRUPTED,
     cost_source,
     failed,
-    result_model_usage,
     result_outcome,
     result_turns,
-    result_usage_counts,
+    result_usage_fields,
 )
 from linewise_claude.events import side_event_entries, system_event_entries
 from linewise_claude.legacy import LegacyUsage, document_events, is_legacy_event, modern_event
@@ -362,7 +361,7 @@ def _result_entries(
         "errors": _result_errors(event),
     }
     if fields:
-        counts = result_usage_counts(event)
+        counts, models = result_usage_fields(event)
         if counts is not None:
             result["usage"] = counts
         result["costSource"] = cost_source(event)
@@ -370,7 +369,6 @@ def _result_entries(
         turns = result_turns(event)
         if turns is not None:
             result["turns"] = turns
-        models = result_model_usage(event)
         if models is not None:
             result["modelUsage"] = models
         session = event.get("session_id")
