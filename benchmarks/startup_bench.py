@@ -6,7 +6,9 @@ reports medians and the median ratio, because shared machines drift:
 
 - `import linewise` over a bare interpreter (`python -c pass`);
 - `linewise render` of a one-line Claude log against a trivial Node script
-  that reads the same line, parses it and prints it again (skipped without node);
+  that reads the same line, parses it and prints it again (skipped without node),
+  and of a one-line plain-text log, which no sniffer recognises (the render then
+  asks every installed format's session stores whether the file is one of theirs);
 - `linewise render` of several logs (8 of 10 to 20 MB, the corpus's real Claude
   and Codex logs repeated) with one process (`--jobs 1`) and with one per core
   (the default), as JSON lines and as text;
@@ -154,11 +156,14 @@ def one_line(work: Path, rounds: int, env: Mapping[str, str], baseline: str | No
     one = work / "one.jsonl"
     event = {"type": "system", "subtype": "init", "model": "m", "session_id": "s"}
     one.write_text(json.dumps(event) + "\n")
+    plain = work / "plain.log"
+    plain.write_text("make: *** [all] Error 2, no agent CLI wrote this\n")
     render = [*_linewise(), "render", str(one)]
     rows = {
         "node (read, parse, print a line)": ["node", "-e", NODE_SCRIPT, str(one)],
         "linewise render (auto, text)": render,
         "linewise render -a claude_local -f jsonl": [*render, "-a", "claude_local", "-f", "jsonl"],
+        "linewise render plain.log (no sniffer)": [*_linewise(), "render", str(plain)],
     }
     medians = compare(_with_baseline(rows, baseline, tuple(rows)[1:]), rounds, env)
     show("one-line render", medians, "node (read, parse, print a line)")
@@ -282,6 +287,11 @@ def main() -> None:
     parser.add_argument("--distributions", type=int, default=1000)
     parser.add_argument("--logs", type=int, default=8, help="logs rendered together")
     parser.add_argument(
+        "--sections",
+        default="import,one-line,several,listing",
+        help="the comparisons to run, comma-separated (default: all four)",
+    )
+    parser.add_argument(
         "--baseline",
         metavar="PYTHON",
         help="another environment's interpreter whose linewise runs in the same rounds",
@@ -291,10 +301,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="linewise-startup-") as folder:
         work = Path(folder)
         env["LINEWISE_CACHE_DIR"] = str(work / "own-cache")
-        import_time(args.rounds, env, args.baseline)
-        one_line(work, args.rounds, env, args.baseline)
-        several(work, args.rounds, env, args.logs)
-        listing(work, args.rounds, env, args.distributions, args.baseline)
+        sections = set(args.sections.split(","))
+        if "import" in sections:
+            import_time(args.rounds, env, args.baseline)
+        if "one-line" in sections:
+            one_line(work, args.rounds, env, args.baseline)
+        if "several" in sections:
+            several(work, args.rounds, env, args.logs)
+        if "listing" in sections:
+            listing(work, args.rounds, env, args.distributions, args.baseline)
 
 
 if __name__ == "__main__":
