@@ -114,9 +114,10 @@ def worker_pool(
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Kill the pool's workers now and let its threads end (the executor offers no such call).
 
-    Four private attributes, each looked up defensively: the work not done,
-    forgotten first (the pool's thread would otherwise fail each future, and
-    raise for one already cancelled, a traceback on Python 3.11); the workers; the call
+    Five private attributes, each looked up defensively: the work not done,
+    its queued ids and then its items, forgotten first (the pool's thread would
+    otherwise fail each future, and raise for one already cancelled, a
+    traceback on Python 3.11); the workers; the call
     queue, whose feeder thread would print a traceback for the pipe closing
     under it; and this process's copy of the result pipe's write end, closed so
     that the pool's thread, perhaps waiting for the rest of a result a killed
@@ -124,6 +125,13 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     interpreter's exit would wait for it for ever).
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # The ids of the work not yet handed to a worker go first: the pool's thread takes an id
+    # and then looks its item up, so an item forgotten while its id is still queued made it
+    # raise a KeyError (a traceback on stderr after the stop, seen once under SIGTERM).
+    work_ids = getattr(pool, "_work_ids", None)
+    with contextlib.suppress(Exception):  # queue.Empty ends it
+        while True:
+            work_ids.get_nowait()  # type: ignore[union-attr]
     with contextlib.suppress(Exception):
         pool._pending_work_items.clear()
     calls = getattr(pool, "_call_queue", None)
