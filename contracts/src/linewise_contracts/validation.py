@@ -112,6 +112,13 @@ def _one_of(values: tuple[str, ...]) -> _Check:
     return check
 
 
+def _is_count(value: object) -> str | None:
+    """A non-negative int: contract 1.9's ``result.turns``, and each of 1.5's token counts."""
+    if type(value) is not int or not 0 <= value <= MAX_INT:
+        return f"must be a non-negative int, got {_short_repr(value)}"
+    return None
+
+
 def _is_token_counts(value: object) -> str | None:
     """Contract 1.5's ``result.usage``: the usage vocabulary's counts, each an int >= 0 or null."""
     if type(value) is not dict:
@@ -119,15 +126,8 @@ def _is_token_counts(value: object) -> str | None:
     for key, count in value.items():
         if key not in TOKEN_KEYS:
             return f"has an unknown count {key!r:.60} (one of {', '.join(TOKEN_KEYS)})"
-        if count is not None and (type(count) is not int or not 0 <= count <= MAX_INT):
+        if count is not None and _is_count(count) is not None:
             return f"{key} must be a non-negative int or null, got {_short_repr(count)}"
-    return None
-
-
-def _is_count(value: object) -> str | None:
-    """Contract 1.9's ``result.turns``: a non-negative int."""
-    if type(value) is not int or not 0 <= value <= MAX_INT:
-        return f"must be a non-negative int, got {_short_repr(value)}"
     return None
 
 

@@ -237,27 +237,26 @@ class Registry:
         """``adapter_type``'s guarded ``sniff`` (a score, or None when it fails), or None when
         it has none or its plugin cannot load; of a declared format only that is imported
         (the rest when it is loaded), so asking every installed format stays cheap."""
-        if adapter_type == GENERIC_ADAPTER_TYPE:
-            return None
-        loaded = self._loaded.get(adapter_type)
-        if loaded is not None:
-            return None if loaded.is_fallback else loaded.sniff
-        with self._lock:
-            return cast("GuardedSniff | None", self._field_loader.field_locked(adapter_type, SNIFF))
+        return cast("GuardedSniff | None", self._field(adapter_type, SNIFF))
 
     def session_stores(self, adapter_type: str) -> Callable[..., list[SessionStore]] | None:
         """``adapter_type``'s guarded ``session_stores(environ, home)``, or None when it has
         none or its plugin cannot load; of a declared format only that is imported, so
         asking every installed format where it keeps sessions stays cheap. An isolated
         plugin's is None (an isolated worker may not read files, see ``not_searched``)."""
+        return cast(
+            "Callable[..., list[SessionStore]] | None", self._field(adapter_type, SESSION_STORES)
+        )
+
+    def _field(self, adapter_type: str, field: str) -> Any:
+        """One field of ``adapter_type``'s format: the loaded parser's, else imported alone."""
         if adapter_type == GENERIC_ADAPTER_TYPE:
             return None
         loaded = self._loaded.get(adapter_type)
         if loaded is not None:
-            return None if loaded.is_fallback else loaded.session_stores
+            return None if loaded.is_fallback else getattr(loaded, field)
         with self._lock:
-            found = self._field_loader.field_locked(adapter_type, SESSION_STORES)
-            return cast("Callable[..., list[SessionStore]] | None", found)
+            return self._field_loader.field_locked(adapter_type, field)
 
     def reload(self, adapter_type: str | None = None) -> None:
         """Forget loads and failures (of one adapter type, or all) and rescan entry points.

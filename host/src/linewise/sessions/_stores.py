@@ -27,7 +27,7 @@ __all__ = [
     "find_files",
     "not_searched",
     "session_keys_of",
-    "session_parsers",
+    "store_declarations",
     "store_files",
     "stores_of",
 ]
@@ -70,7 +70,7 @@ class StoresOfType(NamedTuple):
     session_stores: Callable[..., Any]
 
 
-def session_parsers(registry: Registry) -> list[StoresOfType]:
+def store_declarations(registry: Registry) -> list[StoresOfType]:
     """The adapter types that declare session stores, each with its guarded
     ``session_stores``; of a declared format only that field is imported
     (``Registry.session_stores``), so a log no sniffer is sure of does not load every

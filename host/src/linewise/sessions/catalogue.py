@@ -30,7 +30,7 @@ from linewise.sessions._find import (
     parse_since,
 )
 from linewise.sessions._memo import FactsMemo
-from linewise.sessions._stores import excluded, session_parsers, stores_of
+from linewise.sessions._stores import excluded, store_declarations, stores_of
 from linewise.sessions.records import session_lines, sniffed_type
 
 if TYPE_CHECKING:
@@ -183,8 +183,8 @@ def known_stores(
     home = Path.home() if home is None else home
     return [
         (found.adapter_type, found.store)
-        for parser in session_parsers(registry)
-        for found in stores_of(parser, environ, home, registry)
+        for declared in store_declarations(registry)
+        for found in stores_of(declared, environ, home, registry)
     ]
 
 
@@ -200,15 +200,15 @@ def store_type(
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
     target = path.resolve()
-    for parser in session_parsers(registry):
-        for found in stores_of(parser, environ, home, registry):
+    for declared in store_declarations(registry):
+        for found in stores_of(declared, environ, home, registry):
             store = found.store
             try:
                 relative = target.relative_to(store.root.resolve()).as_posix()
             except (ValueError, OSError):
                 continue
             if excluded(relative, store.patterns) and not excluded(relative, store.exclude):
-                return parser.adapter_type
+                return declared.adapter_type
     return None
 
 

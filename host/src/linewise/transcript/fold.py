@@ -45,6 +45,8 @@ __all__ = [
 #: Most tokens a summary believes one run used; beyond it a count is nonsense.
 MAX_TOKENS: Final = 10**15
 _KEPT_ERRORS: Final = 20
+#: The fragments of no streamed answer (shared, never appended to: a fragment starts a list).
+_NO_FRAGMENTS: Final[list[str]] = []
 #: A run_terminal's run state -> the outcome word (linewise_contracts.outcomes).
 _RUN_OUTCOMES: Final = {"succeeded": "completed", "failed": "failed", "cancelled": "interrupted"}
 #: Tool names that start a subagent (Claude's Task/Agent, Codex's spawn_agent, OpenCode's
@@ -117,11 +119,11 @@ class RunFold(EntryFold):
         self.result_text: str | None = None
         # The last main-thread answer that came whole (its text read only when asked).
         self._last_answer: dict[str, Any] | None = None
-        # The last answer streamed in fragments (``delta``), joined when read; _streaming:
-        # the entries since its first fragment are its fragments only.
-        self._fragments: list[str] = []
+        # The fragments (``delta``) of the last answer when it was streamed, joined when read
+        # (empty when a whole answer came after them); _streaming: the entries since its
+        # first fragment are its fragments only.
+        self._fragments: list[str] = _NO_FRAGMENTS
         self._streaming: bool = False
-        self._streamed_last: bool = False
         self.started: bool = False
         # An init (a new session) after the last result: that session has no result yet.
         self.open_session: bool = False
@@ -163,7 +165,8 @@ class RunFold(EntryFold):
                         self._fragment(entry["text"])
                     else:  # the text is read when asked: a line's cost is two lookups
                         self._last_answer = entry
-                        self._streaming = self._streamed_last = False
+                        self._fragments = _NO_FRAGMENTS
+                        self._streaming = False
             elif kind == "tool_call":
                 self._streaming = False
                 self.tool_calls += 1
@@ -221,13 +224,12 @@ class RunFold(EntryFold):
             self._fragments = []
             self._streaming = True
         self._fragments.append(text)
-        self._streamed_last = True
 
     @property
     def last_text(self) -> str | None:
         """The last main-thread answer: the last whole one, or the fragments of the last one
         streamed after it, joined; None when it has no text but blanks."""
-        if self._streamed_last:
+        if self._fragments:
             joined = "".join(self._fragments)
             if joined and not joined.isspace():
                 return joined
@@ -341,9 +343,9 @@ def entries_summary(fold: RunFold) -> RunSummary:
     results whose last session has none yet (an init, or a new turn's
     answer or tool call, after the last result) is ``cut_off`` and not
     complete (a session file with no result at all says nothing of how it
-    ended: no outcome). A run that said its
-    terminal state (contract 1.3's ``run_terminal``) and whose results give
-    no outcome word is complete, its run state giving the outcome
+    ended: no outcome). A run that said its terminal state (contract 1.3's
+    ``run_terminal``) and whose results give no outcome word is complete,
+    its run state giving the outcome
     (succeeded: completed, cancelled: interrupted, failed: failed), with
     the states in ``details``. ``turns`` and ``model_usage`` are the
     results' (contract 1.9), unknown when none gave them.

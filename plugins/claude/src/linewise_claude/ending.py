@@ -22,10 +22,8 @@ __all__ = [
     "INTERRUPTED",
     "cost_source",
     "failed",
-    "result_model_usage",
     "result_outcome",
     "result_turns",
-    "result_usage_counts",
     "result_usage_fields",
 ]
 
@@ -62,26 +60,14 @@ def cost_source(result: Mapping[str, Any]) -> CostSource | None:
     return "reported" if as_number(result.get("total_cost_usd"), -1) >= 0 else None
 
 
-def result_usage_counts(result: Mapping[str, Any]) -> TokenUsageCounts | None:
-    """The session's tokens so far in the usage vocabulary, null for a count not reported.
-
-    ``modelUsage`` summed over its models (every model call of the session:
-    main loop, subagents, internal calls) when the result has it, else its
-    ``usage`` block (the main loop); None when neither reports a count.
-    """
-    return result_usage_fields(result)[0]
-
-
-def result_model_usage(result: Mapping[str, Any]) -> dict[str, TokenUsageCounts] | None:
-    """The session's tokens so far per model (``modelUsage``, contract 1.9), None without it."""
-    return result_usage_fields(result)[1]
-
-
 def result_usage_fields(
     result: Mapping[str, Any],
 ) -> tuple[TokenUsageCounts | None, dict[str, TokenUsageCounts] | None]:
-    """:func:`result_usage_counts` and :func:`result_model_usage` of one result, its
-    tokens read once (what the parser writes on every result entry)."""
+    """A result's ``usage`` and ``modelUsage`` fields (contracts 1.5, 1.9), its tokens
+    read once: the session's tokens so far in the usage vocabulary, null for a count not
+    reported (``modelUsage`` summed over its models, every model call of the session, when
+    the result has it, else its ``usage`` block, the main loop; None when neither reports
+    a count), and the same per model (None without ``modelUsage``)."""
     tokens, per_model = result_tokens(result)
     counts = cast("TokenUsageCounts", tokens.to_json()) if tokens.known else None
     models = {

@@ -114,13 +114,13 @@ def _check_cli(name: str, registry: Registry) -> None:
     from pathlib import Path
 
     from linewise.plugins.suggest import FIRST_PARTY
-    from linewise.sessions._stores import session_parsers, stores_of
+    from linewise.sessions._stores import store_declarations, stores_of
 
     home = Path.home()
     installed = {
         found.store.cli.casefold()
-        for parser in session_parsers(registry)
-        for found in stores_of(parser, os.environ, home, registry)
+        for declared in store_declarations(registry)
+        for found in stores_of(declared, os.environ, home, registry)
     }
     known = sorted(installed | {adapter.split("_", 1)[0] for adapter in FIRST_PARTY})
     if name.casefold() in known:
