@@ -55,7 +55,11 @@ class RunSummary(FrozenValue):
     ``complete`` is False when the stream ended without the CLI's final
     result event (a run cut off by a timeout, a crash or a kill).
     ``unknown_session`` is True when the CLI refused to resume a session it
-    does not know, so a caller can retry with a fresh one. ``details`` holds
+    does not know, so a caller can retry with a fresh one. ``turns`` is the
+    model's round trips in the agent loop as the CLI reports them (Claude
+    Code's ``num_turns``; ``result.turns``'s meaning), None when the CLI reports
+    none: a count a plugin makes of its CLI's events (prompts, steps,
+    ``turn_end`` events) goes in ``details`` under its own name. ``details`` holds
     plugin-specific findings (for example ``{"max_turns": True}``).
 
     Contract 1.3 adds, all optional: ``token_usage``, the run's tokens in the

@@ -83,7 +83,8 @@ def test_a_recorded_claude_run_summarised_by_its_plugin() -> None:
 def test_the_table_shows_one_aligned_row_per_run(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _summarize(str(RECORDED), capsys=capsys)
     assert (code, err) == (0, "")
-    header, row, legend = out.splitlines()
+    header, row, turns_legend, legend = out.splitlines()
+    assert turns_legend.startswith("TURNS: the model's round trips as the CLI reported them")
     assert "UNCACHED-IN input neither read from nor written to a cache" in legend
     assert header.split() == [
         "FILE",
@@ -266,7 +267,7 @@ def test_unreadable_files_are_errors_and_the_others_are_still_summarised(
     assert code == 1
     assert f"linewise: error: cannot read {missing}: No such file or directory" in err
     rows = out.splitlines()
-    assert len(rows) == 3 and rows[1].startswith(str(RECORDED))
+    assert len(rows) == 4 and rows[1].startswith(str(RECORDED))  # header, row, legend
     code, out, _ = _summarize(str(missing), str(RECORDED), "--json", capsys=capsys)
     payload = json.loads(out)
     assert code == 1
@@ -333,6 +334,26 @@ def test_transcript_stats_count_what_entries_say() -> None:
     assert TranscriptStats().complete is None
 
 
+def test_turns_are_what_the_cli_reported_and_a_run_without_a_count_is_not_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cut = tmp_path / "cut.jsonl"  # no result line: Claude Code never said its num_turns
+    cut.write_bytes(b"".join(RECORDED.read_bytes().splitlines(keepends=True)[:5]))
+    complete, cut_off = summarize_log(RECORDED, "claude_local"), summarize_log(cut, "claude_local")
+    assert complete.summary.turns == json.loads(RECORDED.read_text().splitlines()[-1])["num_turns"]
+    assert cut_off.summary.turns is None
+    both = total([complete, cut_off])
+    assert (both.turns, both.unknown_turns) == (complete.summary.turns, 1)
+    assert total([cut_off, cut_off]).turns is None and total([]).turns is None
+    code, out, _ = _summarize(str(RECORDED), str(cut), capsys=capsys)
+    row = next(line for line in out.splitlines() if line.startswith("TOTAL")).split()
+    assert code == 0 and row[:4] == ["TOTAL", "(2", "runs)", f"≥{complete.summary.turns}"]
+    code, out, _ = _summarize(str(cut), str(cut), capsys=capsys)
+    row = next(line for line in out.splitlines() if line.startswith("TOTAL")).split()
+    assert code == 0 and row[:4] == ["TOTAL", "(2", "runs)", "-"]  # TURNS: unknown, not 0
+    assert "TURNS: the model's round trips" in out
+
+
 def test_totals_of_nothing_and_of_unknown_costs() -> None:
     assert total([]).cost_usd is None and total([]).runs == 0
     unknown: RunReport = summarize_log(RECORDED, "process")
@@ -387,8 +408,8 @@ def test_the_cli_summarises_every_real_claude_log_with_totals(
     code, out, err = _summarize(*map(str, REAL_CLAUDE), capsys=capsys)
     assert (code, err) == (0, "")
     rows = [row for row in out.splitlines() if not row.lstrip().startswith("⤷ subagent")]
-    assert len(rows) == len(REAL_CLAUDE) + 3  # the header, the total and the legend
-    assert rows[-2].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
+    assert len(rows) == len(REAL_CLAUDE) + 4  # the header, the total and the legend's 2 lines
+    assert rows[-3].startswith(f"TOTAL ({len(REAL_CLAUDE)} runs)")
 
 
 def test_huge_numbers_do_not_crash_summarize_and_the_good_file_is_still_reported(

@@ -165,4 +165,4 @@ def test_a_usage_update_cost_stays_the_summarys_where_the_entries_say_none() -> 
     assert not fold.cost_said
     merged = fold.summary(plugin)
     assert (merged.cost_usd, merged.cost_source) == (0.0412, "reported")
-    assert merged.token_usage == plugin.token_usage and merged.turns == 1
+    assert merged.token_usage == plugin.token_usage and merged.turns is None

@@ -388,9 +388,9 @@ def test_summary_has_the_last_totals_and_how_the_last_turn_ended() -> None:
     assert summary.outcome == "interrupted" and not summary.is_error
     assert summary.errors == ()
     assert summary.complete  # the last turn ended (aborted)
-    assert summary.turns == 1
+    assert summary.details["prompts"] == 1 and summary.turns is None
     assert summary.cost_usd is None
-    assert summarize_run([ROLLOUT[0]]).details == {"tokens_known": False}
+    assert summarize_run([ROLLOUT[0]]).details == {"tokens_known": False, "prompts": 0}
 
 
 def test_reset_forgets_the_rollout_read_so_far() -> None:

@@ -136,7 +136,7 @@ def test_a_complete_run() -> None:
     assert summary.usage == Usage(input_tokens=308164, output_tokens=10236, cached_tokens=218368)
     assert summary.details["reasoningOutputTokens"] == 205
     assert summary.complete and summary.outcome == "completed" and not summary.is_error
-    assert summary.turns == 1 and summary.cost_usd is None and summary.model is None
+    assert summary.details["prompts"] == 1 and summary.cost_usd is None and summary.model is None
     last_message = [
         json.loads(line)["item"]["text"] for line in lines if '"type":"agent_message"' in line
     ][-1]
@@ -161,13 +161,13 @@ def test_a_run_cut_off_before_its_turn_ended_is_incomplete() -> None:
 def test_a_run_that_only_started_is_incomplete() -> None:
     summary = summarize_run(_real("agentcmd-exec-0.46-multi-1.jsonl"))
     assert summary.session_id == "019a2d7b-c0ed-75a0-8908-de832785d47f"
-    assert not summary.complete and summary.turns == 1
+    assert not summary.complete and summary.details["prompts"] == 1
 
 
 def test_runs_concatenated_in_a_wrapped_log_add_up() -> None:
     """28 attempts in one hive-mind log, each failing with 401 after five reconnects."""
     summary = summarize_run(_real("hivemind-wrapped-401-turn-failed.log.txt"))
-    assert summary.details["threads"] == 28 and summary.turns == 28
+    assert summary.details["threads"] == summary.details["prompts"] == 28
     assert summary.session_id == "019a72eb-dc57-79e2-b943-2951218f833c"
     assert summary.details["reconnects"] == 136
     assert len(summary.errors) == 27
@@ -192,7 +192,7 @@ def test_usage_is_the_last_report_of_each_thread_summed_over_threads() -> None:
 
     summary = summarize_run([*run("a", 10, 30), *run("b", 5)])
     assert summary.usage == Usage(input_tokens=35, output_tokens=4, cached_tokens=2)
-    assert summary.session_id == "b" and summary.turns == 3 and summary.complete
+    assert summary.session_id == "b" and summary.details["prompts"] == 3 and summary.complete
 
 
 def test_an_unknown_thread_on_resume_is_detected_from_the_error_events() -> None:
@@ -266,7 +266,7 @@ def test_the_legacy_id_msg_shape_is_summarised() -> None:
     assert summary.model == "gpt-5-codex"
     assert summary.usage == Usage(input_tokens=2552, output_tokens=15, cached_tokens=0)
     assert summary.final_text == "Hey! How can I help you today?"
-    assert summary.complete and summary.outcome == "completed" and summary.turns == 1
+    assert summary.complete and summary.outcome == "completed" and summary.details["prompts"] == 1
     assert summary.cost_usd is None
 
 

@@ -148,7 +148,7 @@ def test_the_steps_add_up_and_the_fold_agrees_with_the_summary() -> None:
     # OpenCode's stdout names its session only on its events, never in an init: the steps'
     # own figures name no session, so the session id is the summary's alone.
     _agrees(_parsed(lines), summary, session=False)
-    assert summary.turns == 2 and summary.token_usage.cache_read == 15616
+    assert summary.details["steps"] == 2 and summary.token_usage.cache_read == 15616
     assert summary.cost_usd == 0.0021 + 0.0009
 
 

@@ -78,7 +78,8 @@ def test_a_real_run_with_a_tool_step() -> None:
     )
     assert summary.cost_usd == pytest.approx(0.001)
     assert summary.final_text == "```\nhello\n```"
-    assert summary.outcome == "completed" and summary.turns == 2
+    assert summary.outcome == "completed" and summary.details["steps"] == 2
+    assert summary.turns is None  # OpenCode reports no count of them: the steps are counted
     assert summary.details["finishReason"] == "stop"
     assert summary.complete and not summary.is_error
     assert summary.model is None  # `run --format json` never names the model
@@ -103,7 +104,7 @@ def test_a_long_run() -> None:
         for line in LONG_RUN.read_text(encoding="utf-8").splitlines()
         if '"type":"step_finish"' in line
     ]
-    assert summary.turns == len(steps) == 6
+    assert summary.details["steps"] == len(steps) == 6
     assert summary.cost_usd == pytest.approx(sum(step["cost"] for step in steps))
     # Cache writes are billed input: they count with the input tokens.
     assert summary.usage == Usage(
@@ -126,7 +127,7 @@ def test_a_run_cut_off_between_steps_is_incomplete() -> None:
     assert not cut.complete and cut.outcome == "cut_off"  # it meant to go on
     assert cut.details["finishReason"] == "tool-calls"
     inside = summarize_run(lines[: last_tool_step + 2])  # a step started, never finished
-    assert not inside.complete and inside.turns == 5
+    assert not inside.complete and inside.details["steps"] == 5
 
 
 def test_a_run_that_ends_on_an_error_is_complete_and_failed() -> None:

@@ -68,7 +68,8 @@ def test_a_run() -> None:
     )
     assert summary.cost_usd == pytest.approx(0.0149838)
     assert summary.final_text and summary.final_text.startswith("There are 3 Python files")
-    assert summary.outcome == "completed" and summary.turns == 2
+    assert summary.outcome == "completed" and summary.details["turnsEnded"] == 2
+    assert summary.turns is None  # Pi reports no count: its turn_end events are counted
     assert summary.details["stopReason"] == "stop"  # Pi's own word
     assert summary.complete and not summary.is_error and not summary.unknown_session
 
@@ -85,6 +86,7 @@ def test_a_retry_that_recovered_is_not_an_error() -> None:
         "extensionErrors": 1,
         "cutOffMessage": False,
         "stopReason": "stop",
+        "turnsEnded": 3,
     }
 
 

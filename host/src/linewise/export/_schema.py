@@ -50,7 +50,12 @@ RUNS_COLUMNS: Final = (
     Column("complete", "BOOLEAN", "the run ended with its CLI's final result (null: cannot tell)"),
     Column("is_error", "BOOLEAN", "the run's final result was an error"),
     Column("hit_limit", "BOOLEAN", "the run stopped at a limit: turns, quota or timeout"),
-    Column("turns", "BIGINT", "turns, when the CLI reports them"),
+    Column(
+        "turns",
+        "BIGINT",
+        "the model's round trips, as the CLI reports them (Claude Code's num_turns); "
+        "null when it reports none",
+    ),
     Column("tool_calls", "BIGINT", "tool_call entries"),
     Column("tool_errors", "BIGINT", "tool_result entries with isError"),
     Column("errors", "BIGINT", "errors of the run summary"),

@@ -100,10 +100,12 @@ class RunReport:
 @dataclass(frozen=True, slots=True)
 class RunTotals:
     """Sums over several runs; ``cost_usd`` over the runs whose cost is known, of which
-    ``estimated_usd`` is estimated; ``unknown_cost`` runs have no known cost."""
+    ``estimated_usd`` is estimated; ``unknown_cost`` runs have no known cost. ``turns``
+    the same way: over the runs whose CLI reported them (None: no run's did), the
+    ``unknown_turns`` others left out."""
 
     runs: int = 0
-    turns: int = 0
+    turns: int | None = None
     tool_calls: int = 0
     tool_errors: int = 0
     errors: int = 0
@@ -114,6 +116,7 @@ class RunTotals:
     statuses: dict[str, int] = field(default_factory=dict)
     estimated_usd: float | None = None
     unknown_cost: int = 0
+    unknown_turns: int = 0
     #: The costs were each known but their sum is past what a float holds: ``cost_usd`` is None.
     cost_overflowed: bool = False
 
@@ -144,6 +147,7 @@ class RunTotals:
             "costSource": self.cost_source,
             "estimatedCostUsd": self.estimated_usd,
             "runsWithUnknownCost": self.unknown_cost,
+            "runsWithUnknownTurns": self.unknown_turns,
             "costOverflowed": self.cost_overflowed,
             "statuses": dict(self.statuses),
         }
@@ -151,7 +155,8 @@ class RunTotals:
 
 def total(reports: Iterable[RunReport]) -> RunTotals:
     """The totals of ``reports``."""
-    runs = turns = tool_calls = tool_errors = errors = 0
+    runs = tool_calls = tool_errors = errors = unknown_turns = 0
+    turns: int | None = None
     usage = Usage()
     tokens = TokenUsage()
     costs: list[float] = []
@@ -161,7 +166,10 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
     for report in reports:
         summary = report.summary
         runs += 1
-        turns += summary.turns or 0
+        if summary.turns is None:
+            unknown_turns += 1
+        else:
+            turns = (turns or 0) + summary.turns
         tool_calls += report.stats.tool_calls
         tool_errors += report.stats.tool_errors
         errors += len(summary.errors)
@@ -188,6 +196,7 @@ def total(reports: Iterable[RunReport]) -> RunTotals:
         statuses=statuses,
         estimated_usd=None if overflowed else estimated_usd,
         unknown_cost=unknown_cost,
+        unknown_turns=unknown_turns,
         cost_overflowed=overflowed or estimate_overflowed,
     )
 

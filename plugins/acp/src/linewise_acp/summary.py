@@ -33,7 +33,7 @@ class _Run:
         self.outcome: str | None = None
         self.is_error = False
         self.errors: list[str] = []
-        self.turns = 0
+        self.prompts = 0  # prompt results: the prompt turns the agent ended
         self.open = False  # agent activity since the last prompt result
         self.tool_calls = 0
         self.permission_requests = 0
@@ -76,7 +76,7 @@ class _Run:
             self.open = True
             self.tool_calls += kind == "tool_call"
         elif kind == "result":
-            self.turns += 1
+            self.prompts += 1
             self.open = False
             self.outcome = entry["subtype"] or None
             self.is_error = entry["isError"]
@@ -105,6 +105,7 @@ class _Run:
             "refusal": outcome == "refusal",
             "cancelled": outcome == "cancelled",
             "stopReason": outcome,
+            "prompts": self.prompts,
         }
         return RunSummary(
             session_id=self.session_id,
@@ -115,8 +116,7 @@ class _Run:
             outcome="cut_off" if self.open else stop_outcome(outcome),
             is_error=self.is_error,
             errors=tuple(self.errors),
-            turns=self.turns or None,
-            complete=self.turns > 0 and not self.open,
+            complete=self.prompts > 0 and not self.open,
             details=details,
             token_usage=self.tokens,
             cost_source="reported" if self.cost is not None else None,
@@ -135,6 +135,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     ``details["usageBasis"] == "none"``, and the cost is None unless a
     ``usage_update`` gave the session's running cost in USD. The model is
     known only when ``session/new`` named it (``models.currentModelId``).
+    ``turns`` is None: ACP reports no count of the model's round trips; the
+    prompt results seen are ``details["prompts"]``.
     """
     run = _Run()
     parser = AcpStdoutParser()

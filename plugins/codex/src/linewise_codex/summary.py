@@ -347,7 +347,7 @@ class _Run:
         self.late_errors = _LateErrors()
         self.last_error = ""
         self.warnings: list[str] = []
-        self.reconnects = self.threads = self.turns = 0
+        self.reconnects = self.threads = self.prompts = 0  # prompts: the turns started
         self.outcome: str | None = None
         self.interrupts: list[str] = []  # the reasons of the turns a person aborted
         self.pending = False  # a thread or turn has started and not ended
@@ -381,7 +381,7 @@ class _Run:
         if kind == "thread.started":
             self.start_thread(as_string(event.get("thread_id")), as_string(event.get("model")))
         elif kind == "turn.started":
-            self.turns += 1
+            self.prompts += 1
             self.pending = True
         elif kind == "turn.completed":
             self.usage_by_thread[self.thread] = _Usage(as_object(event.get("usage")))
@@ -407,7 +407,7 @@ class _Run:
         if kind == "session_configured":
             self.start_thread(as_string(msg.get("session_id")), as_string(msg.get("model")))
         elif kind in ("task_started", "turn_started"):
-            self.turns += 1
+            self.prompts += 1
             self.pending = True
         elif kind == "token_count":
             total = dig(msg, "info", "total_token_usage")
@@ -473,6 +473,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     details: dict[str, JsonValue] = {
         "usageBasis": "per_run" if run.usage_by_thread else "none",
         "threads": run.threads,
+        "prompts": run.prompts,
         "reasoningOutputTokens": sum(part.reasoning for part in run.usage_by_thread.values()),
         "cacheWriteInputTokens": sum(part.cache_write for part in run.usage_by_thread.values()),
         "reconnects": run.reconnects,
@@ -497,7 +498,6 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=run.outcome == "failed",
         errors=tuple(run.errors),
         unknown_session=is_unknown_session_error(*evidence) or late.unknown_session,
-        turns=run.turns or None,
         complete=run.outcome is not None and not run.pending,
         details=details,
         token_usage=tokens,

@@ -161,7 +161,6 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=bool(errors) or failed_step,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error(*texts),
-        turns=steps or None,
         complete=ended or finished_for_good,
         details=details,
         token_usage=token_usage,

@@ -61,7 +61,7 @@ class _Run:
         self.counted = False  # this turn's assistant message is in the usage
         self.started = False
         self.open = False
-        self.turns = 0
+        self.turns_ended = 0  # turn_end events: counted, Pi reports no count
         self.retries = 0
         self.compactions = 0
         self.tool_calls = 0
@@ -135,7 +135,7 @@ class _Run:
             if message.get("role") == "assistant":
                 self.assistant(message)
         elif kind == "turn_end":
-            self.turns += 1
+            self.turns_ended += 1
             message = as_object(event.get("message"))
             if message.get("role") == "assistant" and not self.counted:
                 self.assistant(message)
@@ -165,7 +165,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     standalone ``usage`` events. A failed request that a retry recovered is not
     an error. The run is complete when ``agent_end`` closed the last
     ``agent_start``; text streamed for a message that never completed becomes
-    the final text of a run cut off.
+    the final text of a run cut off. ``turns`` is None: Pi reports no count of
+    the model's round trips; its ``turn_end`` events are ``details["turnsEnded"]``.
     """
     run = _Run()
     for line in lines:
@@ -187,6 +188,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         "extensionErrors": run.extension_errors,
         "cutOffMessage": bool(partial),
         "stopReason": run.stop,
+        "turnsEnded": run.turns_ended,
     }
     return RunSummary(
         session_id=run.session_id,
@@ -198,7 +200,6 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=bool(errors) or run.stop in _FAILED_STOPS,
         errors=tuple(errors),
         unknown_session=is_unknown_session_error("\n".join([*run.other_text, *errors])),
-        turns=run.turns or None,
         complete=run.started and not run.open,
         details=details,
         token_usage=run.tokens,

@@ -50,6 +50,8 @@ _NUMERIC = frozenset(
 )
 #: What the token and cost columns are, said under the table.
 _LEGEND = (
+    "TURNS: the model's round trips as the CLI reported them (Claude Code's num_turns); "
+    "-: the CLI reports none; ≥: TOTAL leaves out runs whose CLI reports none\n"
     "tokens and cost: whole run, as the CLI reported them, in one vocabulary for every CLI: "
     "UNCACHED-IN input neither read from nor written to a cache, CACHE-READ / CACHE-WRITE "
     "input read from / written to a prompt cache, OUTPUT every generated token (reasoning "
@@ -106,7 +108,7 @@ def _cost(value: float | None, source: str | None = None) -> str:
 
 
 def _legend(estimated: bool, totals: RunTotals) -> str:
-    """The line under the table (one line: what each figure is)."""
+    """The lines under the table: what each figure is."""
     legend = _LEGEND.rstrip("\n")
     if estimated:
         from linewise.transcript.prices import price_data
@@ -217,6 +219,13 @@ def _outcome(report: RunReport) -> str:
     return summary_outcome(report.summary)
 
 
+def _at_least(turns: int | None, unknown: int) -> str:
+    """The runs' reported turns; ``≥`` when some runs' are unknown, ``-`` when all are."""
+    if turns is None:
+        return "-"
+    return ("≥" if unknown else "") + str(turns)
+
+
 def _total_row(totals: RunTotals) -> list[str]:
     statuses = ", ".join(f"{count} {status}" for status, count in sorted(totals.statuses.items()))
     return [
@@ -224,7 +233,7 @@ def _total_row(totals: RunTotals) -> list[str]:
         "",
         "",
         "",
-        str(totals.turns),
+        _at_least(totals.turns, totals.unknown_turns),
         str(totals.tool_calls),
         str(totals.errors),
         *_vocabulary(totals.token_usage),

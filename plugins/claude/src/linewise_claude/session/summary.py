@@ -94,9 +94,8 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         usage=wire_usage(tokens),
         final_text=final,
         outcome=outcome if outcome or not prompts else "cut_off",
-        turns=prompts or None,
         complete=answered,
-        details={"messages": len(usage)},
+        details={"messages": len(usage), "prompts": prompts},
         token_usage=tokens,
         model_usage=per_model if sum(per_model.values(), TokenUsage()) == tokens else {},
     )

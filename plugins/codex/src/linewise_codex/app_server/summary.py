@@ -35,7 +35,7 @@ class _Run:
         self.errors: list[str] = []
         self.outcome: str | None = None
         self.pending = False
-        self.threads = self.turns = self.requests = 0
+        self.threads = self.prompts = self.requests = 0  # prompts: the turns started
 
     def error(self, message: str) -> None:
         if message and message not in self.errors[-1:] and len(self.errors) < _KEPT_ERRORS:
@@ -50,7 +50,7 @@ class _Run:
             self.model = self.model or as_string(thread.get("model")) or None
             self.threads += 1
         elif method == "turn/started":
-            self.turns += 1
+            self.prompts += 1
             self.pending = True
         elif method == "turn/completed":
             turn = as_object(params.get("turn"))
@@ -109,6 +109,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     details: dict[str, JsonValue] = {
         "usageBasis": "thread_total" if run.totals else ("per_call" if run.lasts else "none"),
         "threads": run.threads,
+        "prompts": run.prompts,
         "approvalRequests": run.requests,
     }
     return RunSummary(
@@ -121,7 +122,6 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         is_error=run.outcome == "failed",
         errors=tuple(run.errors),
         unknown_session=is_unknown_session_error(*run.errors),
-        turns=run.turns or None,
         complete=run.outcome is not None and not run.pending,
         details=details,
         token_usage=tokens,

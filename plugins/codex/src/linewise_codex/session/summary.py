@@ -87,7 +87,7 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
     complete = outcome is not None or answered
     if outcome is None:
         outcome = "completed" if answered else ("cut_off" if prompts else None)
-    details: dict[str, JsonValue] = {"tokens_known": total is not None}
+    details: dict[str, JsonValue] = {"tokens_known": total is not None, "prompts": prompts}
     if interrupts:
         details["interrupts"] = list(interrupts[-20:])
     return RunSummary(
@@ -96,7 +96,6 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         usage=_usage(total or {}),
         final_text=final,
         outcome=outcome,
-        turns=prompts or None,
         complete=complete,
         details=details,
         token_usage=token_usage(total) if total is not None else TokenUsage(),

@@ -79,7 +79,6 @@ def summarize_transcript(lines: Iterable[str]) -> RunSummary:
         final_text=final_text,
         outcome=outcome,
         is_error=outcome == "failed",
-        turns=turns or None,
         complete=ended,
         details=details,
     )

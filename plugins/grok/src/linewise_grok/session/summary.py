@@ -86,7 +86,6 @@ def summarize_session(lines: Iterable[str]) -> RunSummary:
         ),
         final_text=final_text,
         outcome="completed" if ended else None,
-        turns=len(turns) or None,
         complete=ended,
         details=details,
         token_usage=tokens,
