@@ -3,6 +3,7 @@ a listed session's summary and transcript."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from linewise import GENERIC_ADAPTER_TYPE, Registry
@@ -13,7 +14,9 @@ from linewise.sessions import (
     session_summary,
     transcribe_session,
 )
+from linewise.transcript.run_report import summarize_log
 from serve_homes import write_claude
+from support import FakeSite
 
 SID = "11111111-1111-4111-8111-111111111111"
 
@@ -47,3 +50,55 @@ def test_a_listed_session_is_read_as_listed(tmp_path: Path) -> None:
     summary = session_summary(info, registry=registry)
     assert summary is not None and summary.token_usage.total == info.token_usage.total
     assert summary.cost_usd == info.cost_usd  # estimated alike (Claude records no cost)
+
+
+# A plugin whose result entry reports $0.50 while its second reading of the lines says $0.10.
+_SECOND_READING = """
+import json
+from linewise_contracts.summary import RunSummary
+
+
+def sniff(lines):
+    return 1.0 if lines and lines[0].startswith('{"tally"') else 0.0
+
+
+def parse_stdout_line(line, ts):
+    record = json.loads(line)
+    return [{
+        "kind": "result", "ts": ts, "text": "done", "inputTokens": 3, "outputTokens": 4,
+        "cachedTokens": 0, "costUsd": record["cost"], "subtype": "success",
+        "isError": False, "errors": [], "costSource": "reported", "sessionId": "s-1",
+    }]
+
+
+def summarize_run(lines):
+    for _ in lines:
+        pass
+    return RunSummary(session_id="s-1", cost_usd=0.10, cost_source="reported", complete=True)
+"""
+
+
+def test_a_sessions_summary_is_the_one_fold_summarize_and_the_listing_give(
+    tmp_path: Path,
+) -> None:
+    site = FakeSite(tmp_path / "site")
+    site.add(
+        "linewise-tally-cost",
+        entry_points={"tally_cost": "tally_cost_mod"},
+        requires=["linewise-contracts>=1.5,<2"],
+        modules={"tally_cost_mod": _SECOND_READING},
+    )
+    sys.path.insert(0, str(site.root))
+    try:
+        registry = Registry(entry_points=site.entry_points())
+        path = tmp_path / "run.jsonl"
+        path.write_text('{"tally": 1, "cost": 0.5}\n', encoding="utf-8")
+        info = file_session(path, registry=registry)
+        summary = session_summary(info, registry=registry)
+        report = summarize_log(path, registry=registry)
+    finally:
+        sys.path.remove(str(site.root))
+        sys.modules.pop("tally_cost_mod", None)
+    assert report.summary_source == "plugin" and report.summary.cost_usd == 0.5
+    assert info.cost_usd == 0.5
+    assert summary == report.summary  # the entries' $0.50, not the second reading's $0.10

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from linewise.sessions._stores import SessionFile
     from linewise.transcript.run_report import RunReport
 
-__all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "unread_info"]
+__all__ = ["PROMPT_CHARS", "SessionInfo", "read_facts", "read_report", "unread_info"]
 
 #: How much of the first prompt a :class:`SessionInfo` keeps.
 PROMPT_CHARS: Final = 200
@@ -167,6 +167,16 @@ def read_facts(
     outcome (the same as ``linewise summarize``); otherwise the transcript's
     result entries do, and without any, tokens and cost are unknown.
     """
+    report, collector, problem = read_report(found, parser, registry)
+    return _info(found, report, collector, problem), "\n".join(collector.text)
+
+
+def read_report(
+    found: SessionFile, parser: LoadedParser, registry: Registry
+) -> tuple[RunReport, _Collector, str | None]:
+    """The session read through the pipeline and the one fold: its run report (as
+    ``linewise summarize`` makes it, priced at the session's last record), what the
+    entries told beyond the fold, and why the facts are incomplete (None: they are not)."""
     from linewise.stream.pipeline import Pipeline
     from linewise.transcript.fold import RunFold
     from linewise.transcript.run_report import folded_report
@@ -201,7 +211,7 @@ def read_facts(
     report = folded_report(
         pipeline, summary, summary_problem, source=str(found.path), when=collector.ended
     )
-    return _info(found, report, collector, problem or summary_problem), "\n".join(collector.text)
+    return report, collector, problem or summary_problem
 
 
 def _info(

@@ -252,25 +252,30 @@ def file_session(path: str | os.PathLike[str], *, registry: Registry | None = No
 def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> RunSummary | None:
     """The run summary of a listed session, as ``linewise render`` draws it in a header.
 
-    The plugin's ``summarize_run`` over the session's records, its cost estimated
-    from list prices where the CLI recorded none (as ``summarize`` estimates it);
-    None when the plugin has no ``summarize_run`` or it fails (the transcript's
-    own result entries then tell what is known).
+    The session read through the pipeline and the one fold, the plugin's
+    ``summarize_run`` for what only it knows, its cost estimated from list
+    prices where the CLI recorded none: the summary ``linewise summarize``
+    and the listing give. None when the plugin has no ``summarize_run``, or it
+    fails, or the file cannot be read (the transcript's own result entries
+    then tell what is known).
     """
-    from linewise.settings.defaults import MAX_LINE_CHARS
-    from linewise.transcript.prices import priced
-    from linewise.transcript.summary import plugin_summary
+    from linewise.sessions._facts import read_report
+    from linewise.sessions._stores import SessionFile
 
     registry = registry or get_registry()
     parser = registry.load(info.adapter_type)
     if parser.summarize_run is None or parser.is_fallback:
         return None
+    path = Path(info.path)
     try:
-        lines = session_lines(parser, Path(info.path), info.key, max_chars=MAX_LINE_CHARS)
-        summary, _ = plugin_summary(parser, lines)
+        status = path.stat()
     except OSError:
         return None
-    return None if summary is None else priced(summary, info.ended)[0]
+    found = SessionFile(
+        info.adapter_type, info.cli, path, info.key, status.st_size, status.st_mtime_ns
+    )
+    report, _, problem = read_report(found, parser, registry)
+    return None if problem is not None or report.summary_source != "plugin" else report.summary
 
 
 def resolve_session(
