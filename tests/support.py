@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import textwrap
 from collections.abc import Callable, Iterable
@@ -10,11 +11,12 @@ from dataclasses import dataclass
 from functools import partial
 from importlib.metadata import Distribution, EntryPoint
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import strategies as st
 from linewise_contracts import EnvironmentCheck, ParseStdoutLine, StdoutParser, entry_problem
+from linewise_contracts.summary import RunSummary
 
 TS = "2026-03-29T00:00:00.000Z"
 
@@ -390,6 +392,48 @@ def assert_valid_and_deterministic(
         for stateless in parse_line(line, ts):
             assert entry_problem(stateless) is None, stateless
     return first
+
+
+#: The run-summary figures a plugin's entries carry (contract 1.5 and 1.9 result fields):
+#: where the host's fold over them must give what the plugin's ``summarize_run`` gives.
+FOLDED_FIGURES: Final = (
+    "token_usage",
+    "cost_usd",
+    "cost_source",
+    "outcome",
+    "turns",
+    "session_id",
+    "is_error",
+    "complete",
+)
+
+
+def fold_disagreements(
+    create_parser: Callable[[], StdoutParser],
+    summarize_run: Callable[[list[str]], RunSummary],
+    lines: list[str],
+    *,
+    ts: str,
+    figures: Iterable[str] = FOLDED_FIGURES,
+) -> dict[str, tuple[object, object]]:
+    """Each of ``figures`` where the host's one fold over the entries of ``lines`` (each
+    checked valid) differs from the plugin's ``summarize_run(lines)``: ``{field: (fold's,
+    plugin's)}``, empty when they agree. Costs agree to a relative 1e-9 (sums in another order).
+    """
+    from linewise.transcript.fold import RunFold
+
+    fold = RunFold()
+    for entry in parse_flat(create_parser, lines, ts=ts):
+        assert entry_problem(entry) is None, entry
+        fold.add(entry)
+    got, expected = fold.to_summary(), summarize_run(lines)
+    differ: dict[str, tuple[object, object]] = {}
+    for name in figures:
+        ours, theirs = getattr(got, name), getattr(expected, name)
+        close = isinstance(ours, float) and isinstance(theirs, float)
+        if ours != theirs and not (close and math.isclose(ours, theirs, rel_tol=1e-9)):
+            differ[name] = (ours, theirs)
+    return differ
 
 
 def _json_values(max_leaves: int) -> st.SearchStrategy[Any]:

@@ -117,7 +117,7 @@ def _result_entry(
         "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
         "costUsd": as_number(event.get("total_cost_usd")),
         "subtype": stop,
-        "isError": _is_error_stop(stop),
+        "isError": _is_error_stop(stop) or errors,
         "errors": [],
     }
     return with_end_fields(entry, event, responses=responses, errors=errors, max_turns=max_turns)

@@ -21,7 +21,7 @@ from linewise_contracts.extract import as_number, as_string, dig
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage
 
-__all__ = ["OUTCOMES", "RunErrors", "run_outcome", "with_run_fields"]
+__all__ = ["OUTCOMES", "RunErrors", "run_failed", "run_outcome", "with_run_fields"]
 
 #: Pi's stop reasons in the contract's words; "aborted" is a person stopping the run (Esc).
 OUTCOMES: Final[dict[str, Outcome]] = {
@@ -39,6 +39,12 @@ def run_outcome(stop: str | None, *, failed: bool) -> Outcome | None:
     if failed and word != "interrupted":
         return "failed"
     return word
+
+
+def run_failed(stop: str | None, *, failed: bool) -> bool:
+    """Whether the run ended in error: an error of it stands (``failed``) or its last stop
+    reason is ``error``; a person stopping it (``aborted``) is an interruption, not an error."""
+    return failed or stop == "error"
 
 
 class RunErrors:

@@ -22,7 +22,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import Usage
 from linewise_contracts.usage import TokenUsage, token_count
 
-from linewise_pi.ending import RunErrors, with_run_fields
+from linewise_pi.ending import RunErrors, run_failed, with_run_fields
 
 __all__ = [
     "PiStdoutParser",
@@ -326,7 +326,7 @@ def _run_result(
         "cachedTokens": usage.cached_tokens,
         "costUsd": cost,
         "subtype": stop,
-        "isError": stop in _FAILED_STOPS,
+        "isError": run_failed(stop, failed=bool(errors.texts)),
         "errors": message_errors(last),
     }
     return with_run_fields(entry, assistants, tokens, failed=bool(errors.texts))

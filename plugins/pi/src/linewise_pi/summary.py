@@ -19,7 +19,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage, token_count, without
 
-from linewise_pi.ending import RunErrors, run_outcome
+from linewise_pi.ending import RunErrors, run_failed, run_outcome
 from linewise_pi.parser import message_errors, message_text, message_tokens, message_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run"]
@@ -31,7 +31,6 @@ _UNKNOWN_SESSION: Final = re.compile(
     r"|\b(?:could not|cannot|failed to) (?:find|open|load|resume) session\b",
     re.IGNORECASE,
 )
-_FAILED_STOPS: Final = ("error",)
 
 
 def is_unknown_session_error(stdout: str, stderr: str = "") -> bool:
@@ -197,7 +196,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         cost_usd=run.cost,
         final_text=partial or run.final_text,
         outcome=_outcome(run, failed=bool(errors)),
-        is_error=bool(errors) or run.stop in _FAILED_STOPS,
+        is_error=run_failed(run.stop, failed=bool(errors)),
         errors=tuple(errors),
         unknown_session=is_unknown_session_error("\n".join([*run.other_text, *errors])),
         complete=run.started and not run.open,
