@@ -129,6 +129,27 @@ def test_a_cost_no_result_reported_is_unknown_not_zero() -> None:
     assert older.cost_usd is None
 
 
+def test_a_run_where_only_some_results_report_a_cost_has_an_unknown_cost_not_a_part() -> None:
+    fold = RunFold()
+    fold.add(_result(costUsd=0.25, costSource="reported"))
+    fold.add(_result(costUsd=0, costSource=None))  # this run's CLI reported none
+    assert fold.cost_usd == 0.25 and fold.cost_partial
+    summary = fold.to_summary()
+    assert summary.cost_usd is None and summary.cost_source is None
+    # The merge does not let the part stand for the whole, whatever the plugin says.
+    assert merged(fold, RunSummary(cost_usd=0.25, cost_source="reported")).cost_usd is None
+
+
+def test_a_session_whose_later_result_reports_its_cost_so_far_is_whole() -> None:
+    fold = RunFold()
+    fold.add(_result(costUsd=0, costSource=None, sessionId="a"))
+    fold.add(_result(costUsd=0.5, costSource="reported", sessionId="a"))
+    fold.add(_result(costUsd=0.25, costSource="reported", sessionId="b"))
+    assert not fold.cost_partial and fold.to_summary().cost_usd == 0.75
+    fold.add(_result(costUsd=0, costSource=None, sessionId="c"))  # a session with no cost
+    assert fold.cost_partial and fold.to_summary().cost_usd is None
+
+
 def test_a_tool_call_s_marker_decides_whether_it_starts_a_subagent() -> None:
     call = {"kind": "tool_call", "ts": "", "name": "Task", "input": {}}
     assert starts_subagent(call)  # an older plugin's call: its name says

@@ -79,7 +79,10 @@ class RunFold(EntryFold):
     vocabulary); it stays unknown when no result carried one. A 1.5 result
     naming its ``sessionId`` carries that session's usage and cost so far
     (what Claude's and Codex's results report): the latest result of each
-    session counts, and sessions add up.
+    session counts, and sessions add up. A run where some results report a
+    cost and others say none (``costSource`` null: a loose result, or every
+    result of a session) has a partial sum there (``cost_partial``): its
+    summary's cost is unknown, never a part stated as the whole.
 
     A plain class, not a dataclass: made for every run, imported by every command (a
     dataclass of 30 fields costs start-up to generate), and never compared or copied.
@@ -137,6 +140,10 @@ class RunFold(EntryFold):
         # token_usage is read, so a result costs a dict store, not a dataclass.
         self._session_tokens: dict[str, dict[str, Any]] = {}
         self._session_costs: dict[str, float] = {}
+        # Contract 1.5 results that said they have no cost (costSource null): those naming
+        # no session, counted, and the sessions named (known when a later result costs).
+        self._uncosted_loose: int = 0
+        self._uncosted_sessions: set[str] = set()
         self._loose_tokens: TokenUsage = TokenUsage()
         # Contract 1.9: each session's latest modelUsage (as given), and those of results
         # that name no session, added up per model.
@@ -291,6 +298,21 @@ class RunFold(EntryFold):
         return self.token_usage.known or self.usage != Usage()
 
     @property
+    def cost_partial(self) -> bool:
+        """Whether ``cost_usd`` adds up only some of the run's costs: other results said
+        they have none (a loose result, or a session none of whose results gave one)."""
+        if self.cost_usd is None:
+            return False
+        return self._uncosted_loose > 0 or any(
+            session not in self._session_costs for session in self._uncosted_sessions
+        )
+
+    @property
+    def run_cost(self) -> float | None:
+        """The run's cost as the results report it: None when unknown or only in part."""
+        return None if self.cost_partial else self.cost_usd
+
+    @property
     def complete(self) -> bool | None:
         """True when the last session ended with a result; None when the transcript cannot tell."""
         if not (self.started or self.results):
@@ -314,8 +336,12 @@ def _add_cost(fold: RunFold, entry: Mapping[str, Any], session: str | None) -> N
     if "costSource" in entry:
         fold.cost_said = True
         source = entry["costSource"]
-        if source is None:
-            return  # the CLI reported no cost: its costUsd is not one
+        if source is None:  # the CLI reported no cost: its costUsd is not one
+            if session is None:
+                fold._uncosted_loose += 1
+            else:
+                fold._uncosted_sessions.add(session)
+            return
         if session is not None and cost is not None:
             # A 1.5 result's cost is its session's so far: the latest replaces the earlier.
             before = fold._session_costs.get(session, 0.0)
@@ -357,8 +383,8 @@ def entries_summary(fold: RunFold) -> RunSummary:
         "token_usage": fold.token_usage,
         "model_usage": fold.model_usage,
         "turns": fold.turns,
-        "cost_usd": fold.cost_usd,
-        "cost_source": _summary_cost_source(fold.cost_source, fold.cost_usd),
+        "cost_usd": fold.run_cost,
+        "cost_source": _summary_cost_source(fold.cost_source, fold.run_cost),
         "final_text": fold.final_text,
         "errors": tuple(fold.errors),
     }
@@ -431,9 +457,10 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
         # The latest session the entries name (an init after the last result starts one the
         # run was cut off in: that is the session to resume, as the plugin says too).
         changes["session_id"] = fold.session_id
-    if fold.cost_said and fold.cost_usd != plugin.cost_usd:  # the same figure stays as written
-        changes["cost_usd"] = fold.cost_usd
-        changes["cost_source"] = _summary_cost_source(fold.cost_source, fold.cost_usd)
+    cost = fold.run_cost
+    if fold.cost_said and cost != plugin.cost_usd:  # the same figure stays as written
+        changes["cost_usd"] = cost
+        changes["cost_source"] = _summary_cost_source(fold.cost_source, cost)
     if fold.result_outcome is not None and not is_outcome(plugin.outcome):
         # A plugin's own contract word stays: it sees what one result does not (a person's
         # interruption before an error result, a session cut off after the last result).
