@@ -87,6 +87,13 @@ def test_a_session_file_with_no_result_at_all_says_nothing_of_how_it_ended() -> 
 def test_a_finished_run_s_final_text_is_its_result_s_else_its_last_main_answer() -> None:
     assert _fold(_said("answer"), _result(text="the result")).final_text == "the result"
     assert _fold(_said("answer"), _result(text="")).final_text == "answer"
+    # A result whose text is only its stop word (OpenCode's steps) carries no answer.
+    steps = _fold(
+        _result(text="tool-calls", subtype="tool-calls"),
+        _said("```\nhello\n```"),
+        _result(text="stop", subtype="stop"),
+    )
+    assert steps.final_text == "```\nhello\n```"
     # A subagent's words are not the run's answer.
     fold = _fold(_said("main"), _said("sub", parentToolUseId="t1"))
     assert fold.final_text == "main"

@@ -285,7 +285,11 @@ class RunFold(EntryFold):
         self.outcome = entry["subtype"] or None
         self.result_outcome = entry.get("outcome")
         self.is_error = entry["isError"] is True
-        self.result_text = entry["text"] or self.result_text
+        text: str = entry["text"]
+        if text and text != entry["subtype"]:
+            # A result whose text is its own stop word (OpenCode's "stop", as the reference
+            # writes it) carries no answer: the last main-thread answer is the final text.
+            self.result_text = text
         if self.is_error:
             messages = list(entry["errors"]) or [entry["subtype"] or "error"]
             self.error_count += len(messages)
