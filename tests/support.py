@@ -404,6 +404,7 @@ FOLDED_FIGURES: Final = (
     "turns",
     "session_id",
     "is_error",
+    "errors",
     "complete",
 )
 

@@ -52,6 +52,11 @@ def error_message(event: dict[str, Any]) -> str:
     return f"{name}: {text}" if name and text else text or name
 
 
+def failed_run_error(event: dict[str, Any]) -> str:
+    """What went wrong in a failed completion (the result's error and the summary's)."""
+    return error_message(event) or "Droid reported a failed run."
+
+
 def result_value_text(event: dict[str, Any]) -> tuple[str, bool]:
     """A ``tool_result``'s content and whether it failed: ``value``, or ``error.message``."""
     failed = event.get("isError") is True
@@ -89,7 +94,7 @@ def _final_entry(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "costUsd": cost if cost >= 0 else 0,
         "subtype": subtype or ("error" if failed else "completion"),
         "isError": failed,
-        "errors": [error_message(event)] if failed and error_message(event) else [],
+        "errors": [failed_run_error(event)] if failed else [],
     }
     return with_final_fields(entry, event)
 

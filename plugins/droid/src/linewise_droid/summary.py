@@ -20,7 +20,7 @@ from linewise_droid.ending import (
     final_turns,
     token_usage,
 )
-from linewise_droid.parser import error_message
+from linewise_droid.parser import error_message, failed_run_error
 
 __all__ = ["is_unknown_session_error", "summarize_run", "token_usage", "usage_of"]
 
@@ -91,7 +91,7 @@ class _Run:
             if cost is not None:
                 self.cost = (self.cost or 0.0) + cost
             if final_failed(event):
-                self.error(error_message(event) or "Droid reported a failed run.")
+                self.error(failed_run_error(event))
         elif kind == "error" or ("level" in event and type(event.get("error")) is dict):
             self.error(error_message(event) or "Droid reported an error.")
 

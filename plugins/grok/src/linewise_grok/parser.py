@@ -38,6 +38,8 @@ _SENTENCE_CLOSERS: Final = frozenset(".?!:;")
 _FINISHED: Final = ("completed", "failed")
 # Error fields the CLI uses, in the order the reference reads them.
 _ERROR_FIELDS: Final = ("message", "detail", "code")
+#: The errors of one run its result entry carries (each once): a bound on what a run keeps.
+_KEPT_ERRORS: Final = 50
 
 
 def _system(ts: str, text: str) -> TranscriptEntry:
@@ -86,6 +88,16 @@ def error_text(event: dict[str, Any]) -> str:
     return shared_error_text(event.get("error"), keys=_ERROR_FIELDS)
 
 
+def run_error(event: dict[str, Any]) -> str:
+    """An ``error`` event as one of the run's errors (the result's and the summary's): its
+    message, else its fields as JSON, else "Grok error"."""
+    text = error_text(event).strip()
+    if text:
+        return text
+    rest = {key: value for key, value in event.items() if key != "type"}
+    return to_json_text(rest) if rest else "Grok error"
+
+
 def _end_text(event: dict[str, Any]) -> str:
     stop = as_string(event.get("stopReason")).strip()
     session = as_string(event.get("sessionId")).strip()
@@ -103,7 +115,7 @@ def _result_entry(
     text: str,
     *,
     responses: TokenUsage | None = None,
-    errors: bool = False,
+    errors: tuple[str, ...] = (),
     max_turns: bool = False,
 ) -> TranscriptEntry:
     usage = as_object(event.get("usage"))
@@ -117,10 +129,12 @@ def _result_entry(
         "cachedTokens": as_number(usage.get("cache_read_input_tokens")),
         "costUsd": as_number(event.get("total_cost_usd")),
         "subtype": stop,
-        "isError": _is_error_stop(stop) or errors,
-        "errors": [],
+        "isError": _is_error_stop(stop) or bool(errors),
+        "errors": list(errors),
     }
-    return with_end_fields(entry, event, responses=responses, errors=errors, max_turns=max_turns)
+    return with_end_fields(
+        entry, event, responses=responses, errors=bool(errors), max_turns=max_turns
+    )
 
 
 def _content_part_text(part: object) -> str:
@@ -221,15 +235,20 @@ def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
 
 
 class _RunSoFar:
-    """What the run under way said before its ``end``: its responses' tokens, an error, a
-    ``max_turns_reached`` event (the ``end``'s result entry reads them)."""
+    """What the run under way said before its ``end``: its responses' tokens, its errors
+    (each once, the first ``_KEPT_ERRORS``), a ``max_turns_reached`` event (the ``end``'s
+    result entry reads them)."""
 
     __slots__ = ("errors", "max_turns", "tokens")
 
     def __init__(self) -> None:
         self.tokens = TokenUsage()
-        self.errors = False
+        self.errors: dict[str, None] = {}
         self.max_turns = False
+
+    def error(self, event: dict[str, Any]) -> None:
+        if len(self.errors) < _KEPT_ERRORS:
+            self.errors[run_error(event)] = None
 
 
 class GrokStdoutParser:
@@ -309,7 +328,7 @@ class GrokStdoutParser:
         if kind == "tool_call_update":
             return _tool_result(event, ts, self._names)
         if kind == "error":
-            self._run.errors = True
+            self._run.error(event)
             return [{"kind": "stderr", "ts": ts, "text": error_text(event) or "Grok error"}]
         if kind == "max_turns_reached":
             self._run.max_turns = True
@@ -328,7 +347,7 @@ class GrokStdoutParser:
                         ts,
                         answer.strip(),
                         responses=run.tokens,
-                        errors=run.errors,
+                        errors=tuple(run.errors),
                         max_turns=run.max_turns,
                     )
                 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Final
 
 from linewise_contracts.entries import JsonValue
@@ -13,13 +13,12 @@ from linewise_contracts.extract import (
     as_object,
     as_string,
     parse_json_object,
-    to_json_text,
 )
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
 from linewise_grok.ending import end_cost, end_turns, normal, run_outcome, tokens_from
-from linewise_grok.parser import _TurnBoundary, error_text
+from linewise_grok.parser import _TurnBoundary, run_error
 
 __all__ = ["is_unknown_session_error", "summarize_run", "usage_from"]
 
@@ -60,14 +59,6 @@ def usage_from(usage: object) -> Usage:
         output_tokens=as_int(numbers.get("output_tokens")),
         cached_tokens=as_int(numbers.get("cache_read_input_tokens")),
     )
-
-
-def _error_message(event: Mapping[str, Any]) -> str:
-    text = error_text(dict(event)).strip()
-    if text:
-        return text
-    rest = {key: value for key, value in event.items() if key != "type"}
-    return to_json_text(rest) if rest else "Grok error"
 
 
 class _Run:
@@ -114,7 +105,7 @@ class _Run:
             self.tool_calls += 1
             self._close_response()
         elif kind == "error":
-            self.errors.append(_error_message(event))
+            self.errors.append(run_error(dict(event)))
         elif kind == "max_turns_reached":
             self.max_turns_event = True
         elif kind == "end":

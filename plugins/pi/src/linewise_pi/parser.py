@@ -327,7 +327,8 @@ def _run_result(
         "costUsd": cost,
         "subtype": stop,
         "isError": run_failed(stop, failed=bool(errors.texts)),
-        "errors": message_errors(last),
+        # The run's errors that stand, as the summary's; else what its last message said.
+        "errors": errors.texts or message_errors(last),
     }
     return with_run_fields(entry, assistants, tokens, failed=bool(errors.texts))
 
