@@ -394,7 +394,7 @@ def assert_valid_and_deterministic(
     return first
 
 
-#: The run-summary figures a plugin's entries carry (contract 1.5 and 1.9 result fields):
+#: The run-summary figures a plugin's entries carry (contracts 1.5, 1.9 and 1.10 result fields):
 #: where the host's fold over them must give what the plugin's ``summarize_run`` gives.
 FOLDED_FIGURES: Final = (
     "token_usage",
@@ -405,6 +405,7 @@ FOLDED_FIGURES: Final = (
     "session_id",
     "is_error",
     "errors",
+    "model",
     "complete",
 )
 

@@ -198,6 +198,13 @@ class ResultEntry(TypedDict):
     ``modelUsage``, the same tokens as ``usage`` per model (a model name ->
     the usage vocabulary), with ``usage``'s meaning: its session's so far
     when the result names ``sessionId``, else its own.
+
+    Contract 1.10 adds, optional: ``model``, the model that answered this
+    result's run as the CLI names it (on its messages, a model change or its
+    final event; the last one named by the result), for a CLI whose ``init``
+    names none or none at all. A non-empty name; a CLI that named none gives no
+    ``model`` (never :data:`UNKNOWN_MODEL`). A host reads the latest model an
+    ``init`` or a result names as the run's.
     """
 
     kind: Literal["result"]
@@ -216,6 +223,7 @@ class ResultEntry(TypedDict):
     sessionId: NotRequired[str]
     turns: NotRequired[int]
     modelUsage: NotRequired[dict[str, TokenUsageCounts]]
+    model: NotRequired[str]
     parentToolUseId: NotRequired[str]
 
 

@@ -14,6 +14,7 @@ from linewise_contracts.entries import (
     KINDS_1_3,
     THINKING_CHANNELS,
     THINKING_LIFECYCLES,
+    UNKNOWN_MODEL,
     TokenUsageCounts,
     TranscriptEntry,
 )
@@ -128,6 +129,15 @@ def _is_token_counts(value: object) -> str | None:
             return f"has an unknown count {key!r:.60} (one of {', '.join(TOKEN_KEYS)})"
         if count is not None and _is_count(count) is not None:
             return f"{key} must be a non-negative int or null, got {_short_repr(count)}"
+    return None
+
+
+def _is_model_name(value: object) -> str | None:
+    """Contract 1.10's ``result.model``: a model's name, non-empty, never "unknown"."""
+    if type(value) is not str or not value.strip():
+        return f"must be a non-empty model name, got {_short_repr(value)}"
+    if value == UNKNOWN_MODEL:
+        return f"must name a model; a CLI that named none gives no model, got {value!r}"
     return None
 
 
@@ -247,6 +257,8 @@ _KIND_SPECS: Final[dict[str, _Spec]] = {
             # Contract 1.9: the turns the result counts, its usage per model.
             ("turns", _is_count),
             ("modelUsage", _is_model_usage),
+            # Contract 1.10: the model that answered the result's run.
+            ("model", _is_model_name),
         ),
     ),
     "stderr": (_TEXT, ()),

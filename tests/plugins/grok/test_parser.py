@@ -157,8 +157,9 @@ def test_tool_results_carry_the_id_name_and_outcome_of_their_call() -> None:
 
 def test_end_with_usage_adds_a_result_with_the_final_response() -> None:
     end = dict(_flat(_tool_run())[-1])
-    # What the run summary reads (contracts 1.5, 1.9; test_result_fields.py has the rest).
-    summary_fields = {key: end.pop(key) for key in ("usage", "costSource", "turns", "outcome")}
+    # What the run summary reads (contracts 1.5, 1.9, 1.10; test_result_fields.py has the rest).
+    fields = ("usage", "costSource", "turns", "outcome", "model")
+    summary_fields = {key: end.pop(key) for key in fields}
     assert summary_fields == {
         "usage": {
             "uncachedInput": 2950,
@@ -170,6 +171,7 @@ def test_end_with_usage_adds_a_result_with_the_final_response() -> None:
         "costSource": "reported",
         "turns": 3,
         "outcome": "completed",
+        "model": "grok-4.6-build",  # the end's first modelUsage model
     }
     assert end == {
         "kind": "result",

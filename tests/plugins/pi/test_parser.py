@@ -203,9 +203,10 @@ def test_a_run_reads_as_a_transcript() -> None:
         "content": "src/shop/__init__.py\nsrc/shop/cart.py\nsrc/shop/pricing.py\n",
         "isError": False,
     }
-    # What the run summary reads (contract 1.5; test_result_fields.py has the rest).
+    # What the run summary reads (contracts 1.5, 1.10; test_result_fields.py has the rest).
     final = dict(entries[-1])
-    summary_fields = {key: final.pop(key) for key in ("usage", "costSource", "outcome")}
+    fields = ("usage", "costSource", "outcome", "model")
+    summary_fields = {key: final.pop(key) for key in fields}
     assert summary_fields == {
         "usage": {
             "uncachedInput": 1840 + 212,
@@ -216,6 +217,7 @@ def test_a_run_reads_as_a_transcript() -> None:
         },
         "costSource": "reported",
         "outcome": "completed",
+        "model": "claude-sonnet-4-5",  # the init named none: the result names its messages'
     }
     assert final == {
         "kind": "result",

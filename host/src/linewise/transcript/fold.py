@@ -3,7 +3,8 @@
 :class:`RunFold` is fed validated entries one at a time (the stream pipeline
 feeds it as entries are made, see ``Pipeline(fold=...)``) and keeps, in
 constant memory, what views and reports need: counts per kind, tool calls
-and their failures, subagents started, the session and model, the times, the
+and their failures, subagents started, the session and the model (an init's
+or a result's, contract 1.10), the times, the
 tokens both in the wire format's three counts (:class:`Usage`, for 1.x
 views) and in the one usage vocabulary (:class:`TokenUsage`, where entries
 carry it, contract 1.5), per model and the turns (contract 1.9), the cost
@@ -113,6 +114,8 @@ class RunFold(EntryFold):
         self.cost_said: bool = False
         #: The session a result names (contract 1.5 ``sessionId``).
         self.result_session_id: str | None = None
+        #: The model a result names (contract 1.10 ``model``): the run's, as the latest init's.
+        self.result_model: str | None = None
         #: The last result's ``subtype`` (the CLI's own word) and its 1.5 ``outcome``.
         self.outcome: str | None = None
         self.result_outcome: str | None = None
@@ -193,7 +196,7 @@ class RunFold(EntryFold):
                 self.open_session = True
             elif kind == "result":
                 self._streaming = False
-                self._add_result(entry)
+                _add_result(self, entry)
             elif kind == "stdout":
                 self.raw_lines += 1
             elif kind == "run_result":
@@ -254,48 +257,6 @@ class RunFold(EntryFold):
             return self.last_text or self.result_text
         return self.result_text or self.last_text
 
-    def _add_result(self, entry: dict[str, Any]) -> None:
-        self.results += 1
-        self.open_session = False
-        self.usage += Usage(
-            input_tokens=_tokens(entry["inputTokens"]),
-            output_tokens=_tokens(entry["outputTokens"]),
-            cached_tokens=_tokens(entry["cachedTokens"]),
-        )
-        said = entry.get("sessionId") or None
-        if said:
-            self.session_id = self.result_session_id = said
-        tokens = entry.get("usage")
-        if tokens is not None:
-            if said is None:  # no session named: a result's own figures, added up
-                self._loose_tokens += TokenUsage.from_json(tokens)
-            else:
-                self._session_tokens[said] = dict(tokens)
-            self._token_usage = None
-        models = entry.get("modelUsage")
-        if models is not None:
-            if said is None:
-                _add_models(self._loose_models, models)
-            else:
-                self._session_models[said] = dict(models)
-        turns = entry.get("turns")
-        if turns is not None:
-            self.turns = min((self.turns or 0) + int(turns), MAX_TOKENS)
-        _add_cost(self, entry, said)
-        self.outcome = entry["subtype"] or None
-        self.result_outcome = entry.get("outcome")
-        self.is_error = entry["isError"] is True
-        text: str = entry["text"]
-        if text and text != entry["subtype"]:
-            # A result whose text is its own stop word (OpenCode's "stop", as the reference
-            # writes it) carries no answer: the last main-thread answer is the final text.
-            self.result_text = text
-        if self.is_error:
-            messages = list(entry["errors"]) or [entry["subtype"] or "error"]
-            self.error_count += len(messages)
-            room = _KEPT_ERRORS - len(self.errors)
-            self.errors.extend(messages[: max(room, 0)])
-
     @property
     def tokens_known(self) -> bool:
         """Whether any result reported a token count (in either form)."""
@@ -332,6 +293,53 @@ class RunFold(EntryFold):
         if plugin is None:
             return self.to_summary()
         return merged(self, plugin)
+
+
+def _add_result(fold: RunFold, entry: dict[str, Any]) -> None:
+    """Count one result entry into ``fold`` (its figures, cost, outcome and errors)."""
+    fold.results += 1
+    fold.open_session = False
+    fold.usage += Usage(
+        input_tokens=_tokens(entry["inputTokens"]),
+        output_tokens=_tokens(entry["outputTokens"]),
+        cached_tokens=_tokens(entry["cachedTokens"]),
+    )
+    said = entry.get("sessionId") or None
+    if said:
+        fold.session_id = fold.result_session_id = said
+    model = entry.get("model")
+    if model is not None and model != UNKNOWN_MODEL:
+        fold.model = fold.result_model = model
+    tokens = entry.get("usage")
+    if tokens is not None:
+        if said is None:  # no session named: a result's own figures, added up
+            fold._loose_tokens += TokenUsage.from_json(tokens)
+        else:
+            fold._session_tokens[said] = dict(tokens)
+        fold._token_usage = None
+    models = entry.get("modelUsage")
+    if models is not None:
+        if said is None:
+            _add_models(fold._loose_models, models)
+        else:
+            fold._session_models[said] = dict(models)
+    turns = entry.get("turns")
+    if turns is not None:
+        fold.turns = min((fold.turns or 0) + int(turns), MAX_TOKENS)
+    _add_cost(fold, entry, said)
+    fold.outcome = entry["subtype"] or None
+    fold.result_outcome = entry.get("outcome")
+    fold.is_error = entry["isError"] is True
+    text: str = entry["text"]
+    if text and text != entry["subtype"]:
+        # A result whose text is its own stop word (OpenCode's "stop", as the reference
+        # writes it) carries no answer: the last main-thread answer is the final text.
+        fold.result_text = text
+    if fold.is_error:
+        messages = list(entry["errors"]) or [entry["subtype"] or "error"]
+        fold.error_count += len(messages)
+        room = _KEPT_ERRORS - len(fold.errors)
+        fold.errors.extend(messages[: max(room, 0)])
 
 
 def _add_cost(fold: RunFold, entry: Mapping[str, Any], session: str | None) -> None:
@@ -445,8 +453,8 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
     (details, ``unknown_session``, a plugin that predates the fields, the
     tokens of a session cut off before its result, an outcome word of the
     contract's the plugin chose from the run's context) stays the plugin's.
-    The results' turns and usage per model (contract 1.9) are the entries'
-    where they give them.
+    The results' turns and usage per model (contract 1.9) and the model a
+    result names (contract 1.10) are the entries' where they give them.
     """
     changes: dict[str, Any] = {}
     if fold.token_usage.known and fold.complete:
@@ -457,6 +465,8 @@ def merged(fold: RunFold, plugin: RunSummary) -> RunSummary:
             changes["model_usage"] = models  # per model where it accounts for every token
     if fold.turns is not None:
         changes["turns"] = fold.turns
+    if fold.result_model is not None:
+        changes["model"] = fold.model  # the latest a result or an init after it names
     if fold.result_session_id:
         # The latest session the entries name (an init after the last result starts one the
         # run was cut off in: that is the session to resume, as the plugin says too).

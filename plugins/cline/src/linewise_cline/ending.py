@@ -1,4 +1,5 @@
-"""What a ``cline --json`` ``run_result`` says about its run, in the contract's words (1.5).
+"""What a ``cline --json`` ``run_result`` says about its run, in the contract's words (1.5,
+1.10).
 
 One definition for the result entry (the parser) and the run summary: the
 run's tokens and cost (``aggregateUsage``, else ``usage``: the whole run's),
@@ -8,15 +9,16 @@ and its ``finishReason`` as the outcome (``completed``; ``error`` is failed;
 ``run_result`` only, so a later result of that task replaces this one. A
 result without a usage block says nothing of tokens or cost (the summary
 then sums the per-request ``usage`` events). Cline counts ``iterations``, not
-the turns the contract means, and names one model without a per-model split:
-neither ``turns`` nor ``modelUsage``.
+the turns the contract means, and names one model (``model.id``, the result's
+``model``, contract 1.10) without a per-model split: neither ``turns`` nor
+``modelUsage``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import CostSource, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, CostSource, ResultEntry, TokenUsageCounts
 from linewise_contracts.extract import as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage
@@ -25,6 +27,7 @@ __all__ = [
     "OUTCOMES",
     "count",
     "result_cost",
+    "result_model",
     "result_outcome",
     "result_usage_block",
     "token_usage",
@@ -106,4 +109,13 @@ def with_result_fields(
         entry["outcome"] = outcome
     if task:
         entry["sessionId"] = task
+    model = result_model(result)
+    if model is not None:
+        entry["model"] = model
     return entry
+
+
+def result_model(result: dict[str, Any]) -> str | None:
+    """The model a ``run_result`` names (``model.id``); None when it names none."""
+    model = as_string(as_object(result.get("model")).get("id")).strip()
+    return model if model and model != UNKNOWN_MODEL else None

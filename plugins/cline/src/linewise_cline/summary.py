@@ -14,6 +14,7 @@ from linewise_contracts.usage import TokenUsage
 from linewise_cline.ending import (
     count,
     result_cost,
+    result_model,
     result_outcome,
     result_usage_block,
     token_usage,
@@ -99,7 +100,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
     outcome = result_outcome(final) if result else ("failed" if errors else "cut_off")
     return RunSummary(
         session_id=task,
-        model=as_string(model.get("id")) or None,
+        model=result_model(final),
         usage=Usage(
             input_tokens=(tokens.uncached_input or 0) + (tokens.cache_write or 0),
             output_tokens=tokens.output or 0,

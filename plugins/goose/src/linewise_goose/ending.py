@@ -1,7 +1,9 @@
-"""What a Goose ``complete`` event says about its run, in the contract's words (contract 1.5).
+"""What a Goose ``complete`` event says about its run, in the contract's words (contracts
+1.5, 1.10).
 
 One definition for the result entry (the parser) and the run summary: the
-run's tokens in the usage vocabulary and its cost when goose priced it. A
+run's tokens in the usage vocabulary, its cost when goose priced it, and its
+model (the last ``model_change`` before it, contract 1.10's ``model``). A
 ``complete`` is the run finishing (``completed``); its figures are its own
 (the summary adds them up, so the entry names no ``sessionId``). Goose
 reports no turn count and no per-model split.
@@ -11,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from linewise_contracts.entries import ResultEntry, TokenUsageCounts
-from linewise_contracts.extract import as_number
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.extract import as_number, as_string
 from linewise_contracts.usage import TokenUsage
 
-__all__ = ["complete_cost", "token_usage", "with_complete_fields"]
+__all__ = ["changed_model", "complete_cost", "token_usage", "with_complete_fields"]
 
 
 def _count(value: object) -> int | None:
@@ -62,3 +64,9 @@ def with_complete_fields(entry: ResultEntry, event: dict[str, Any]) -> ResultEnt
     entry["costSource"] = "reported" if complete_cost(event) is not None else None
     entry["outcome"] = "completed"
     return entry
+
+
+def changed_model(event: dict[str, Any]) -> str | None:
+    """The model a ``model_change`` event names; None when it names none (or "unknown")."""
+    model = as_string(event.get("model")).strip()
+    return model if model and model != UNKNOWN_MODEL else None

@@ -21,7 +21,7 @@ from linewise_contracts.extract import (
     truncate,
 )
 
-from linewise_goose.ending import with_complete_fields
+from linewise_goose.ending import changed_model, with_complete_fields
 
 __all__ = [
     "GooseStdoutParser",
@@ -64,10 +64,11 @@ def tool_response_text(response: dict[str, Any]) -> tuple[str, bool]:
 class GooseStdoutParser:
     """The stateful Goose parser: streamed text pieces, tool requests paired with responses."""
 
-    __slots__ = ("_names",)
+    __slots__ = ("_model", "_names")
 
     def __init__(self) -> None:
         self._names: BoundedMap[str, str] = BoundedMap(_REMEMBERED)  # tool request id -> name
+        self._model: str | None = None  # the last model_change's: the result names it
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = parse_json_object(line)
@@ -79,6 +80,7 @@ class GooseStdoutParser:
         if kind == "notification":
             return [_system(ts, _notification_text(event))]
         if kind == "model_change":
+            self._model = changed_model(event) or self._model
             model = as_string(event.get("model")) or "unknown"
             mode = as_string(event.get("mode"))
             return [_system(ts, f"model: {model}" + (f" ({mode} mode)" if mode else ""))]
@@ -87,7 +89,7 @@ class GooseStdoutParser:
             text = error if type(error) is str else to_json_text(error)
             return [{"kind": "stderr", "ts": ts, "text": text or "Goose reported an error."}]
         if kind == "complete":
-            return [_complete(event, ts)]
+            return [_complete(event, ts, self._model)]
         return stdout_entries(line, ts)
 
     def _message(self, message: dict[str, Any], ts: str) -> list[TranscriptEntry]:
@@ -173,7 +175,7 @@ def _notification_text(event: dict[str, Any]) -> str:
     return f"{extension}: notification"
 
 
-def _complete(event: dict[str, Any], ts: str) -> TranscriptEntry:
+def _complete(event: dict[str, Any], ts: str, model: str | None = None) -> TranscriptEntry:
     cost = as_number(event.get("cost_usd"), 0)
     entry: ResultEntry = {
         "kind": "result",
@@ -187,6 +189,8 @@ def _complete(event: dict[str, Any], ts: str) -> TranscriptEntry:
         "isError": False,
         "errors": [],
     }
+    if model is not None:
+        entry["model"] = model
     return with_complete_fields(entry, event)
 
 

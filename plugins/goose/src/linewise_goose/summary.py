@@ -11,7 +11,7 @@ from linewise_contracts.extract import as_object, as_string, parse_json_object
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_goose.ending import complete_cost, token_usage
+from linewise_goose.ending import changed_model, complete_cost, token_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run", "token_usage"]
 
@@ -68,7 +68,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
                 final_parts += texts
                 last_id = ident
         elif kind == "model_change":
-            model = as_string(event.get("model")) or model
+            model = changed_model(event) or model
         elif kind == "error":
             error = event.get("error")
             text = (error if type(error) is str else str(error)).strip()

@@ -1,4 +1,5 @@
-"""What a Grok ``end`` event says about its run, in the contract's words (contracts 1.5, 1.9).
+"""What a Grok ``end`` event says about its run, in the contract's words (contracts 1.5, 1.9,
+1.10).
 
 One definition for the result entry (the parser) and the run summary: the
 run's tokens in the usage vocabulary (the ``end``'s ``usage``, else the
@@ -7,15 +8,17 @@ turns (``num_turns``) and its outcome (the stop reason in the contract's
 words; a ``max_turns_reached`` event makes it ``max_turns``, an error during
 a run that says it completed makes it ``failed``). Concatenated runs add up
 (the summary adds them), so the entry names no ``sessionId``. The ``end``'s
-``modelUsage`` is not read: its per-model counts leave out the cache writes
-and reasoning its ``usage`` has, and the summary does not read it either.
+``modelUsage`` counts are not read: they leave out the cache writes and
+reasoning its ``usage`` has, and the summary does not read them either; its
+first model is the run's model (:func:`named_model`, the result's ``model``,
+contract 1.10, and the summary's).
 """
 
 from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
 from linewise_contracts.extract import as_int, as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage, token_count
@@ -24,6 +27,7 @@ __all__ = [
     "OUTCOMES",
     "end_cost",
     "end_turns",
+    "named_model",
     "normal",
     "run_outcome",
     "tokens_from",
@@ -113,3 +117,16 @@ def with_end_fields(
     if outcome is not None:
         entry["outcome"] = outcome
     return entry
+
+
+def named_model(event: dict[str, Any], kind: str) -> str | None:
+    """The model an event names: an ``end``'s first ``modelUsage`` model, else the event's
+    ``model``; None when it names none (or "unknown")."""
+    if kind == "end":
+        for name in as_object(event.get("modelUsage")):
+            if type(name) is str and name.strip() and name != UNKNOWN_MODEL:
+                return name
+    model = event.get("model")
+    if type(model) is str and model.strip() and model != UNKNOWN_MODEL:
+        return model
+    return None

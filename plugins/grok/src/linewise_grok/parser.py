@@ -26,7 +26,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.extract import error_text as shared_error_text
 from linewise_contracts.usage import TokenUsage
 
-from linewise_grok.ending import tokens_from, with_end_fields
+from linewise_grok.ending import named_model, tokens_from, with_end_fields
 
 __all__ = ["GrokStdoutParser", "create_stdout_parser", "parse_stdout_line"]
 
@@ -117,6 +117,7 @@ def _result_entry(
     responses: TokenUsage | None = None,
     errors: tuple[str, ...] = (),
     max_turns: bool = False,
+    model: str | None = None,
 ) -> TranscriptEntry:
     usage = as_object(event.get("usage"))
     stop = as_string(event.get("stopReason"))
@@ -132,6 +133,8 @@ def _result_entry(
         "isError": _is_error_stop(stop) or bool(errors),
         "errors": list(errors),
     }
+    if model is not None:
+        entry["model"] = model
     return with_end_fields(
         entry, event, responses=responses, errors=bool(errors), max_turns=max_turns
     )
@@ -236,15 +239,16 @@ def parse_stdout_line(line: str, ts: str) -> list[TranscriptEntry]:
 
 class _RunSoFar:
     """What the run under way said before its ``end``: its responses' tokens, its errors
-    (each once, the first ``_KEPT_ERRORS``), a ``max_turns_reached`` event (the ``end``'s
-    result entry reads them)."""
+    (each once, the first ``_KEPT_ERRORS``), a ``max_turns_reached`` event, the last model
+    an event named (the ``end``'s result entry reads them)."""
 
-    __slots__ = ("errors", "max_turns", "tokens")
+    __slots__ = ("errors", "max_turns", "model", "tokens")
 
     def __init__(self) -> None:
         self.tokens = TokenUsage()
         self.errors: dict[str, None] = {}
         self.max_turns = False
+        self.model: str | None = None
 
     def error(self, event: dict[str, Any]) -> None:
         if len(self.errors) < _KEPT_ERRORS:
@@ -296,6 +300,9 @@ class GrokStdoutParser:
 
     def _entries(self, event: dict[str, Any], ts: str) -> list[TranscriptEntry]:
         kind = as_string(event.get("type")).strip()
+        model = named_model(event, kind)
+        if model is not None:
+            self._run.model = model
         if kind == "thought":
             text = as_string(event.get("data"))
             if not text:
@@ -349,6 +356,7 @@ class GrokStdoutParser:
                         responses=run.tokens,
                         errors=tuple(run.errors),
                         max_turns=run.max_turns,
+                        model=run.model,
                     )
                 )
             self._new_response()

@@ -17,7 +17,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
 
-from linewise_grok.ending import end_cost, end_turns, normal, run_outcome, tokens_from
+from linewise_grok.ending import end_cost, end_turns, named_model, normal, run_outcome, tokens_from
 from linewise_grok.parser import _TurnBoundary, run_error
 
 __all__ = ["is_unknown_session_error", "summarize_run", "usage_from"]
@@ -90,9 +90,7 @@ class _Run:
     def take(self, event: dict[str, Any]) -> None:
         kind = as_string(event.get("type")).strip()
         self.open_activity = True
-        model = event.get("model")
-        if type(model) is str and model:
-            self.model = model
+        self.model = named_model(event, kind) or self.model
         if kind == "thought":
             self._think(as_string(event.get("data")))
         elif kind == "text":
@@ -129,9 +127,6 @@ class _Run:
         self.session_id = as_string(event.get("sessionId")).strip() or self.session_id
         self.stop_reason = as_string(event.get("stopReason")).strip() or self.stop_reason
         self.request_id = as_string(event.get("requestId")).strip() or self.request_id
-        models = as_object(event.get("modelUsage"))
-        if models:
-            self.model = next(iter(models))
         if "usage" in event:
             self.usage += usage_from(event.get("usage"))
             self.tokens += tokens_from(event.get("usage"))

@@ -1,5 +1,5 @@
 """How a Pi agent run (one prompt, ``agent_start`` .. ``agent_end``) ended, in the contract's
-words (contracts 1.5, 1.9).
+words (contracts 1.5, 1.9, 1.10).
 
 One definition for the ``agent_end`` result entry (the parser) and the run
 summary: the run's tokens (its assistant messages', each once, in the usage
@@ -8,7 +8,8 @@ vocabulary), whether a cost was reported (``usage.cost.total``), its turns
 words, ``failed`` when an error stands: a failed request is forgiven when a
 retry then answers, see :class:`RunErrors`). Runs add up (the summary adds
 every message once), so the entry names no ``sessionId``; Pi names the model
-of each message but the summary keeps no per-model split (no ``modelUsage``).
+of each message: the result names the last one (contract 1.10's ``model``), and
+the summary keeps no per-model split (no ``modelUsage``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
 from linewise_contracts.extract import as_number, as_string, dig
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage
 
-__all__ = ["OUTCOMES", "RunErrors", "run_failed", "run_outcome", "with_run_fields"]
+__all__ = ["OUTCOMES", "RunErrors", "last_model", "run_failed", "run_outcome", "with_run_fields"]
 
 #: Pi's stop reasons in the contract's words; "aborted" is a person stopping the run (Esc).
 OUTCOMES: Final[dict[str, Outcome]] = {
@@ -109,10 +110,10 @@ def with_run_fields(
     *,
     failed: bool,
 ) -> ResultEntry:
-    """``entry`` with the run's tokens (its ``assistants``' ``tokens``), cost source and
-    outcome (``failed``: an error of the run stands). No ``turns``: Pi reports no count of
-    them (its ``turn_end`` events each end one; contract 1.9's field is a count the CLI
-    reports)."""
+    """``entry`` with the run's tokens (its ``assistants``' ``tokens``), cost source,
+    outcome (``failed``: an error of the run stands) and model (the last one named). No
+    ``turns``: Pi reports no count of them (its ``turn_end`` events each end one; contract
+    1.9's field is a count the CLI reports)."""
     messages = list(assistants)
     if tokens.known:
         entry["usage"] = cast("TokenUsageCounts", tokens.to_json())
@@ -122,4 +123,18 @@ def with_run_fields(
     outcome = run_outcome(stops[-1] if stops else None, failed=failed)
     if outcome is not None:
         entry["outcome"] = outcome
+    model = last_model(messages)
+    if model is not None:
+        entry["model"] = model
     return entry
+
+
+def last_model(messages: Iterable[dict[str, Any]]) -> str | None:
+    """The model the last of ``messages`` that names one names (the result's and the
+    summary's run model); None when none does."""
+    named = None
+    for message in messages:
+        model = as_string(message.get("model")).strip()
+        if model and model != UNKNOWN_MODEL:
+            named = model
+    return named

@@ -19,7 +19,7 @@ from linewise_contracts.extract import (
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage, token_count, without
 
-from linewise_pi.ending import RunErrors, run_failed, run_outcome
+from linewise_pi.ending import RunErrors, last_model, run_failed, run_outcome
 from linewise_pi.parser import message_errors, message_text, message_tokens, message_usage
 
 __all__ = ["is_unknown_session_error", "summarize_run"]
@@ -78,7 +78,7 @@ class _Run:
         self.usage += usage
         self.tokens += message_tokens(message)
         self.add_cost(dig(message, "usage", "cost", "total"))
-        self.model = as_string(message.get("model")) or self.model
+        self.model = last_model([message]) or self.model
         self.provider = as_string(message.get("provider")) or self.provider
         self.stop = as_string(message.get("stopReason")) or self.stop
         self.partial.clear()
