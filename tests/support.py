@@ -406,6 +406,7 @@ FOLDED_FIGURES: Final = (
     "is_error",
     "errors",
     "model",
+    "model_usage",
     "complete",
 )
 
@@ -419,8 +420,8 @@ def fold_disagreements(
     figures: Iterable[str] = FOLDED_FIGURES,
 ) -> dict[str, tuple[object, object]]:
     """Each of ``figures`` where the host's one fold over the entries of ``lines`` (each
-    checked valid) differs from the plugin's ``summarize_run(lines)``: ``{field: (fold's,
-    plugin's)}``, empty when they agree. Costs agree to a relative 1e-9 (sums in another order).
+    checked valid) differs from the plugin's ``summarize_run(lines)``, as
+    :func:`summary_disagreements` tells it.
     """
     from linewise.transcript.fold import RunFold
 
@@ -428,7 +429,15 @@ def fold_disagreements(
     for entry in parse_flat(create_parser, lines, ts=ts):
         assert entry_problem(entry) is None, entry
         fold.add(entry)
-    got, expected = fold.to_summary(), summarize_run(lines)
+    return summary_disagreements(fold.to_summary(), summarize_run(lines), figures=figures)
+
+
+def summary_disagreements(
+    got: RunSummary, expected: RunSummary, *, figures: Iterable[str] = FOLDED_FIGURES
+) -> dict[str, tuple[object, object]]:
+    """Each of ``figures`` where the run summary ``got`` (the host's fold's) differs from
+    ``expected`` (a plugin's): ``{field: (got's, expected's)}``, empty when they agree.
+    Costs agree to a relative 1e-9 (sums in another order)."""
     differ: dict[str, tuple[object, object]] = {}
     for name in figures:
         ours, theirs = getattr(got, name), getattr(expected, name)

@@ -279,10 +279,11 @@ class RunFold(EntryFold):
 
     @property
     def complete(self) -> bool | None:
-        """True when the last session ended with a result; None when the transcript cannot tell."""
+        """True when the last session ended with a result that does not say the run was cut
+        off there (outcome ``cut_off``); None when the transcript cannot tell."""
         if not (self.started or self.results):
             return None
-        return self.results > 0 and not self.open_session
+        return self.results > 0 and not self.open_session and self.result_outcome != "cut_off"
 
     def to_summary(self) -> RunSummary:
         """The run summary the entries alone give (see :func:`entries_summary`)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from linewise_contracts.entries import ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
 from linewise_contracts.extract import as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 
@@ -62,9 +62,9 @@ def with_step_fields(
     entry: ResultEntry, part: Mapping[str, Any], *, model: str = ""
 ) -> ResultEntry:
     """``entry`` with what a run summary reads: ``usage`` (the step's own tokens, when it
-    reports any), ``costSource``, ``outcome`` and, with ``model``, ``modelUsage`` for that
-    model. No ``turns``: OpenCode reports no count of turns (the summary's are its steps,
-    counted, which contract 1.9's field is not)."""
+    reports any), ``costSource``, ``outcome`` and, with ``model``, the model and its
+    ``modelUsage`` (contracts 1.10, 1.9). No ``turns``: OpenCode reports no count of turns
+    (the summary's are its steps, counted, which contract 1.9's field is not)."""
     if "tokens" in part:
         tokens = step_tokens(as_object(part.get("tokens")))
         if tokens.known:
@@ -72,6 +72,8 @@ def with_step_fields(
             entry["usage"] = counts
             if model:
                 entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
+    if model and model != UNKNOWN_MODEL:
+        entry["model"] = model  # the step's model (contract 1.10)
     entry["costSource"] = "reported" if step_cost(part) is not None else None
     outcome = step_outcome(part)
     if outcome is not None:

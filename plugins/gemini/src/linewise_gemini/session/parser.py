@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from linewise_contracts.entries import (
+    UNKNOWN_MODEL,
     InitEntry,
     ResultEntry,
     TokenUsageCounts,
@@ -148,7 +149,8 @@ def _tokens(
     record: dict[str, Any], tokens: dict[str, Any], ts: str, model: str, *, answered: bool
 ) -> TranscriptEntry:
     """A reply's ``result``: its own tokens (1.x counts; the usage vocabulary and, when the
-    model is known, per model: contracts 1.5, 1.9), no cost, and ``completed`` when the
+    model is known, per model and the model: contracts 1.5, 1.9, 1.10), no cost, and
+    ``completed`` when the
     reply answered with text, else ``cut_off`` (its tool calls wait for the next reply)."""
     result: ResultEntry = {
         "kind": "result",
@@ -168,6 +170,8 @@ def _tokens(
         result["usage"] = counts
         if model:
             result["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
+    if model and model != UNKNOWN_MODEL:
+        result["model"] = model  # the reply's model (contract 1.10)
     result["costSource"] = None  # Gemini records no cost: costUsd 0 is none
     result["outcome"] = "completed" if answered else "cut_off"
     return result
