@@ -68,9 +68,12 @@ from linewise_contracts.extract import (
 
 from linewise_copilot.ending import with_shutdown_fields
 
-__all__ = ["CopilotSessionParser", "model_named"]
+__all__ = ["SHUTDOWN_ERROR", "CopilotSessionParser", "model_named"]
 
 _Names = BoundedMap[str, str]
+
+#: What went wrong in a session whose shutdown says ``error`` (Copilot gives no message).
+SHUTDOWN_ERROR: Final = "Copilot's session shut down with an error (shutdownType: error)."
 
 # Reasoning texts and streamed ids remembered, to show each once.
 _THOUGHTS: Final = 256
@@ -196,6 +199,7 @@ def _shutdown(data: dict[str, Any], ts: str) -> TranscriptEntry:
             as_number(dig(details, name, "tokenCount"))
             for name in ("input", "output", "cache_read")
         ]
+    failed = as_string(data.get("shutdownType")) == "error"
     entry: ResultEntry = {
         "kind": "result",
         "ts": ts,
@@ -205,8 +209,8 @@ def _shutdown(data: dict[str, Any], ts: str) -> TranscriptEntry:
         "cachedTokens": tokens[2],
         "costUsd": 0,
         "subtype": as_string(data.get("shutdownType"), "shutdown"),
-        "isError": as_string(data.get("shutdownType")) == "error",
-        "errors": [],
+        "isError": failed,
+        "errors": [SHUTDOWN_ERROR] if failed else [],
     }
     return with_shutdown_fields(entry, {"type": "session.shutdown", "data": data})
 

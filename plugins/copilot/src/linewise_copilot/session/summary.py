@@ -7,8 +7,9 @@ transcript agree: the session id and model of ``init`` (the model, when
 unknown, never $0), the last assistant text as the final text, ``stderr``
 entries as errors. The session is complete once ``session.shutdown`` recorded
 its end; the outcome is its shutdown type in the contract's words (``routine``
-is ``completed``, ``error`` is ``failed``; the raw type in
-``details["shutdownType"]``). Tokens in the vocabulary, per model:
+is ``completed``, ``error`` is ``failed``, an error run with
+:data:`~linewise_copilot.events.SHUTDOWN_ERROR` among its errors, as the result
+entry says; the raw type in ``details["shutdownType"]``). Tokens in the vocabulary, per model:
 :mod:`linewise_copilot.usage`.
 """
 
@@ -21,7 +22,7 @@ from linewise_contracts.summary import RunSummary
 from linewise_contracts.tally import tally_entries
 from linewise_contracts.usage import TokenUsage
 
-from linewise_copilot.events import model_named
+from linewise_copilot.events import SHUTDOWN_ERROR, model_named
 from linewise_copilot.session.parser import create_stdout_parser
 from linewise_copilot.usage import shutdown_tokens
 
@@ -45,6 +46,7 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         return sum(models.values(), TokenUsage())
 
     tally = tally_entries(lines, create_stdout_parser(), model_named, usage_of)
+    failed = tally.outcome == "error"  # the shutdown said so: the result entry says it too
     return RunSummary(
         session_id=tally.session_id,
         model=tally.model,
@@ -57,7 +59,8 @@ def summarize_run(lines: Iterable[str]) -> RunSummary:
         else "cut_off"
         if tally.session_id
         else None,
-        errors=tuple(tally.errors),
+        is_error=failed,
+        errors=(*tally.errors, SHUTDOWN_ERROR) if failed else tuple(tally.errors),
         complete=tally.outcome is not None,
         details={"shutdownType": tally.outcome},
         token_usage=tally.token_usage,
