@@ -17,7 +17,7 @@ from linewise_codex.session import create_stdout_parser as create_session_parser
 from linewise_codex.session import summarize_run as summarize_session
 from linewise_contracts import entry_problem
 from linewise_contracts.summary import RunSummary
-from support import corpus_path
+from support import FOLDED_FIGURES, corpus_path, summary_disagreements
 
 TS = "2026-01-01T00:00:00.000Z"
 THREAD = "0199a213-81c0-7800-8aa1-bbab2a035a53"
@@ -59,10 +59,24 @@ def _fold(entries: list[Any]) -> RunFold:
     return fold
 
 
-def _agrees(fold: RunFold, summary: RunSummary, name: str) -> None:
-    """The fold over the entries gives the tokens and cost the plugin's summary gives."""
+def _agrees(fold: RunFold, summary: RunSummary, name: str, *, rollout: bool = False) -> None:
+    """The fold over the entries gives the figures the plugin's summary gives: the tokens
+    where the run completed (a turn cut off before its result is only in the summary's
+    count), no cost (Codex reports none), and at most the fold's kept errors.
+
+    ``rollout``: a session file's results are its ``token_count`` and turn-end records,
+    which say no outcome word, and an interrupted turn's result is an error ("turn
+    aborted: <reason>", ``linewise_codex.legacy``) where the summary counts interruptions
+    apart (``details["interrupts"]``): outcome and errors stay the summary's there.
+    """
+    left = ("token_usage", "model_usage", "errors") + (("outcome",) if rollout else ())
+    figures = [figure for figure in FOLDED_FIGURES if figure not in left]
+    assert summary_disagreements(fold.to_summary(), summary, figures=figures) == {}, name
     if fold.complete and fold.token_usage.known:
         assert fold.token_usage == summary.token_usage, name
+    if not rollout:
+        kept = len(fold.errors)
+        assert fold.to_summary().errors == summary.errors[:kept], name
     assert fold.cost_usd is None and summary.cost_usd is None, name
 
 
@@ -207,19 +221,21 @@ def _real(*parts: str) -> list[Path]:
 
 def test_on_every_real_log_and_rollout_the_entries_fold_to_the_summarys_figures() -> None:
     checked = 0
-    cases = [(path, create_stdout_parser, summarize_run) for path in _real("real-logs", "codex")]
+    cases = [
+        (path, create_stdout_parser, summarize_run, False) for path in _real("real-logs", "codex")
+    ]
     cases += [
-        (path, create_session_parser, summarize_session)
+        (path, create_session_parser, summarize_session, True)
         for path in _real("real-sessions", "codex")
         if path.suffix == ".jsonl"
     ]
-    for path, factory, summarize in cases:
+    for path, factory, summarize, rollout in cases:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         entries = _parsed(lines, factory)
         if not _results(entries):
             continue
         checked += 1
-        _agrees(_fold(entries), summarize(lines), path.name)
+        _agrees(_fold(entries), summarize(lines), path.name, rollout=rollout)
     assert checked >= 10
 
 

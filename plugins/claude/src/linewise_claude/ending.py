@@ -1,8 +1,10 @@
-"""What a Claude ``result`` event says about its session, in the contract's words (contract 1.5).
+"""What a Claude ``result`` event says about its session, in the contract's words (contracts
+1.5, 1.9, 1.10).
 
 One definition for the result entry (the parser) and the run summary: the
-session's tokens in the usage vocabulary, where its cost came from, and how
-the session ended. The host's run fold reads these from the entry, so the
+session's tokens in the usage vocabulary, where its cost came from, how the
+session ended, and the model a main-thread message names where the ``init``
+named none (:func:`message_model`). The host's run fold reads these from the entry, so the
 summary and every view agree on them.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import CostSource, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, CostSource, TokenUsageCounts
 from linewise_contracts.extract import as_int, as_number, as_string
 from linewise_contracts.outcomes import Outcome
 
@@ -22,6 +24,7 @@ __all__ = [
     "INTERRUPTED",
     "cost_source",
     "failed",
+    "message_model",
     "result_outcome",
     "result_turns",
     "result_usage_fields",
@@ -82,3 +85,12 @@ def result_turns(result: Mapping[str, Any]) -> int | None:
     """The turns this result counts (``num_turns``: its own, not its session's so far)."""
     turns = as_int(result.get("num_turns"), -1)
     return turns if 0 <= turns <= MAX_TURNS else None
+
+
+def message_model(message: Mapping[str, Any]) -> str | None:
+    """The model an assistant message names; None for none, and for a placeholder such as
+    ``<synthetic>`` (a message Claude Code made itself) or "unknown"."""
+    named = message.get("model")
+    if type(named) is not str or not named.strip() or named.startswith("<"):
+        return None
+    return None if named == UNKNOWN_MODEL else named

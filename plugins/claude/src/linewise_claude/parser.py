@@ -37,6 +37,7 @@ from linewise_claude.ending import (
     INTERRUPTED,
     cost_source,
     failed,
+    message_model,
     result_outcome,
     result_turns,
     result_usage_fields,
@@ -536,6 +537,8 @@ class ClaudeStdoutParser:
         "_interrupted",
         "_last_result",
         "_legacy",
+        "_model_wanted",
+        "_named_model",
         "_names",
         "_requests",
         "_sessions",
@@ -559,6 +562,10 @@ class ClaudeStdoutParser:
         # The last result's session and result_index; the sessions results named.
         self._last_result: tuple[object, object] | None = None
         self._sessions: BoundedMap[str, bool] = BoundedMap(_REMEMBERED)
+        # No init named the model yet: the first main-thread message's names it (results
+        # carry it, contract 1.10; the summary reads it the same way).
+        self._model_wanted = summary_fields
+        self._named_model: str | None = None
 
     def parse_line(self, line: str, ts: str) -> list[TranscriptEntry]:
         event = _event(line)
@@ -584,6 +591,8 @@ class ClaudeStdoutParser:
                 if type(ident) is str:
                     skip = self._streamed.get(ident) or skip
             entries = _assistant_entries(event, ts, skip, self._names)
+            if self._model_wanted:
+                self._note_model(event)
         elif kind == "user":
             entries = _user_entries(event, ts, self._names)
             if not self._interrupted:
@@ -598,6 +607,8 @@ class ClaudeStdoutParser:
             return self._parse_event(modern_event(event, self._legacy), line, ts)
         else:
             entries = _entries(event, line, ts, _NOTHING, self._names)
+            if self._model_wanted and kind == "system" and event.get("subtype") == "init":
+                self._model_wanted = not as_string(event.get("model"))
             if kind in ("control_request", "control_response"):
                 entries = self._requested(event, entries, ts)
         if self._requests and kind == "user":
@@ -622,6 +633,10 @@ class ClaudeStdoutParser:
         self._interrupted = False
         if not self._fields:
             return entries
+        if self._named_model is not None:
+            for entry in entries:
+                if entry["kind"] == "result":
+                    entry["model"] = self._named_model
         session, index = event.get("session_id"), event.get("result_index")
         last, self._last_result = self._last_result, (session, index)
         if type(session) is not str or not session:
@@ -639,6 +654,17 @@ class ClaudeStdoutParser:
                     del entry["sessionId"]
         self._sessions[session] = True
         return entries
+
+    def _note_model(self, event: dict[str, Any]) -> None:
+        """The model a main-thread message names, when no init named one (a subagent's
+        messages may run on another model)."""
+        parent = event.get("parent_tool_use_id")
+        if type(parent) is str and parent:
+            return
+        model = message_model(as_object(event.get("message")))
+        if model is not None:
+            self._named_model = model
+            self._model_wanted = False
 
     def _requested(
         self, event: dict[str, Any], entries: list[TranscriptEntry], ts: str
@@ -703,6 +729,8 @@ class ClaudeStdoutParser:
         self._interrupted = False
         self._last_result = None
         self._sessions.clear()
+        self._model_wanted = self._fields
+        self._named_model = None
 
 
 def create_stdout_parser() -> ClaudeStdoutParser:

@@ -37,7 +37,7 @@ from linewise_claude.classify import (
     login_required,
     retry_not_before,
 )
-from linewise_claude.ending import INTERRUPTED, result_outcome, result_turns
+from linewise_claude.ending import INTERRUPTED, message_model, result_outcome, result_turns
 from linewise_claude.ending import failed as result_failed
 from linewise_claude.legacy import modern_lines
 from linewise_claude.usage import (
@@ -272,9 +272,8 @@ class _Run:
     def _assistant(self, event: dict[str, Any], *, main: bool) -> None:
         self.open_activity = True
         message = as_object(event.get("message"))
-        named = as_string(message.get("model"))
-        if main and not self.model and named and not named.startswith("<"):
-            self.model = named
+        if main and not self.model:
+            self.model = message_model(message)
         message_id = as_string(message.get("id"))
         if message_id and "usage" in message:
             open_usage = self.open_usage
