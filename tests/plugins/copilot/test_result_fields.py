@@ -143,6 +143,13 @@ SESSIONS = {
     "error": [START, ASKED, _shutdown("error", METRICS)],
     "no metrics": [START, ASKED, SAID, _shutdown()],
     "resumed": [START, SAID, _shutdown(metrics=METRICS), SAID, _shutdown(metrics=METRICS)],
+    # A start that names no model: the first record naming one does (a model change here).
+    "model changed": [
+        _event("session.start", {"sessionId": "c0ffee-1"}),
+        _event("session.model_change", {"newModel": "claude-sonnet-4.6"}),
+        SAID,
+        _shutdown(metrics=METRICS),
+    ],
 }
 RUNS = {
     "own usage": [
@@ -189,3 +196,10 @@ def test_a_live_run_without_its_result_keeps_the_summarys_cut_off() -> None:
     fold = RunFold()
     fold.add_all(_entries(create_run_parser, lines))  # type: ignore[arg-type]
     assert fold.summary(summarize_live_run(lines)).outcome == "cut_off"
+
+
+def test_a_shutdown_names_the_model_where_the_start_named_none() -> None:
+    (result,) = _results(create_session_parser, SESSIONS["model changed"])
+    assert result["model"] == "claude-sonnet-4.6"
+    (named,) = _results(create_session_parser, SESSIONS["routine"])
+    assert "model" not in named  # the start named gpt-5.4: the init says it

@@ -45,6 +45,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from linewise_contracts.entries import (
+    UNKNOWN_MODEL,
     InitEntry,
     ResultEntry,
     ToolCallEntry,
@@ -316,13 +317,24 @@ class CopilotSessionParser:
     stdout parser, the ids of messages and reasoning already streamed as deltas.
     """
 
-    __slots__ = ("agents", "names", "streamed", "thoughts")
+    __slots__ = ("agents", "model", "model_wanted", "names", "streamed", "thoughts")
 
     def __init__(self) -> None:
         self.names: _Names = BoundedMap()
         self.agents: _Names = BoundedMap(_THOUGHTS)  # subagent id -> the call that started it
         self.thoughts: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
         self.streamed: BoundedMap[str, bool] = BoundedMap(_THOUGHTS)
+        # Until a session.start names the model: the first record naming one, which the
+        # shutdown results name (contract 1.10), as the summary reads it (model_named).
+        self.model_wanted = True
+        self.model: str | None = None
+
+    def _note_model(self, kind: str, event: dict[str, Any]) -> None:
+        named = model_named(event)
+        if kind == "session.start" and named:
+            self.model_wanted, self.model = False, None  # the init names it
+        elif self.model is None and named and named != UNKNOWN_MODEL:
+            self.model = named
 
     def new_thought(self, text: str) -> bool:
         """Whether ``text`` was not shown yet as reasoning (and remember it)."""
@@ -364,9 +376,15 @@ class CopilotSessionParser:
             return stdout_entries(line, ts)
         ts = iso_timestamp(event.get("timestamp")) or ts
         data: dict[str, Any] = event["data"]
+        if self.model_wanted:
+            self._note_model(kind, event)
         entries = self.entries(kind, data, ts)
         if entries is None:
             return stdout_entries(line, ts)
+        if kind == "session.shutdown" and self.model_wanted and self.model is not None:
+            for entry in entries:
+                if entry["kind"] == "result":
+                    entry["model"] = self.model
         return with_parent(entries, self.parent(event, data))
 
     def reset(self) -> None:
