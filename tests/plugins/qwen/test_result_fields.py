@@ -180,6 +180,7 @@ def test_a_saved_request_carries_its_own_tokens_and_model_and_requests_add_up() 
     }
     assert first["modelUsage"] == {"qwen3:0.6b": first["usage"]}
     assert list(second["modelUsage"]) == ["qwen3:0.6b"]
+    assert first["model"] == second["model"] == "qwen3:0.6b"  # contract 1.10: the run's model
     assert all(r["costSource"] is None for r in (first, second))
     assert not {"sessionId", "outcome"} & (first.keys() | second.keys())
     summary = summarize_session(lines)
@@ -187,4 +188,5 @@ def test_a_saved_request_carries_its_own_tokens_and_model_and_requests_add_up() 
     fold.add_all(_parsed(lines, create_session_parser))
     assert fold.to_summary().token_usage == summary.token_usage
     assert fold.to_summary().model_usage == summary.model_usage
+    assert fold.to_summary().model == summary.model == "qwen3:0.6b"
     assert summary.token_usage.uncached_input == 2050 + 1000

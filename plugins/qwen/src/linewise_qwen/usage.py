@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
 from linewise_contracts.extract import as_object, as_string, dig
 from linewise_contracts.usage import TokenUsage, token_count, without
 
@@ -40,12 +40,13 @@ def record_model(record: dict[str, Any]) -> str:
 
 
 def with_request_fields(entry: ResultEntry, record: dict[str, Any], model: str) -> ResultEntry:
-    """A request's ``result`` entry with what a run summary reads (contracts 1.5, 1.9).
+    """A request's ``result`` entry with what a run summary reads (contracts 1.5, 1.9, 1.10).
 
     ``usage``: the request's own tokens (:func:`request_tokens`; requests add
     up, so no ``sessionId``), and per ``model`` (the request's, else the
-    session's) as ``modelUsage``; ``costSource`` null (Qwen records no cost).
-    No ``outcome``: a model request does not say how the session ended.
+    session's) as ``modelUsage``, that model as ``model``; ``costSource`` null
+    (Qwen records no cost). No ``outcome``: a model request does not say how
+    the session ended.
     """
     tokens = request_tokens(record)
     if tokens is not None and tokens.known:
@@ -53,5 +54,7 @@ def with_request_fields(entry: ResultEntry, record: dict[str, Any], model: str) 
         entry["usage"] = counts
         if model:
             entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
+    if model and model.strip() and model != UNKNOWN_MODEL:
+        entry["model"] = model
     entry["costSource"] = None
     return entry
