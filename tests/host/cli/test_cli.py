@@ -6,11 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import requires
 from pathlib import Path
 
 import linewise_contracts
 import pytest
 from linewise.cli import main
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from support import REPO, FakeSite
 
 SAMPLE = REPO / "examples" / "claude-sample.jsonl"
@@ -161,12 +164,22 @@ def test_paths_may_follow_the_options_of_a_command(tmp_path: Path) -> None:
     assert "report" in json.loads(done.stdout)
 
 
+def _claude_range() -> SpecifierSet:
+    """The contract range linewise-claude declares (its Requires-Dist on linewise-contracts)."""
+    wanted = [Requirement(text) for text in requires("linewise-claude") or []]
+    (contracts,) = [each for each in wanted if each.name == "linewise-contracts"]
+    return contracts.specifier
+
+
 def test_list_shows_the_installed_claude_plugin() -> None:
     done = _linewise("list")
     assert done.returncode == 0
     out = done.stdout.decode()
     [row] = [line for line in out.splitlines() if line.startswith("claude_local ")]
-    assert "linewise-claude" in row and ">=1.9,<2" in row  # its distribution, its contract range
+    shown = [SpecifierSet(word) for word in row.split() if word.startswith(">=")]
+    # Its distribution and the contract range it declares (a 1.x one).
+    assert "linewise-claude" in row and shown == [_claude_range()]
+    assert "2" in {spec.version for spec in _claude_range() if spec.operator == "<"}
     assert "claude_session" in out
     assert "process" in out and "built in" in out
 
@@ -187,7 +200,7 @@ def test_list_json() -> None:
     claude = next(p for p in payload["parsers"] if p["adapterType"] == "claude_local")
     assert claude["status"] == "available"
     assert claude["distribution"] == "linewise-claude"
-    assert claude["contract"] == ">=1.9,<2"  # its results carry turns and usage per model (1.9)
+    assert SpecifierSet(claude["contract"]) == _claude_range()  # as the distribution declares
     assert claude["contractVerdict"] == "compatible"
     done = _linewise("list", "--json", "--load")
     claude = next(
