@@ -394,6 +394,24 @@ def assert_valid_and_deterministic(
     return first
 
 
+def result_entry(**fields: Any) -> dict[str, Any]:
+    """A valid ``result`` entry of a finished run, its required fields at their plainest,
+    with ``fields`` set (or added) over them."""
+    return {
+        "kind": "result",
+        "ts": "2026-01-01T00:00:00Z",
+        "text": "done",
+        "inputTokens": 10,
+        "outputTokens": 5,
+        "cachedTokens": 0,
+        "costUsd": 0.01,
+        "subtype": "success",
+        "isError": False,
+        "errors": [],
+        **fields,
+    }
+
+
 #: The run-summary figures a plugin's entries carry (contracts 1.5, 1.9 and 1.10 result fields):
 #: where the host's fold over them must give what the plugin's ``summarize_run`` gives.
 FOLDED_FIGURES: Final = (

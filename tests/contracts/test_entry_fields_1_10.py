@@ -5,21 +5,11 @@ from __future__ import annotations
 import jsonschema
 import pytest
 from linewise_contracts import load_entry_schema
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry
+from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, model_name
 from linewise_contracts.validation import entry_problem
+from support import result_entry
 
-RESULT: dict[str, object] = {
-    "kind": "result",
-    "ts": "2026-01-01T00:00:00Z",
-    "text": "done",
-    "inputTokens": 10,
-    "outputTokens": 5,
-    "cachedTokens": 0,
-    "costUsd": 0.01,
-    "subtype": "success",
-    "isError": False,
-    "errors": [],
-}
+RESULT = result_entry()
 SCHEMA = jsonschema.Draft202012Validator(load_entry_schema())
 
 
@@ -49,3 +39,10 @@ def test_an_empty_or_unknown_model_is_refused_by_name(value: object, said: str) 
     problem = entry_problem(entry)
     assert problem is not None and problem.startswith(said), problem
     assert not SCHEMA.is_valid(entry)
+
+
+def test_model_name_is_the_one_test_plugins_and_the_check_share() -> None:
+    assert model_name("gpt-5.4") == "gpt-5.4"
+    for value in ("", "  ", UNKNOWN_MODEL, None, 3):
+        assert model_name(value) is None
+        assert entry_problem({**RESULT, "model": value}) is not None

@@ -149,6 +149,14 @@ class ToolResultEntry(TypedDict):
 UNKNOWN_MODEL: Final = "unknown"
 
 
+def model_name(value: object) -> str | None:
+    """``value`` when it names a model as contract 1.10's ``result.model`` may (a str with
+    more than blanks, not :data:`UNKNOWN_MODEL`), else None: the one test of a model name."""
+    if type(value) is not str or not value.strip() or value == UNKNOWN_MODEL:
+        return None
+    return value
+
+
 class InitEntry(TypedDict):
     """The agent started a session with a model (:data:`UNKNOWN_MODEL` when it named none)."""
 

@@ -17,6 +17,7 @@ from linewise_contracts.entries import (
     UNKNOWN_MODEL,
     TokenUsageCounts,
     TranscriptEntry,
+    model_name,
 )
 from linewise_contracts.outcomes import OUTCOMES
 from linewise_contracts.shapes import is_safe_workspace_path, joined
@@ -134,11 +135,11 @@ def _is_token_counts(value: object) -> str | None:
 
 def _is_model_name(value: object) -> str | None:
     """Contract 1.10's ``result.model``: a model's name, non-empty, never "unknown"."""
-    if type(value) is not str or not value.strip():
-        return f"must be a non-empty model name, got {_short_repr(value)}"
+    if model_name(value) is not None:
+        return None
     if value == UNKNOWN_MODEL:
         return f"must name a model; a CLI that named none gives no model, got {value!r}"
-    return None
+    return f"must be a non-empty model name, got {_short_repr(value)}"
 
 
 def _is_model_usage(value: object) -> str | None:

@@ -20,7 +20,7 @@ from linewise.transcript.fold import RunFold
 from linewise.transcript.run_report import summarize_stream
 from linewise_contracts import CONTRACT_VERSION
 from linewise_contracts.summary import RunSummary
-from support import FakeSite
+from support import FakeSite, result_entry
 
 MODEL_PLUGIN = """
 import json
@@ -115,21 +115,7 @@ def test_a_1_10_plugin_s_model_reaches_the_summary_through_the_fold(
     assert report.summary.model == "model-b"
     # A plugin's own summary takes the model the entries name, as it takes their turns.
     fold = RunFold()
-    fold.add(
-        {
-            "kind": "result",
-            "ts": "",
-            "text": "",
-            "inputTokens": 0,
-            "outputTokens": 0,
-            "cachedTokens": 0,
-            "costUsd": 0,
-            "subtype": "success",
-            "isError": False,
-            "errors": [],
-            "model": "model-b",
-        }
-    )
+    fold.add(result_entry(model="model-b"))
     assert fold.summary(RunSummary(model="model-a")).model == "model-b"
 
 

@@ -30,7 +30,7 @@ from linewise.sessions._find import (
     parse_since,
 )
 from linewise.sessions._memo import FactsMemo
-from linewise.sessions._stores import excluded, store_declarations, stores_of
+from linewise.sessions._stores import SessionFile, excluded, store_declarations, stores_of
 from linewise.sessions.records import session_lines, sniffed_type
 
 if TYPE_CHECKING:
@@ -233,20 +233,18 @@ def file_session(path: str | os.PathLike[str], *, registry: Registry | None = No
     carry no usage. Raises OSError when the file cannot be read.
     """
     from linewise.sessions._facts import read_facts
-    from linewise.sessions._stores import SessionFile
 
     registry = registry or get_registry()
-    status = os.stat(path)
     source = resolve_session(path, registry=registry)
-    found = SessionFile(
-        source.adapter_type,
-        source.adapter_type.split("_", 1)[0],
-        Path(path),
-        None,
-        status.st_size,
-        status.st_mtime_ns,
-    )
-    return read_facts(found, registry.load(source.adapter_type), registry)[0]
+    adapter_type = source.adapter_type
+    found = _on_disk(adapter_type, adapter_type.split("_", 1)[0], Path(path), None)
+    return read_facts(found, registry.load(adapter_type), registry)[0]
+
+
+def _on_disk(adapter_type: str, cli: str, path: Path, key: str | None) -> SessionFile:
+    """The session file at ``path`` with its size and mtime now (OSError when unreadable)."""
+    status = path.stat()
+    return SessionFile(adapter_type, cli, path, key, status.st_size, status.st_mtime_ns)
 
 
 def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> RunSummary | None:
@@ -260,20 +258,15 @@ def session_summary(info: SessionInfo, *, registry: Registry | None = None) -> R
     then tell what is known).
     """
     from linewise.sessions._facts import read_report
-    from linewise.sessions._stores import SessionFile
 
     registry = registry or get_registry()
     parser = registry.load(info.adapter_type)
     if parser.summarize_run is None or parser.is_fallback:
         return None
-    path = Path(info.path)
     try:
-        status = path.stat()
+        found = _on_disk(info.adapter_type, info.cli, Path(info.path), info.key)
     except OSError:
         return None
-    found = SessionFile(
-        info.adapter_type, info.cli, path, info.key, status.st_size, status.st_mtime_ns
-    )
     report, _, problem = read_report(found, parser, registry)
     return None if problem is not None or report.summary_source != "plugin" else report.summary
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, TranscriptEntry
+from linewise_contracts.entries import UNKNOWN_MODEL, TranscriptEntry, model_name
 from linewise_contracts.outcomes import is_outcome
 from linewise_contracts.summary import RunSummary, Usage
 from linewise_contracts.usage import TokenUsage
@@ -308,8 +308,8 @@ def _add_result(fold: RunFold, entry: dict[str, Any]) -> None:
     said = entry.get("sessionId") or None
     if said:
         fold.session_id = fold.result_session_id = said
-    model = entry.get("model")
-    if model is not None and model != UNKNOWN_MODEL:
+    model = model_name(entry.get("model"))
+    if model is not None:
         fold.model = fold.result_model = model
     tokens = entry.get("usage")
     if tokens is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, CostSource, TokenUsageCounts
+from linewise_contracts.entries import CostSource, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_int, as_number, as_string
 from linewise_contracts.outcomes import Outcome
 
@@ -90,7 +90,5 @@ def result_turns(result: Mapping[str, Any]) -> int | None:
 def message_model(message: Mapping[str, Any]) -> str | None:
     """The model an assistant message names; None for none, and for a placeholder such as
     ``<synthetic>`` (a message Claude Code made itself) or "unknown"."""
-    named = message.get("model")
-    if type(named) is not str or not named.strip() or named.startswith("<"):
-        return None
-    return None if named == UNKNOWN_MODEL else named
+    named = model_name(message.get("model"))
+    return None if named is None or named.startswith("<") else named

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, CostSource, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import CostSource, ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage
@@ -117,5 +117,4 @@ def with_result_fields(
 
 def result_model(result: dict[str, Any]) -> str | None:
     """The model a ``run_result`` names (``model.id``); None when it names none."""
-    model = as_string(as_object(result.get("model")).get("id")).strip()
-    return model if model and model != UNKNOWN_MODEL else None
+    return model_name(as_string(as_object(result.get("model")).get("id")).strip())

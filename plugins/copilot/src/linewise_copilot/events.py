@@ -45,12 +45,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from linewise_contracts.entries import (
-    UNKNOWN_MODEL,
     InitEntry,
     ResultEntry,
     ToolCallEntry,
     ToolResultEntry,
     TranscriptEntry,
+    model_name,
 )
 from linewise_contracts.extract import (
     BoundedMap,
@@ -330,11 +330,11 @@ class CopilotSessionParser:
         self.model: str | None = None
 
     def _note_model(self, kind: str, event: dict[str, Any]) -> None:
-        named = model_named(event)
-        if kind == "session.start" and named:
-            self.model_wanted, self.model = False, None  # the init names it
-        elif self.model is None and named and named != UNKNOWN_MODEL:
-            self.model = named
+        if kind == "session.start":
+            if model_named(event):
+                self.model_wanted, self.model = False, None  # the init names it
+        elif self.model is None:
+            self.model = model_name(model_named(event))
 
     def new_thought(self, text: str) -> bool:
         """Whether ``text`` was not shown yet as reasoning (and remember it)."""

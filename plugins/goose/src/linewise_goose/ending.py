@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_number, as_string
 from linewise_contracts.usage import TokenUsage
 
@@ -68,5 +68,4 @@ def with_complete_fields(entry: ResultEntry, event: dict[str, Any]) -> ResultEnt
 
 def changed_model(event: dict[str, Any]) -> str | None:
     """The model a ``model_change`` event names; None when it names none (or "unknown")."""
-    model = as_string(event.get("model")).strip()
-    return model if model and model != UNKNOWN_MODEL else None
+    return model_name(as_string(event.get("model")).strip())

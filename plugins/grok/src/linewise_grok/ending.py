@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_int, as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage, token_count
@@ -124,9 +124,6 @@ def named_model(event: dict[str, Any], kind: str) -> str | None:
     ``model``; None when it names none (or "unknown")."""
     if kind == "end":
         for name in as_object(event.get("modelUsage")):
-            if type(name) is str and name.strip() and name != UNKNOWN_MODEL:
+            if model_name(name) is not None:
                 return name
-    model = event.get("model")
-    if type(model) is str and model.strip() and model != UNKNOWN_MODEL:
-        return model
-    return None
+    return model_name(event.get("model"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_number, as_object, as_string
 from linewise_contracts.outcomes import Outcome
 
@@ -72,8 +72,9 @@ def with_step_fields(
             entry["usage"] = counts
             if model:
                 entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
-    if model and model != UNKNOWN_MODEL:
-        entry["model"] = model  # the step's model (contract 1.10)
+    named = model_name(model)
+    if named is not None:
+        entry["model"] = named  # the step's model (contract 1.10)
     entry["costSource"] = "reported" if step_cost(part) is not None else None
     outcome = step_outcome(part)
     if outcome is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_number, as_string, dig
 from linewise_contracts.outcomes import Outcome
 from linewise_contracts.usage import TokenUsage
@@ -134,7 +134,5 @@ def last_model(messages: Iterable[dict[str, Any]]) -> str | None:
     summary's run model); None when none does."""
     named = None
     for message in messages:
-        model = as_string(message.get("model")).strip()
-        if model and model != UNKNOWN_MODEL:
-            named = model
+        named = model_name(as_string(message.get("model")).strip()) or named
     return named

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from linewise_contracts.entries import UNKNOWN_MODEL, ResultEntry, TokenUsageCounts
+from linewise_contracts.entries import ResultEntry, TokenUsageCounts, model_name
 from linewise_contracts.extract import as_object, as_string, dig
 from linewise_contracts.usage import TokenUsage, token_count, without
 
@@ -54,7 +54,8 @@ def with_request_fields(entry: ResultEntry, record: dict[str, Any], model: str) 
         entry["usage"] = counts
         if model:
             entry["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
-    if model and model.strip() and model != UNKNOWN_MODEL:
-        entry["model"] = model
+    named = model_name(model)
+    if named is not None:
+        entry["model"] = named
     entry["costSource"] = None
     return entry

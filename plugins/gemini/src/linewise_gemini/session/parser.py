@@ -27,13 +27,13 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from linewise_contracts.entries import (
-    UNKNOWN_MODEL,
     InitEntry,
     ResultEntry,
     TokenUsageCounts,
     ToolCallEntry,
     ToolResultEntry,
     TranscriptEntry,
+    model_name,
 )
 from linewise_contracts.extract import (
     as_list,
@@ -170,8 +170,9 @@ def _tokens(
         result["usage"] = counts
         if model:
             result["modelUsage"] = {model: counts.copy()}  # its own dict, not usage's
-    if model and model != UNKNOWN_MODEL:
-        result["model"] = model  # the reply's model (contract 1.10)
+    named = model_name(model)
+    if named is not None:
+        result["model"] = named  # the reply's model (contract 1.10)
     result["costSource"] = None  # Gemini records no cost: costUsd 0 is none
     result["outcome"] = "completed" if answered else "cut_off"
     return result
